@@ -1,0 +1,29 @@
+package io.fairledger;
+
+import io.fairledger.cli.ServeCommand;
+import io.quarkus.runtime.annotations.QuarkusMain;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+
+/**
+ * The one entry point of the one artifact. {@code serve} boots the Quarkus server; every other subcommand is an
+ * offline command that runs the same core without a database or a broker, and never boots Quarkus.
+ */
+@QuarkusMain
+@Command(name = "fairledger", mixinStandardHelpOptions = true, versionProvider = Main.Version.class, description = "Long-term fairness and chargeback accounting for shared compute clusters.", subcommands = {
+        ServeCommand.class})
+public final class Main {
+
+    public static void main(String... args) {
+        int code = new CommandLine(new Main()).execute(args.length == 0 ? new String[]{"--help"} : args);
+        System.exit(code);
+    }
+
+    static final class Version implements CommandLine.IVersionProvider {
+        @Override
+        public String[] getVersion() {
+            String version = Main.class.getPackage().getImplementationVersion();
+            return new String[]{"fairledger " + (version == null ? "(development build)" : version)};
+        }
+    }
+}

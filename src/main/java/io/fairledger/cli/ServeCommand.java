@@ -1,0 +1,53 @@
+package io.fairledger.cli;
+
+import java.nio.file.Path;
+import java.util.concurrent.Callable;
+
+import io.fairledger.FairledgerApplication;
+import io.fairledger.standalone.ExternalDependencies;
+import io.fairledger.standalone.StandaloneServices;
+import io.fairledger.standalone.StartupSettings;
+import io.quarkus.runtime.Quarkus;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/**
+ * {@code fairledger serve}: starts the server. Whatever dependency has no address configured (PostgreSQL, Kafka) is
+ * started embedded under {@code --data-dir}; without an OIDC server, loopback callers are trusted as admin and only a
+ * loopback address may be bound. With every address configured this is production mode, and each dependency is
+ * checked before the server boots so an unreachable one is named at once.
+ */
+@Command(name = "serve", mixinStandardHelpOptions = true, description = "Start the fairledger server (standalone when no external PostgreSQL/Kafka/OIDC is configured).")
+public final class ServeCommand implements Callable<Integer> {
+
+    @Option(names = "--data-dir", paramLabel = "DIR", description = "Where standalone mode keeps PostgreSQL and Kafka data (default: $FAIRLEDGER_DATA_DIR, "
+            + "else ~/.fairledger).")
+    Path dataDir;
+
+    @Option(names = "--kafka-port", paramLabel = "PORT", defaultValue = "9092", description = "Port of the embedded Kafka broker on 127.0.0.1; 0 picks a free one (default: ${DEFAULT-VALUE}).")
+    int kafkaPort;
+
+    @Option(names = "--postgres-port", paramLabel = "PORT", defaultValue = "0", description = "Port of the embedded PostgreSQL on 127.0.0.1; 0 picks a free one (default: ${DEFAULT-VALUE}).")
+    int postgresPort;
+
+    @Override
+    public Integer call() {
+        StartupSettings settings = StartupSettings.read();
+        String problem = settings.refusal();
+        if (problem != null) {
+            System.err.println("fairledger: " + problem);
+            return 2;
+        }
+        String unreachable = ExternalDependencies.firstUnreachable(settings);
+        if (unreachable != null) {
+            System.err.println("fairledger: " + unreachable);
+            return 1;
+        }
+        Path dir = dataDir != null ? dataDir : StartupSettings.defaultDataDir();
+        try (StandaloneServices services = StandaloneServices.start(settings, dir, postgresPort, kafkaPort)) {
+            int[] exit = {0};
+            Quarkus.run(FairledgerApplication.class, (code, failure) -> exit[0] = code);
+            return exit[0];
+        }
+    }
+}

@@ -1,0 +1,73 @@
+package io.fairledger.standalone;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Locale;
+import java.util.Properties;
+
+/**
+ * The few settings that decide, before Quarkus boots, which dependencies are external and which run embedded. They
+ * are read the way Quarkus reads configuration, highest first: system properties, environment variables (the
+ * {@code QUARKUS_DATASOURCE_JDBC_URL} form), then {@code config/application.properties} in the working directory.
+ */
+public record StartupSettings(String jdbcUrl, String kafkaBootstrapServers, String oidcServerUrl, String httpHost) {
+
+    public static final String JDBC_URL = "quarkus.datasource.jdbc.url";
+    public static final String KAFKA_BOOTSTRAP = "kafka.bootstrap.servers";
+    public static final String OIDC_URL = "quarkus.oidc.auth-server-url";
+    public static final String HTTP_HOST = "quarkus.http.host";
+    /** Set by standalone mode: loopback callers are trusted as admin when no OIDC server is configured. */
+    public static final String TRUST_LOOPBACK = "fairledger.security.trust-loopback-as-admin";
+
+    public static StartupSettings read() {
+        Properties file = new Properties();
+        Path configFile = Path.of("config", "application.properties");
+        if (Files.isRegularFile(configFile)) {
+            try (InputStream in = Files.newInputStream(configFile)) {
+                file.load(in);
+            } catch (IOException e) {
+                throw new UncheckedIOException("cannot read " + configFile.toAbsolutePath(), e);
+            }
+        }
+        return new StartupSettings(lookup(JDBC_URL, file), lookup(KAFKA_BOOTSTRAP, file), lookup(OIDC_URL, file),
+                lookup(HTTP_HOST, file));
+    }
+
+    static String lookup(String key, Properties file) {
+        String value = System.getProperty(key);
+        if (value == null) {
+            value = System.getenv(key.toUpperCase(Locale.ROOT).replaceAll("[^A-Z0-9]", "_"));
+        }
+        if (value == null) {
+            value = file.getProperty(key);
+        }
+        return value == null || value.isBlank() ? null : value.trim();
+    }
+
+    public static Path defaultDataDir() {
+        String fromEnv = System.getenv("FAIRLEDGER_DATA_DIR");
+        return fromEnv != null && !fromEnv.isBlank()
+                ? Path.of(fromEnv)
+                : Path.of(System.getProperty("user.home"), ".fairledger");
+    }
+
+    public boolean oidcConfigured() {
+        return oidcServerUrl != null;
+    }
+
+    /** Why the server must not start with these settings, or null. */
+    public String refusal() {
+        if (!oidcConfigured() && httpHost != null && !isLoopback(httpHost)) {
+            return "refusing to bind " + httpHost + " without an OIDC server: anyone could act as admin. Set "
+                    + "QUARKUS_OIDC_AUTH_SERVER_URL (see docs/configuration.md) or bind 127.0.0.1.";
+        }
+        return null;
+    }
+
+    static boolean isLoopback(String host) {
+        return host.equals("localhost") || host.startsWith("127.") || host.equals("::1") || host.equals("[::1]");
+    }
+}

@@ -1,0 +1,35 @@
+package io.fairledger.tenancy;
+
+import java.math.BigDecimal;
+import java.time.OffsetDateTime;
+
+import io.quarkus.hibernate.orm.panache.PanacheEntityBase;
+import jakarta.persistence.Column;
+import jakarta.persistence.Entity;
+import jakarta.persistence.EnumType;
+import jakarta.persistence.Enumerated;
+import jakarta.persistence.Id;
+import jakarta.persistence.Table;
+
+/** A registered cluster: one YARN ResourceManager or Mesos master. Active-record style, as every tenancy entity. */
+@Entity
+@Table(name = "cluster")
+public class ClusterEntity extends PanacheEntityBase {
+
+    @Id
+    public String id;
+
+    @Column(nullable = false)
+    public String name;
+
+    @Enumerated(EnumType.STRING)
+    @Column(name = "resource_manager", nullable = false)
+    public ResourceManagerKind resourceManager;
+
+    /** The cluster-wide discount rate eta (LTRF eq. 7) for resources used beyond one's share. */
+    @Column(name = "discount_rate", nullable = false)
+    public BigDecimal discountRate;
+
+    @Column(name = "created_at", nullable = false, insertable = false, updatable = false)
+    public OffsetDateTime createdAt;
+}

@@ -1,0 +1,116 @@
+package io.fairledger.tenancy;
+
+import java.math.BigDecimal;
+import java.time.OffsetDateTime;
+import java.util.List;
+
+import io.fairledger.web.ProblemException;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.transaction.Transactional;
+
+/**
+ * Registers clusters and maintains their tenant trees. The admin API and the registration events from Kafka both go
+ * through here, so both obey the same rules.
+ */
+@ApplicationScoped
+public class TenancyService {
+
+    /** The weight an implicitly created ancestor gets (DOMAIN.md section 1: default 1). */
+    public static final BigDecimal DEFAULT_WEIGHT = BigDecimal.ONE;
+
+    /** Registers a new cluster; 409 if the id is taken. */
+    @Transactional
+    public ClusterEntity register(String id, String name, ResourceManagerKind kind, BigDecimal discountRate) {
+        if (ClusterEntity.findById(id) != null) {
+            throw ProblemException.conflict("cluster '" + id + "' is already registered");
+        }
+        ClusterEntity cluster = new ClusterEntity();
+        cluster.id = id;
+        cluster.name = name == null || name.isBlank() ? id : name;
+        cluster.resourceManager = kind;
+        cluster.discountRate = discountRate == null ? BigDecimal.ONE : discountRate;
+        cluster.persist();
+        return cluster;
+    }
+
+    /**
+     * Registers a cluster unless it already is (a redelivered registration changes nothing); 409 if it is registered
+     * as another kind of resource manager.
+     */
+    @Transactional
+    public ClusterEntity ensureRegistered(String id, String name, ResourceManagerKind kind) {
+        ClusterEntity existing = ClusterEntity.findById(id);
+        if (existing == null) {
+            return register(id, name, kind, null);
+        }
+        if (existing.resourceManager != kind) {
+            throw ProblemException.conflict("cluster '" + id + "' is registered as " + existing.resourceManager
+                    + ", not " + kind);
+        }
+        return existing;
+    }
+
+    public List<ClusterEntity> clusters() {
+        return ClusterEntity.listAll(io.quarkus.panache.common.Sort.by("id"));
+    }
+
+    public ClusterEntity cluster(String id) {
+        ClusterEntity cluster = ClusterEntity.findById(id);
+        if (cluster == null) {
+            throw ProblemException.notFound("no cluster '" + id + "' is registered");
+        }
+        return cluster;
+    }
+
+    public List<TenantEntity> tenants(String clusterId) {
+        cluster(clusterId);
+        return TenantEntity.ofCluster(clusterId);
+    }
+
+    public TenantEntity tenant(String clusterId, String path) {
+        cluster(clusterId);
+        TenantEntity tenant = TenantEntity.byPath(clusterId, path);
+        if (tenant == null) {
+            throw ProblemException.notFound("cluster '" + clusterId + "' has no tenant '" + path + "'");
+        }
+        return tenant;
+    }
+
+    /**
+     * Creates or updates a tenant. Missing ancestors are created with the default weight, as YARN creates parent
+     * queues; an existing tenant keeps its override when none is given.
+     */
+    @Transactional
+    public TenantEntity upsertTenant(String clusterId, String path, BigDecimal weight,
+            BigDecimal discountRateOverride) {
+        ClusterEntity cluster = cluster(clusterId);
+        String problem = TenantPaths.problem(cluster.resourceManager, path);
+        if (problem != null) {
+            throw ProblemException.unprocessable(problem);
+        }
+        for (String ancestor : TenantPaths.ancestors(cluster.resourceManager, path)) {
+            if (TenantEntity.byPath(clusterId, ancestor) == null) {
+                save(new TenantEntity(), cluster, ancestor, DEFAULT_WEIGHT, null);
+            }
+        }
+        TenantEntity tenant = TenantEntity.byPath(clusterId, path);
+        if (tenant == null) {
+            tenant = new TenantEntity();
+        } else if (discountRateOverride == null) {
+            discountRateOverride = tenant.discountRateOverride;
+        }
+        return save(tenant, cluster, path, weight == null ? DEFAULT_WEIGHT : weight, discountRateOverride);
+    }
+
+    private static TenantEntity save(TenantEntity tenant, ClusterEntity cluster, String path, BigDecimal weight,
+            BigDecimal discountRateOverride) {
+        tenant.clusterId = cluster.id;
+        tenant.path = path;
+        tenant.parentPath = TenantPaths.parent(cluster.resourceManager, path);
+        tenant.weight = weight;
+        tenant.discountRateOverride = discountRateOverride;
+        tenant.updatedAt = OffsetDateTime.now();
+        tenant.persist();
+        return tenant;
+    }
+}

@@ -1,0 +1,103 @@
+package io.fairledger.tenancy.rest;
+
+import java.math.BigDecimal;
+import java.net.URI;
+import java.util.List;
+
+import io.fairledger.tenancy.ClusterEntity;
+import io.fairledger.tenancy.ResourceManagerKind;
+import io.fairledger.tenancy.TenancyService;
+import io.fairledger.tenancy.TenantEntity;
+import jakarta.annotation.security.RolesAllowed;
+import jakarta.inject.Inject;
+import jakarta.validation.Valid;
+import jakarta.validation.constraints.DecimalMax;
+import jakarta.validation.constraints.DecimalMin;
+import jakarta.validation.constraints.NotNull;
+import jakarta.validation.constraints.Pattern;
+import jakarta.validation.constraints.Size;
+import jakarta.ws.rs.Consumes;
+import jakarta.ws.rs.GET;
+import jakarta.ws.rs.POST;
+import jakarta.ws.rs.PUT;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.PathParam;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.core.MediaType;
+import jakarta.ws.rs.core.Response;
+
+/** Admin API for clusters and their tenant trees. */
+@Path("/api/v1/admin/clusters")
+@RolesAllowed("admin")
+@Produces(MediaType.APPLICATION_JSON)
+@Consumes(MediaType.APPLICATION_JSON)
+public class ClusterAdminResource {
+
+    @Inject
+    TenancyService tenancy;
+
+    /** A cluster to register. */
+    public record ClusterRegistration(
+            @NotNull(message = "id is required") @Pattern(regexp = "[a-z0-9][a-z0-9-]{0,62}", message = "id must be 1-63 lower-case letters, digits or '-', starting with a letter or digit") String id,
+            @Size(max = 200, message = "name is at most 200 characters") String name,
+            @NotNull(message = "resourceManager is required: YARN or MESOS") ResourceManagerKind resourceManager,
+            @DecimalMin(value = "0", message = "discountRate must be between 0 and 1") @DecimalMax(value = "1", message = "discountRate must be between 0 and 1") BigDecimal discountRate) {
+    }
+
+    /** A tenant's settings: weight (0 means no entitlement, may only borrow) and an optional discount-rate override. */
+    public record TenantSettings(
+            @NotNull(message = "weight is required") @DecimalMin(value = "0", message = "weight must be >= 0") @DecimalMax(value = "1000000", message = "weight must be <= 1000000") BigDecimal weight,
+            @DecimalMin(value = "0", message = "discountRateOverride must be between 0 and 1") @DecimalMax(value = "1", message = "discountRateOverride must be between 0 and 1") BigDecimal discountRateOverride) {
+    }
+
+    public record ClusterView(String id, String name, ResourceManagerKind resourceManager, BigDecimal discountRate) {
+        static ClusterView of(ClusterEntity c) {
+            return new ClusterView(c.id, c.name, c.resourceManager, c.discountRate);
+        }
+    }
+
+    public record TenantView(String cluster, String path, String parent, BigDecimal weight,
+            BigDecimal discountRateOverride) {
+        static TenantView of(TenantEntity t) {
+            return new TenantView(t.clusterId, t.path, t.parentPath, t.weight, t.discountRateOverride);
+        }
+    }
+
+    @POST
+    public Response register(@NotNull(message = "a JSON body is required") @Valid ClusterRegistration body) {
+        ClusterEntity cluster = tenancy.register(body.id(), body.name(), body.resourceManager(), body.discountRate());
+        return Response.created(URI.create("/api/v1/admin/clusters/" + cluster.id)).entity(ClusterView.of(cluster))
+                .build();
+    }
+
+    @GET
+    public List<ClusterView> clusters() {
+        return tenancy.clusters().stream().map(ClusterView::of).toList();
+    }
+
+    @GET
+    @Path("{clusterId}")
+    public ClusterView cluster(@PathParam("clusterId") String clusterId) {
+        return ClusterView.of(tenancy.cluster(clusterId));
+    }
+
+    @GET
+    @Path("{clusterId}/tenants")
+    public List<TenantView> tenants(@PathParam("clusterId") String clusterId) {
+        return tenancy.tenants(clusterId).stream().map(TenantView::of).toList();
+    }
+
+    @GET
+    @Path("{clusterId}/tenants/{path: .+}")
+    public TenantView tenant(@PathParam("clusterId") String clusterId, @PathParam("path") String path) {
+        return TenantView.of(tenancy.tenant(clusterId, path));
+    }
+
+    /** Creates or updates a tenant (YARN queue path or Mesos role, URL-encoded), creating missing ancestors. */
+    @PUT
+    @Path("{clusterId}/tenants/{path: .+}")
+    public TenantView putTenant(@PathParam("clusterId") String clusterId, @PathParam("path") String path,
+            @NotNull(message = "a JSON body is required") @Valid TenantSettings body) {
+        return TenantView.of(tenancy.upsertTenant(clusterId, path, body.weight(), body.discountRateOverride()));
+    }
+}

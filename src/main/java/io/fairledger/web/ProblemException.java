@@ -1,0 +1,40 @@
+package io.fairledger.web;
+
+/**
+ * A failure the caller can act on, carrying the HTTP status and RFC 9457 title it maps to. The message is the
+ * problem's {@code detail}: it must say what is wrong in the caller's terms and never leak internals.
+ */
+public class ProblemException extends RuntimeException {
+
+    private final int status;
+    private final String title;
+
+    protected ProblemException(int status, String title, String detail) {
+        super(detail);
+        this.status = status;
+        this.title = title;
+    }
+
+    public int status() {
+        return status;
+    }
+
+    public String title() {
+        return title;
+    }
+
+    /** 404: the named thing does not exist. */
+    public static ProblemException notFound(String detail) {
+        return new ProblemException(404, "Not Found", detail);
+    }
+
+    /** 409: the request conflicts with the current state. */
+    public static ProblemException conflict(String detail) {
+        return new ProblemException(409, "Conflict", detail);
+    }
+
+    /** 422: well-formed, but its content cannot be accepted. */
+    public static ProblemException unprocessable(String detail) {
+        return new ProblemException(422, "Unprocessable Content", detail);
+    }
+}

@@ -1,0 +1,88 @@
+package io.fairledger.web;
+
+import java.util.Comparator;
+import java.util.List;
+
+import org.jboss.logging.Logger;
+import org.jboss.resteasy.reactive.server.ServerExceptionMapper;
+
+import io.quarkus.security.AuthenticationFailedException;
+import io.quarkus.security.ForbiddenException;
+import io.quarkus.security.UnauthorizedException;
+import jakarta.validation.ConstraintViolation;
+import jakarta.validation.ConstraintViolationException;
+import jakarta.ws.rs.WebApplicationException;
+import jakarta.ws.rs.core.Response;
+import jakarta.ws.rs.core.UriInfo;
+
+/**
+ * The one place where failures become HTTP responses: every error is an RFC 9457 problem+json body, and no stack
+ * trace or internal message ever reaches the caller (unexpected failures are logged with an id the caller gets).
+ */
+public final class ProblemMappers {
+
+    private static final Logger LOG = Logger.getLogger(ProblemMappers.class);
+
+    @ServerExceptionMapper
+    public Response problem(ProblemException e, UriInfo uri) {
+        return respond(e.status(), e.title(), e.getMessage(), uri, List.of());
+    }
+
+    @ServerExceptionMapper
+    public Response invalid(ConstraintViolationException e, UriInfo uri) {
+        List<Problem.FieldError> errors = e.getConstraintViolations().stream()
+                .map(ProblemMappers::fieldError)
+                .sorted(Comparator.comparing(Problem.FieldError::field))
+                .toList();
+        return respond(400, "Bad Request", "The request is invalid: " + errors.size() + " field(s) rejected.", uri,
+                errors);
+    }
+
+    @ServerExceptionMapper({UnauthorizedException.class, AuthenticationFailedException.class})
+    public Response unauthorized(RuntimeException e, UriInfo uri) {
+        return respond(401, "Unauthorized", "A valid bearer token is required.", uri, List.of());
+    }
+
+    @ServerExceptionMapper
+    public Response forbidden(ForbiddenException e, UriInfo uri) {
+        return respond(403, "Forbidden", "Your roles do not allow this request.", uri, List.of());
+    }
+
+    @ServerExceptionMapper
+    public Response web(WebApplicationException e, UriInfo uri) {
+        int status = e.getResponse().getStatus();
+        if (status >= 500) {
+            return unexpected(e, uri);
+        }
+        String detail = switch (status) {
+            case 400 -> "The request could not be read: check its JSON syntax and field types.";
+            case 404 -> "No such resource.";
+            case 405 -> "This method is not allowed here.";
+            case 406 -> "No acceptable representation.";
+            case 415 -> "Unsupported media type: send application/json.";
+            default -> e.getResponse().getStatusInfo().getReasonPhrase();
+        };
+        return respond(status, e.getResponse().getStatusInfo().getReasonPhrase(), detail, uri, List.of());
+    }
+
+    @ServerExceptionMapper
+    public Response unexpected(Exception e, UriInfo uri) {
+        String incident = java.util.UUID.randomUUID().toString();
+        LOG.errorf(e, "Unexpected failure on %s (incident %s)", uri.getPath(), incident);
+        return respond(500, "Internal Server Error", "An unexpected error occurred; incident " + incident + ".", uri,
+                List.of());
+    }
+
+    private static Problem.FieldError fieldError(ConstraintViolation<?> violation) {
+        String path = violation.getPropertyPath().toString();
+        // "register.body.weight" -> "body.weight": drop the method name Hibernate Validator puts first
+        int dot = path.indexOf('.');
+        return new Problem.FieldError(dot > 0 ? path.substring(dot + 1) : path, violation.getMessage());
+    }
+
+    private static Response respond(int status, String title, String detail, UriInfo uri,
+            List<Problem.FieldError> errors) {
+        Problem body = new Problem("about:blank", title, status, detail, uri.getPath(), errors);
+        return Response.status(status).type(Problem.MEDIA_TYPE).entity(body).build();
+    }
+}
