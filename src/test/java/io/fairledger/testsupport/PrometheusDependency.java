@@ -12,8 +12,9 @@ import org.testcontainers.containers.wait.strategy.Wait;
 
 /**
  * A real Prometheus scraping the given targets every second: {@code FAIRLEDGER_TEST_PROMETHEUS_URL} (a server the
- * caller configured), else a Testcontainers {@code prom/prometheus}, else Debian's {@code prometheus} binary on the
- * PATH. Provides {@code prometheus.url}.
+ * caller configured), else a Testcontainers {@code prom/prometheus}, else Debian's {@code prometheus}: the binary on the
+ * PATH, or, when it is not installed, Debian's package fetched with {@code apt-get download} (no root needed) and
+ * unpacked under {@code ~/.cache/fairledger}. Provides {@code prometheus.url}.
  */
 public final class PrometheusDependency {
 
@@ -64,7 +65,8 @@ public final class PrometheusDependency {
             Files.writeString(configFile, config);
             int port = Processes.freePort();
             Path log = dir.resolve("prometheus.log");
-            Process process = new ProcessBuilder("prometheus", "--config.file=" + configFile,
+            Process process = new ProcessBuilder(DebianTool.path("prometheus", "prometheus"),
+                    "--config.file=" + configFile,
                     "--storage.tsdb.path=" + dir.resolve("data"), "--web.listen-address=127.0.0.1:" + port)
                     .redirectErrorStream(true)
                     .redirectOutput(log.toFile())

@@ -3,6 +3,7 @@ package io.fairledger.it;
 import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.hamcrest.Matchers.equalTo;
+import static org.hamcrest.Matchers.greaterThan;
 
 import java.math.BigDecimal;
 import java.sql.Connection;
@@ -25,6 +26,7 @@ import org.junit.jupiter.api.Test;
 import io.fairledger.testsupport.KafkaDependency;
 import io.fairledger.testsupport.KeycloakDependency;
 import io.fairledger.testsupport.PostgresDependency;
+import io.fairledger.testsupport.PrometheusDependency;
 import io.fairledger.testsupport.RealDependency;
 import io.restassured.RestAssured;
 import io.restassured.http.ContentType;
@@ -128,6 +130,18 @@ class ServerIT {
     void healthAndMetricsNeedNoToken() {
         given().get("/q/health/ready").then().statusCode(200).body("status", equalTo("UP"));
         given().get("/q/metrics").then().statusCode(200);
+    }
+
+    @Test
+    void prometheusScrapesTheIngestionCounters() throws Exception {
+        publish("it-metrics", "this is not JSON");
+        try (RealDependency.Running prometheus = PrometheusDependency.start("127.0.0.1:" + server.port)) {
+            String url = prometheus.config().get("prometheus.url");
+            Awaitility.await().atMost(60, TimeUnit.SECONDS).untilAsserted(() -> given().baseUri(url)
+                    .queryParam("query", "fairledger_ingest_events_total{outcome=\"dead-letter\"}")
+                    .get("/api/v1/query")
+                    .then().statusCode(200).body("data.result.size()", greaterThan(0)));
+        }
     }
 
     private static void publish(String key, String json) throws Exception {
