@@ -543,7 +543,7 @@ public final class ClusterLedger {
         var period = new TenantAccount.PeriodTotals(res, a.actual, a.counted, a.entitled, a.demand, a.borrowedRaw,
                 a.lent, a.borrowedFromSiblings);
         var memory = new TenantAccount.Memory(a.memActual, a.memCounted, a.memEntitled, a.phi, n.quantumTopUp(at));
-        return new TenantAccount(n.path, n.weight, n.share, n.eta, rates, period, memory);
+        return new TenantAccount(n.path, n.weight, n.share, n.eta, n.pricePlan, rates, period, memory);
     }
 
     /**

@@ -17,6 +17,8 @@ import java.util.List;
  *            absolute share {@code S} (DOMAIN.md section 2)
  * @param discountRate
  *            eta in effect
+ * @param pricePlan
+ *            the configured price plan's name; empty for the cluster default
  * @param now
  *            current rates
  * @param period
@@ -24,7 +26,8 @@ import java.util.List;
  * @param memory
  *            long-term values per the memory mode (what grants use)
  */
-public record TenantAccount(TenantPath path, double weight, double share, double discountRate, Rates now,
+public record TenantAccount(TenantPath path, double weight, double share, double discountRate, String pricePlan,
+        Rates now,
         PeriodTotals period, Memory memory) {
 
     /**
