@@ -131,12 +131,39 @@ public final class LongTermMaxMin implements GrantPolicy {
                 }
                 return;
             }
-            double[] extra = Sweep.shareJump(curves, active, perUnit, bestType, best);
+            double level = best.level();
+            double[] below = new double[active.length];
+            double[] used = new double[types];
+            for (int j = 0; j < active.length; j++) {
+                below[j] = curves.below(active[j], level);
+                for (int r = 0; r < types; r++) {
+                    used[r] += below[j] * perUnit[active[j]][r];
+                }
+            }
+            double[] extra = best.jumpRest() > 0
+                    ? Jump.share(curves, active, perUnit, level, remaining, used)
+                    : new double[active.length];
+            boolean[] saturated = new boolean[types];
+            for (int j = 0; j < active.length; j++) {
+                for (int r = 0; r < types; r++) {
+                    used[r] += extra[j] * perUnit[active[j]][r];
+                }
+            }
+            for (int r = 0; r < types; r++) {
+                saturated[r] = used[r] >= remaining[r] - EPSILON * Math.max(1, request.available()[r]);
+            }
+            if (best.jumpRest() == 0) {
+                saturated[bestType] = true;
+            }
             List<Integer> next = new ArrayList<>();
             for (int j = 0; j < active.length; j++) {
                 int i = active[j];
-                double value = Math.min(full[i], curves.below(i, best.level()) + extra[j]);
-                if (perUnit[i][bestType] > 0 || value >= full[i] - EPSILON) {
+                double value = Math.min(full[i], below[j] + extra[j]);
+                boolean blocked = false;
+                for (int r = 0; r < types; r++) {
+                    blocked |= saturated[r] && perUnit[i][r] > 0;
+                }
+                if (blocked || value >= full[i] - EPSILON) {
                     g[i] = value;
                     for (int r = 0; r < types; r++) {
                         remaining[r] -= value * perUnit[i][r];
@@ -239,11 +266,12 @@ public final class LongTermMaxMin implements GrantPolicy {
             }
             double s = share[i];
             double d = full[i];
+            if (!Double.isNaN(jumpLevel[i])) {
+                // decide by the level, not by c, so rounding in c cannot take the jump early
+                return lambda > jumpLevel[i] ? d : Math.min(c, s);
+            }
             if (c <= s || d <= s) {
                 return Math.min(c, d);
-            }
-            if (eta[i] == 0) {
-                return d;
             }
             return Math.min(d, s + (c - s) / eta[i]);
         }
@@ -292,7 +320,8 @@ public final class LongTermMaxMin implements GrantPolicy {
                 double level = lv[idx[e]];
                 double before = cur + slope * (level - prev);
                 if (before >= target - EPSILON && slope > 0) {
-                    return new Result(prev + (target - cur) / slope, 0);
+                    // never past this breakpoint: rounding must not carry the level over a jump located here
+                    return new Result(Math.min(level, prev + (target - cur) / slope), 0);
                 }
                 cur = before;
                 prev = level;
@@ -311,40 +340,106 @@ public final class LongTermMaxMin implements GrantPolicy {
             }
             return new Result(slope > 0 ? prev + (target - cur) / slope : Double.POSITIVE_INFINITY, 0);
         }
+    }
 
-        /**
-         * Extra g per active claimant (same order as {@code active}) for claimants whose jump sits exactly at the
-         * level: weighted max-min of {@code jumpRest} usage of {@code type}, each capped by its jump.
-         */
-        static double[] shareJump(Curves curves, int[] active, double[][] perUnit, int type, Result res) {
-            double[] extra = new double[active.length];
-            if (res.jumpRest() <= 0) {
-                return extra;
-            }
-            List<Integer> jumpers = new ArrayList<>();
-            for (int j = 0; j < active.length; j++) {
+    /**
+     * Claimants whose jump (eta = 0 or D = 0) sits exactly at the level share what is left: weighted progressive
+     * filling of their extra g, {@code extra_j = min(jump_j, theta w_j)}, raising theta until a resource saturates,
+     * freezing the claimants that use it, and continuing with the others.
+     */
+    static final class Jump {
+        private Jump() {
+        }
+
+        static double[] share(Curves curves, int[] active, double[][] perUnit, double level, double[] remaining,
+                double[] usedBelow) {
+            int m = active.length;
+            int types = remaining.length;
+            double[] extra = new double[m];
+            boolean[] open = new boolean[m];
+            int openCount = 0;
+            for (int j = 0; j < m; j++) {
                 int i = active[j];
-                if (curves.jumpLevel[i] == res.level() && perUnit[i][type] > 0) {
-                    jumpers.add(j);
+                if (curves.jumpLevel[i] == level && curves.full[i] > curves.jumpFrom[i]) {
+                    open[j] = true;
+                    openCount++;
                 }
             }
-            jumpers.sort(Comparator.comparingDouble(j -> (curves.full[active[j]] - curves.jumpFrom[active[j]])
-                    / curves.weight[active[j]]));
-            double rest = res.jumpRest();
-            double weightLeft = 0;
-            for (int j : jumpers) {
-                weightLeft += curves.weight[active[j]] * perUnit[active[j]][type];
+            double[] avail = new double[types];
+            for (int r = 0; r < types; r++) {
+                avail[r] = remaining[r] - usedBelow[r];
             }
-            for (int j : jumpers) {
-                int i = active[j];
-                double k = perUnit[i][type];
-                double capG = curves.full[i] - curves.jumpFrom[i];
-                double give = Math.min(capG, rest * curves.weight[i] / weightLeft);
-                extra[j] = give;
-                rest -= give * k;
-                weightLeft -= curves.weight[i] * k;
+            while (openCount > 0) {
+                double theta = Double.POSITIVE_INFINITY;
+                int limiting = -1;
+                for (int r = 0; r < types; r++) {
+                    double t = thetaFor(curves, active, perUnit, open, r, Math.max(0, avail[r]));
+                    if (t < theta) {
+                        theta = t;
+                        limiting = r;
+                    }
+                }
+                for (int j = 0; j < m; j++) {
+                    if (open[j]) {
+                        int i = active[j];
+                        double cap = curves.full[i] - curves.jumpFrom[i];
+                        extra[j] = Double.isInfinite(theta) ? cap : Math.min(cap, theta * curves.weight[i]);
+                    }
+                }
+                int closed = 0;
+                for (int j = 0; j < m; j++) {
+                    if (!open[j]) {
+                        continue;
+                    }
+                    int i = active[j];
+                    boolean capped = extra[j] >= curves.full[i] - curves.jumpFrom[i];
+                    boolean blocked = limiting >= 0 && perUnit[i][limiting] > 0;
+                    if (capped || blocked) {
+                        open[j] = false;
+                        openCount--;
+                        closed++;
+                        for (int r = 0; r < types; r++) {
+                            avail[r] -= extra[j] * perUnit[i][r];
+                        }
+                    }
+                }
+                if (closed == 0) {
+                    break;
+                }
             }
             return extra;
+        }
+
+        /** The largest theta at which the open claimants' extra usage of {@code type} fits {@code avail}. */
+        private static double thetaFor(Curves curves, int[] active, double[][] perUnit, boolean[] open, int type,
+                double avail) {
+            List<Integer> users = new ArrayList<>();
+            for (int j = 0; j < active.length; j++) {
+                if (open[j] && perUnit[active[j]][type] > 0) {
+                    users.add(j);
+                }
+            }
+            if (users.isEmpty()) {
+                return Double.POSITIVE_INFINITY;
+            }
+            users.sort(Comparator.comparingDouble(
+                    j -> (curves.full[active[j]] - curves.jumpFrom[active[j]]) / curves.weight[active[j]]));
+            double wk = 0;
+            for (int j : users) {
+                wk += curves.weight[active[j]] * perUnit[active[j]][type];
+            }
+            double rest = avail;
+            for (int j : users) {
+                int i = active[j];
+                double capTheta = (curves.full[i] - curves.jumpFrom[i]) / curves.weight[i];
+                double theta = rest / wk;
+                if (theta <= capTheta) {
+                    return theta;
+                }
+                rest -= (curves.full[i] - curves.jumpFrom[i]) * perUnit[i][type];
+                wk -= curves.weight[i] * perUnit[i][type];
+            }
+            return Double.POSITIVE_INFINITY;
         }
     }
 
