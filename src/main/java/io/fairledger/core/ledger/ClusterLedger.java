@@ -52,6 +52,8 @@ import java.util.Map;
  */
 public final class ClusterLedger {
 
+    private static final double LN2 = Math.log(2.0);
+
     private final ClusterConfig config;
     private final Map<TenantPath, TenantNode> nodes = new HashMap<>();
     private final List<TenantNode> ordered = new ArrayList<>();
@@ -373,8 +375,10 @@ public final class ClusterLedger {
             }
         } else if (mode instanceof MemoryMode.Decay decay) {
             double h = decay.halfLifeMs();
-            double keep = Math.pow(2.0, -dt / h);
-            double gain = h / Math.log(2.0) * (1 - keep);
+            double x = -dt * LN2 / h;
+            double keep = Math.exp(x);
+            // expm1 keeps 1 - 2^(-dt/H) accurate when dt is tiny against H
+            double gain = h / LN2 * -Math.expm1(x);
             acc.memActual = acc.memActual * keep + n.g * gain;
             acc.memCounted = acc.memCounted * keep + n.countedRate * gain;
             acc.memEntitled = acc.memEntitled * keep + n.e * gain;
