@@ -1,0 +1,200 @@
+package io.fairledger.core.chargeback;
+
+import io.fairledger.core.fairness.FairnessDegree;
+import io.fairledger.core.ledger.TenantAccount;
+import io.fairledger.core.model.PricePlan;
+import io.fairledger.core.model.TenantPath;
+import java.math.BigDecimal;
+import java.math.MathContext;
+import java.math.RoundingMode;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * Turns a closed period's accounts into a {@link Statement} (DOMAIN.md section 8).
+ *
+ * <p>
+ * Billed tenants are the leaves of the tenant tree (inner nodes are sums of their leaves). A tenant whose price plan
+ * is not configured is billed at the default plan.
+ * <ul>
+ * <li>{@code USAGE}: {@code charge = sum over types of price x resource-hours x F / A}: the tenant's resource-hours
+ * priced by its plan, scaled by counted over actual usage so that borrowed resources are cheaper by eta (LTRF eq. 7). A
+ * tenant with no usage pays 0. Each charge is rounded HALF_EVEN to the currency's scale.</li>
+ * <li>{@code GROUP_BUY}: the period's cost is split in proportion to the leaves' shares S (equally if every share is
+ * 0). On top, each borrower pays {@code eta x price x borrowed capacity-hours} (price = cost / period hours, one
+ * capacity-hour of the whole cluster), rounded HALF_EVEN; the total paid is credited to lenders pro rata to what they
+ * lent; with nobody lending, nobody pays. Settlements therefore sum to exactly zero and the charges to exactly the
+ * period's cost.</li>
+ * </ul>
+ * Apportioning rule (cost split and credits): each part is rounded down to the currency's scale and the remaining
+ * units go one each to the largest remainders, ties by tenant path, so parts sum exactly to the total.
+ */
+public final class Chargeback {
+
+    /** Decimals of usage values (capacity-hours) in statements. */
+    public static final int USAGE_SCALE = 6;
+
+    private static final MathContext MC = MathContext.DECIMAL128;
+    private static final BigDecimal MS_PER_HOUR = BigDecimal.valueOf(3_600_000L);
+    private static final BigDecimal[] UNITS_PER_PRICED_UNIT = {BigDecimal.valueOf(1000), BigDecimal.valueOf(1024),
+            BigDecimal.ONE};
+
+    private Chargeback() {
+    }
+
+    /** The statement of {@code period} from the accounts the ledger returned when the period was closed. */
+    public static Statement statement(String clusterId, Period period, List<TenantAccount> accounts,
+            ChargebackConfig config) {
+        List<TenantAccount> billed = leaves(accounts);
+        List<BigDecimal> charges = config.model() == ChargeModel.USAGE
+                ? usageCharges(billed, config)
+                : groupBuyCharges(billed, period, config);
+        List<TenantStatement> lines = new ArrayList<>(billed.size());
+        for (int i = 0; i < billed.size(); i++) {
+            lines.add(line(billed.get(i), charges.get(i)));
+        }
+        return new Statement(clusterId, period, config.model(), lines);
+    }
+
+    static List<TenantAccount> leaves(List<TenantAccount> accounts) {
+        Set<TenantPath> parents = new HashSet<>();
+        for (TenantAccount a : accounts) {
+            if (!a.path().isRoot()) {
+                parents.add(a.path().parent());
+            }
+        }
+        List<TenantAccount> out = new ArrayList<>();
+        for (TenantAccount a : accounts) {
+            if (!a.path().isRoot() && !parents.contains(a.path())) {
+                out.add(a);
+            }
+        }
+        out.sort(Comparator.comparing(TenantAccount::path));
+        return out;
+    }
+
+    private static List<BigDecimal> usageCharges(List<TenantAccount> billed, ChargebackConfig config) {
+        List<BigDecimal> out = new ArrayList<>(billed.size());
+        for (TenantAccount a : billed) {
+            PricePlan plan = config.plans().get(a.pricePlan());
+            if (plan == null) {
+                plan = config.plans().get(config.defaultPlan());
+            }
+            BigDecimal[] prices = {plan.perVcoreHour(), plan.perGbHour(), plan.perGpuHour()};
+            double actual = a.period().actual();
+            BigDecimal ratio = actual > FairnessDegree.EPSILON
+                    ? BigDecimal.valueOf(Math.min(1.0, a.period().counted() / actual))
+                    : BigDecimal.ONE;
+            BigDecimal charge = BigDecimal.ZERO;
+            for (int r = 0; r < prices.length; r++) {
+                BigDecimal hours = new BigDecimal(a.period().resourceMs().get(r))
+                        .divide(UNITS_PER_PRICED_UNIT[r].multiply(MS_PER_HOUR), MC);
+                charge = charge.add(prices[r].multiply(hours, MC), MC);
+            }
+            out.add(charge.multiply(ratio, MC).setScale(config.currencyScale(), RoundingMode.HALF_EVEN));
+        }
+        return out;
+    }
+
+    private static List<BigDecimal> groupBuyCharges(List<TenantAccount> billed, Period period,
+            ChargebackConfig config) {
+        int scale = config.currencyScale();
+        BigDecimal cost = config.costPerPeriod().setScale(scale, RoundingMode.HALF_EVEN);
+        List<BigDecimal> shares = new ArrayList<>();
+        boolean anyShare = billed.stream().anyMatch(a -> a.share() > 0);
+        List<String> keys = new ArrayList<>();
+        for (TenantAccount a : billed) {
+            shares.add(anyShare ? BigDecimal.valueOf(a.share()) : BigDecimal.ONE);
+            keys.add(a.path().toString());
+        }
+        List<BigDecimal> base = apportion(cost, shares, keys, scale);
+        BigDecimal periodHours = BigDecimal.valueOf(period.lengthMs()).divide(MS_PER_HOUR, MC);
+        BigDecimal price = cost.divide(periodHours, MC);
+        List<BigDecimal> payments = new ArrayList<>();
+        List<BigDecimal> lent = new ArrayList<>();
+        BigDecimal totalLent = BigDecimal.ZERO;
+        for (TenantAccount a : billed) {
+            BigDecimal l = capacityHours(a.period().lent());
+            lent.add(l);
+            totalLent = totalLent.add(l);
+        }
+        BigDecimal paid = BigDecimal.ZERO;
+        for (TenantAccount a : billed) {
+            BigDecimal p = totalLent.signum() > 0
+                    ? BigDecimal.valueOf(a.discountRate()).multiply(price, MC)
+                            .multiply(capacityHours(a.period().borrowed()), MC)
+                            .setScale(scale, RoundingMode.HALF_EVEN)
+                    : BigDecimal.ZERO.setScale(scale);
+            payments.add(p);
+            paid = paid.add(p);
+        }
+        List<BigDecimal> credits = totalLent.signum() > 0
+                ? apportion(paid, lent, keys, scale)
+                : java.util.Collections.nCopies(billed.size(), BigDecimal.ZERO.setScale(scale));
+        List<BigDecimal> out = new ArrayList<>();
+        for (int i = 0; i < billed.size(); i++) {
+            out.add(base.get(i).add(payments.get(i)).subtract(credits.get(i)));
+        }
+        return out;
+    }
+
+    /**
+     * Splits {@code total} (>= 0) in proportion to {@code weights} (>= 0, not all 0) so that the parts sum exactly to
+     * it: each part rounded down to {@code scale}, the remaining units to the largest remainders, ties by key.
+     */
+    public static List<BigDecimal> apportion(BigDecimal total, List<BigDecimal> weights, List<String> keys,
+            int scale) {
+        if (total.signum() < 0) {
+            throw new IllegalArgumentException("cannot apportion a negative total " + total);
+        }
+        BigDecimal sum = weights.stream().reduce(BigDecimal.ZERO, BigDecimal::add);
+        int n = weights.size();
+        List<BigDecimal> parts = new ArrayList<>(n);
+        if (n == 0) {
+            return parts;
+        }
+        if (sum.signum() <= 0) {
+            throw new IllegalArgumentException("cannot apportion by weights that are all 0");
+        }
+        BigDecimal[] remainders = new BigDecimal[n];
+        BigDecimal assigned = BigDecimal.ZERO;
+        for (int i = 0; i < n; i++) {
+            BigDecimal exact = total.multiply(weights.get(i), MC).divide(sum, MC);
+            BigDecimal floor = exact.setScale(scale, RoundingMode.FLOOR);
+            parts.add(floor);
+            remainders[i] = exact.subtract(floor);
+            assigned = assigned.add(floor);
+        }
+        BigDecimal unit = BigDecimal.ONE.movePointLeft(scale);
+        int left = total.subtract(assigned).divide(unit, 0, RoundingMode.HALF_EVEN).intValueExact();
+        Integer[] order = new Integer[n];
+        for (int i = 0; i < n; i++) {
+            order[i] = i;
+        }
+        java.util.Arrays.sort(order, Comparator.comparing((Integer i) -> remainders[i]).reversed()
+                .thenComparing(i -> keys.get(i)));
+        for (int k = 0; k < left; k++) {
+            int i = order[k % n];
+            parts.set(i, parts.get(i).add(unit));
+        }
+        return parts;
+    }
+
+    private static BigDecimal capacityHours(double capacityMs) {
+        return BigDecimal.valueOf(capacityMs).divide(MS_PER_HOUR, MC).setScale(USAGE_SCALE, RoundingMode.HALF_EVEN);
+    }
+
+    private static TenantStatement line(TenantAccount a, BigDecimal charge) {
+        List<BigDecimal> seconds = new ArrayList<>();
+        for (int r = 0; r < a.period().resourceMs().size(); r++) {
+            seconds.add(a.period().resourceSeconds(r));
+        }
+        var p = a.period();
+        return new TenantStatement(a.path(), seconds, capacityHours(p.counted()), capacityHours(p.actual()),
+                capacityHours(p.entitled()), FairnessDegree.of(Math.max(0, p.actual()), Math.max(0, p.entitled())),
+                capacityHours(p.lent()), capacityHours(p.borrowed()), capacityHours(p.balance()), charge, List.of());
+    }
+}

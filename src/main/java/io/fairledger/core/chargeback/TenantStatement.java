@@ -1,0 +1,52 @@
+package io.fairledger.core.chargeback;
+
+import io.fairledger.core.fairness.FairnessDegree;
+import io.fairledger.core.model.TenantPath;
+import java.math.BigDecimal;
+import java.util.List;
+
+/**
+ * One tenant's line of a period statement (DOMAIN.md section 8). Usage values are capacity-hours (share x hours),
+ * rounded to {@link Chargeback#USAGE_SCALE} decimals; resource-seconds are exact.
+ *
+ * @param tenant
+ *            the tenant
+ * @param resourceSeconds
+ *            vcore-seconds, MB-seconds, GPU-seconds
+ * @param counted
+ *            counted usage F
+ * @param actual
+ *            actual usage A
+ * @param entitled
+ *            entitled usage E
+ * @param rho
+ *            fairness degree A / E
+ * @param lent
+ *            lent to siblings
+ * @param borrowed
+ *            borrowed (above share)
+ * @param balance
+ *            lending balance, positive for a net lender
+ * @param charge
+ *            the period's charge (negative is a credit)
+ * @param adjustments
+ *            corrections of closed periods
+ */
+public record TenantStatement(TenantPath tenant, List<BigDecimal> resourceSeconds, BigDecimal counted,
+        BigDecimal actual, BigDecimal entitled, FairnessDegree rho, BigDecimal lent, BigDecimal borrowed,
+        BigDecimal balance, BigDecimal charge, List<AdjustmentLine> adjustments) {
+
+    public TenantStatement {
+        resourceSeconds = List.copyOf(resourceSeconds);
+        adjustments = List.copyOf(adjustments);
+    }
+
+    /** Charge plus adjustments. */
+    public BigDecimal total() {
+        BigDecimal t = charge;
+        for (AdjustmentLine a : adjustments) {
+            t = t.add(a.amount());
+        }
+        return t;
+    }
+}

@@ -1,0 +1,76 @@
+package io.fairledger.core.ledger;
+
+/**
+ * The time integrals of one tree node, valid up to {@link #last}. Two families (DOMAIN.md sections 3 and 4):
+ * <ul>
+ * <li>period integrals, for the bill: plain integrals since the open period started, never decayed, reset when a
+ * period is closed;</li>
+ * <li>memory integrals, for scheduling values and the live fairness degree: per the cluster's memory mode (since
+ * registration, since the round started, or decayed), plus the early-bird top-up {@code phi}.</li>
+ * </ul>
+ * Integrals of shares are in capacity-milliseconds (share x ms); resource integrals are exact units x ms.
+ */
+final class Accumulators {
+
+    long last;
+    // period integrals
+    double actual;
+    double counted;
+    double entitled;
+    double demand;
+    double borrowedRaw;
+    double lent;
+    double borrowedFromSiblings;
+    Int128[] resourceMs = {new Int128(), new Int128(), new Int128()};
+    double kLendSeen;
+    double kBorrowSeen;
+    // memory integrals
+    double memActual;
+    double memCounted;
+    double memEntitled;
+    double phi;
+    long round;
+    boolean arrived;
+    long arrivalAt;
+
+    Accumulators(long start) {
+        this.last = start;
+    }
+
+    Accumulators copy() {
+        Accumulators c = new Accumulators(last);
+        c.actual = actual;
+        c.counted = counted;
+        c.entitled = entitled;
+        c.demand = demand;
+        c.borrowedRaw = borrowedRaw;
+        c.lent = lent;
+        c.borrowedFromSiblings = borrowedFromSiblings;
+        for (int r = 0; r < resourceMs.length; r++) {
+            c.resourceMs[r] = resourceMs[r].copy();
+        }
+        c.kLendSeen = kLendSeen;
+        c.kBorrowSeen = kBorrowSeen;
+        c.memActual = memActual;
+        c.memCounted = memCounted;
+        c.memEntitled = memEntitled;
+        c.phi = phi;
+        c.round = round;
+        c.arrived = arrived;
+        c.arrivalAt = arrivalAt;
+        return c;
+    }
+
+    void clearPeriod() {
+        actual = 0;
+        counted = 0;
+        entitled = 0;
+        demand = 0;
+        borrowedRaw = 0;
+        lent = 0;
+        borrowedFromSiblings = 0;
+        for (Int128 r : resourceMs) {
+            r.clear();
+        }
+    }
+}

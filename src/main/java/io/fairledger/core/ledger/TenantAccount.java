@@ -1,0 +1,119 @@
+package io.fairledger.core.ledger;
+
+import io.fairledger.core.model.ResourceVector;
+import io.fairledger.core.model.TenantPath;
+import java.math.BigInteger;
+import java.util.List;
+
+/**
+ * One tree node's account at an instant: its configuration, current rates, the open period's integrals and its
+ * long-term memory. Shares are fractions of cluster capacity; integrals of shares are in capacity-milliseconds.
+ *
+ * @param path
+ *            the node ({@link TenantPath#ROOT} for the whole cluster)
+ * @param weight
+ *            configured weight
+ * @param share
+ *            absolute share {@code S} (DOMAIN.md section 2)
+ * @param discountRate
+ *            eta in effect
+ * @param pricePlan
+ *            the configured price plan's name; empty for the cluster default
+ * @param now
+ *            current rates
+ * @param period
+ *            integrals since the open period started (what the bill uses)
+ * @param memory
+ *            long-term values per the memory mode (what grants use)
+ */
+public record TenantAccount(TenantPath path, double weight, double share, double discountRate, String pricePlan,
+        Rates now,
+        PeriodTotals period, Memory memory) {
+
+    /**
+     * Current instantaneous quantities (DOMAIN.md section 2).
+     *
+     * @param held
+     *            resources held by running tasks of the subtree
+     * @param pending
+     *            pending demand of the subtree
+     * @param g
+     *            held share
+     * @param counted
+     *            counted share g' (LTRF eq. 7)
+     * @param demand
+     *            demand share d (held + pending)
+     * @param entitled
+     *            {@code min(d, S)}
+     * @param borrowed
+     *            {@code max(g - S, 0)}
+     * @param unused
+     *            {@code max(S - g, 0)}
+     * @param runningTasks
+     *            tasks of the subtree running now
+     */
+    public record Rates(ResourceVector held, ResourceVector pending, double g, double counted, double demand,
+            double entitled, double borrowed, double unused, int runningTasks) {
+    }
+
+    /**
+     * Integrals over the open period (DOMAIN.md section 3), never decayed.
+     *
+     * @param resourceMs
+     *            exact units x milliseconds per resource type: millicore-ms, MB-ms, GPU-ms
+     * @param actual
+     *            A, integral of g
+     * @param counted
+     *            F, integral of g'
+     * @param entitled
+     *            E, integral of e
+     * @param demand
+     *            integral of d
+     * @param borrowed
+     *            integral of b
+     * @param lent
+     *            integral of what siblings borrowed from this node
+     * @param borrowedFromSiblings
+     *            integral of the part of b lent by siblings (equal to {@code borrowed} among the root's children for
+     *            one resource; see {@link SiblingGroup})
+     */
+    public record PeriodTotals(List<BigInteger> resourceMs, double actual, double counted, double entitled,
+            double demand, double borrowed, double lent, double borrowedFromSiblings) {
+
+        public PeriodTotals {
+            resourceMs = List.copyOf(resourceMs);
+        }
+
+        /** Lending balance {@code L = lent - borrowed from siblings}; positive for a net lender. */
+        public double balance() {
+            return lent - borrowedFromSiblings;
+        }
+
+        /** Resource-seconds of type {@code r} (exact, as a decimal string's worth of BigInteger ms / 1000). */
+        public java.math.BigDecimal resourceSeconds(int r) {
+            return new java.math.BigDecimal(resourceMs.get(r)).movePointLeft(3);
+        }
+    }
+
+    /**
+     * Long-term values per the cluster's memory mode (DOMAIN.md sections 4-6).
+     *
+     * @param actual
+     *            remembered integral of g
+     * @param counted
+     *            remembered integral of g' (F of the scheduling value)
+     * @param entitled
+     *            remembered integral of e
+     * @param par
+     *            early-bird top-up phi (LTRF eq. 10/16)
+     * @param quantumTopUp
+     *            time-quantum top-up of the young running tasks (LTRF 5.1.1)
+     */
+    public record Memory(double actual, double counted, double entitled, double par, double quantumTopUp) {
+
+        /** The scheduling value {@code F + phi + top-up} that grants order by (before dividing by the weight). */
+        public double schedulingValue() {
+            return counted + par + quantumTopUp;
+        }
+    }
+}

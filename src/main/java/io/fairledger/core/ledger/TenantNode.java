@@ -1,0 +1,81 @@
+package io.fairledger.core.ledger;
+
+import io.fairledger.core.model.TenantPath;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.PriorityQueue;
+
+/**
+ * One node of the tenant tree inside a {@link ClusterLedger}: its configuration, the current rates derived from what
+ * it holds, and its integrals. Holdings and pending demand are subtree totals (a node holds what its descendants
+ * hold). Mutable, confined to its ledger.
+ */
+final class TenantNode {
+
+    final int index;
+    final TenantPath path;
+    final TenantNode parent;
+    final List<TenantNode> children = new ArrayList<>();
+    final SiblingGroup childGroup;
+
+    double weight;
+    /** Configured discount rate, or NaN to inherit the cluster's. */
+    final double discountOverride;
+    final String pricePlan;
+
+    /** Absolute share S: parent's share x weight / sum of sibling weights. */
+    double share;
+    double eta;
+
+    final long[] held = new long[3];
+    final long[] ownPending = new long[3];
+    final long[] pending = new long[3];
+    int runningTasks;
+
+    // current rates (shares of capacity), constant between this node's events
+    double g;
+    double countedRate;
+    double d;
+    double e;
+    double b;
+    double u;
+
+    Accumulators acc;
+
+    // time quantum top-up (scheduling only): tasks younger than their quantum
+    final PriorityQueue<RunningTask.YoungEntry> young = new PriorityQueue<>(
+            (x, y) -> Long.compare(x.task.quantumEnd, y.task.quantumEnd));
+    double youngSize;
+    double youngSizeTimesEnd;
+    double quantumMs;
+    final List<AdaptiveQuantum.App> apps = new ArrayList<>(1);
+
+    TenantNode(int index, TenantPath path, TenantNode parent, double weight, double discountOverride,
+            String pricePlan, long start) {
+        this.index = index;
+        this.path = path;
+        this.parent = parent;
+        this.weight = weight;
+        this.discountOverride = discountOverride;
+        this.pricePlan = pricePlan;
+        this.childGroup = new SiblingGroup(start);
+        this.acc = new Accumulators(start);
+    }
+
+    boolean active() {
+        return runningTasks > 0 || pending[0] > 0 || pending[1] > 0 || pending[2] > 0;
+    }
+
+    /** Time-quantum top-up at {@code t} (DOMAIN.md section 6): sum over young tasks of (Q - elapsed) x size. */
+    double quantumTopUp(long t) {
+        while (!young.isEmpty() && young.peek().task.quantumEnd <= t) {
+            young.poll().uncount();
+        }
+        if (young.isEmpty()) {
+            youngSize = 0;
+            youngSizeTimesEnd = 0;
+            return 0;
+        }
+        return Math.max(0, youngSizeTimesEnd - t * youngSize);
+    }
+}

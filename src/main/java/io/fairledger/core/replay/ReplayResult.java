@@ -1,0 +1,30 @@
+package io.fairledger.core.replay;
+
+import io.fairledger.core.chargeback.Statement;
+import io.fairledger.core.ledger.ClusterLedger;
+import io.fairledger.core.ledger.Outcome;
+import io.fairledger.core.ledger.TenantAccount;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * What a replay produced.
+ *
+ * @param ledger
+ *            the ledger after the last event, clock at {@code until}; the caller may keep feeding it
+ * @param statements
+ *            one per closed period, in order
+ * @param openAccounts
+ *            every node's account at {@code until}, within the open period
+ * @param outcomes
+ *            how many events ended with each outcome
+ */
+public record ReplayResult(ClusterLedger ledger, List<Statement> statements, List<TenantAccount> openAccounts,
+        Map<Outcome, Long> outcomes) {
+
+    public ReplayResult {
+        statements = List.copyOf(statements);
+        openAccounts = List.copyOf(openAccounts);
+        outcomes = Map.copyOf(outcomes);
+    }
+}

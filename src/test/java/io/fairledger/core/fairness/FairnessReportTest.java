@@ -1,0 +1,41 @@
+package io.fairledger.core.fairness;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
+
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class FairnessReportTest {
+
+    @Test
+    void table1MemorylessEndsWithOneLoserAndOneWinner() {
+        // MLRF in LTRF Table 1: A's entitlement min(demand, 50) per step is 20+40+50+50 = 160 and it got 160;
+        // B's is 50 x 4 = 200 and it got 240
+        var report = FairnessReport.of(List.of(new FairnessReport.Usage("A", 160, 160, 230),
+                new FairnessReport.Usage("B", 240, 200, 320)));
+        assertThat(report.degrees().get("A").value()).isCloseTo(1.0, within(1e-12));
+        assertThat(report.degrees().get("B").value()).isCloseTo(1.2, within(1e-12));
+        assertThat(report.sharingBenefit()).isCloseTo(0.2, within(1e-12));
+        assertThat(report.sharingLoss()).isZero();
+    }
+
+    @Test
+    void lossIsNegativeAndNoEntitlementIsReportedApart() {
+        var report = FairnessReport.of(List.of(new FairnessReport.Usage("a", 50, 100, 100),
+                new FairnessReport.Usage("z", 10, 0, 10), new FairnessReport.Usage("idle", 0, 0, 0)));
+        assertThat(report.sharingLoss()).isCloseTo(-0.5, within(1e-12));
+        assertThat(report.degrees().get("z").noEntitlement()).isTrue();
+        assertThat(report.degrees().get("idle").value()).isEqualTo(1.0);
+        // demand fractions 0.5 and 1.0 -> (1.5)^2 / (2 x 1.25) = 0.9
+        assertThat(report.jainFairness()).isCloseTo(0.9, within(1e-12));
+    }
+
+    @Test
+    void equalityComparesOnlyEqualDemands() {
+        var report = FairnessReport.of(List.of(new FairnessReport.Usage("a", 10, 10, 100),
+                new FairnessReport.Usage("b", 30, 10, 100), new FairnessReport.Usage("c", 5, 5, 7)));
+        // class {a, b}: (40)^2 / (2 x 1000) = 0.8; class {c}: 1 -> (2 x 0.8 + 1) / 3
+        assertThat(report.equality()).isCloseTo((2 * 0.8 + 1) / 3, within(1e-12));
+    }
+}
