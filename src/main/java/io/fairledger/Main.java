@@ -1,5 +1,6 @@
 package io.fairledger;
 
+import io.fairledger.cli.ScenarioCommand;
 import io.fairledger.cli.ServeCommand;
 import io.quarkus.runtime.annotations.QuarkusMain;
 import picocli.CommandLine;
@@ -11,7 +12,7 @@ import picocli.CommandLine.Command;
  */
 @QuarkusMain
 @Command(name = "fairledger", mixinStandardHelpOptions = true, versionProvider = Main.Version.class, description = "Long-term fairness and chargeback accounting for shared compute clusters.", subcommands = {
-        ServeCommand.class})
+        ServeCommand.class, ScenarioCommand.class})
 public final class Main {
 
     public static void main(String... args) {
