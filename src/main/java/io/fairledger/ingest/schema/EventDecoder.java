@@ -1,0 +1,221 @@
+package io.fairledger.ingest.schema;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
+
+import org.apache.avro.generic.GenericRecord;
+import org.apache.kafka.common.header.Header;
+import org.apache.kafka.common.header.Headers;
+
+import com.fasterxml.jackson.core.JsonLocation;
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.StreamReadFeature;
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.json.JsonMapper;
+
+/**
+ * Turns the value of a record on a fairledger event topic into a validated {@link FairledgerEvent}, or a
+ * {@link Rejection} saying what is wrong and where. Never throws for bad input.
+ * <p>
+ * The encoding is chosen by the {@value #CONTENT_TYPE_HEADER} header: {@value #JSON} for the plain JSON encoding,
+ * {@value #AVRO} (or {@code avro/binary}) for Avro single-object encoding. Without the header the value is Avro when it
+ * starts with the single-object marker {@code C3 01} (which no JSON text can start with) and JSON otherwise. See
+ * {@code kafka-schemas/README.md}.
+ * <p>
+ * Thread-safe; one instance can serve all consumers.
+ */
+public final class EventDecoder {
+
+    /** The record header that names the encoding. */
+    public static final String CONTENT_TYPE_HEADER = "content-type";
+    /** Content type of the plain JSON encoding. */
+    public static final String JSON = "application/json";
+    /** Content type of Avro single-object encoding. */
+    public static final String AVRO = "application/avro";
+    /** How far ahead of the server clock an event time may be, unless configured otherwise. */
+    public static final Duration DEFAULT_MAX_FUTURE_SKEW = Duration.ofMinutes(5);
+
+    private static final ObjectMapper MAPPER = JsonMapper.builder()
+            .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS).enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
+            .disable(JsonParser.Feature.AUTO_CLOSE_SOURCE).build();
+
+    private final EventValidator validator;
+    private final AvroSingleObjectReader avro;
+
+    /** A decoder that allows {@link #DEFAULT_MAX_FUTURE_SKEW} of clock skew. */
+    public EventDecoder(Clock clock) {
+        this(clock, DEFAULT_MAX_FUTURE_SKEW);
+    }
+
+    /** A decoder that rejects events more than {@code maxFutureSkew} ahead of {@code clock}. */
+    public EventDecoder(Clock clock, Duration maxFutureSkew) {
+        this(clock, maxFutureSkew, List.of());
+    }
+
+    EventDecoder(Clock clock, Duration maxFutureSkew, List<AvroSingleObjectReader.WriterSchema> earlierVersions) {
+        if (maxFutureSkew.isNegative()) {
+            throw new IllegalArgumentException("maxFutureSkew must not be negative, got " + maxFutureSkew);
+        }
+        this.validator = new EventValidator(clock, maxFutureSkew);
+        this.avro = new AvroSingleObjectReader(earlierVersions);
+    }
+
+    /** Decodes a Kafka record value, taking the encoding from its {@value #CONTENT_TYPE_HEADER} header. */
+    public Decoded decode(String topic, Headers headers, byte[] value) {
+        String contentType = null;
+        if (headers != null) {
+            for (Header header : headers) {
+                if (CONTENT_TYPE_HEADER.equalsIgnoreCase(header.key()) && header.value() != null) {
+                    contentType = new String(header.value(), StandardCharsets.UTF_8);
+                }
+            }
+        }
+        return decode(topic, contentType, value);
+    }
+
+    /**
+     * Decodes a record value from {@code topic}; {@code contentType} is the header value, or null when the record had
+     * none.
+     */
+    public Decoded decode(String topic, String contentType, byte[] value) {
+        try {
+            List<EventType> types = EventType.onTopic(topic);
+            if (types.isEmpty()) {
+                throw new RejectedException(Rejection.Reason.UNKNOWN_TOPIC, null,
+                        "\"" + topic + "\" is not a fairledger event topic; expected one of " + EventTopics.ALL);
+            }
+            if (value == null || value.length == 0) {
+                throw new RejectedException(Rejection.Reason.UNDECODABLE, null, "the record has no value");
+            }
+            FairledgerEvent event = isAvro(contentType, value)
+                    ? fromAvro(value, types, topic)
+                    : fromJson(value, types, topic);
+            validator.validate(event);
+            return Decoded.ok(event);
+        } catch (RejectedException e) {
+            return Decoded.rejected(e.rejection());
+        } catch (RuntimeException e) {
+            return Decoded.rejected(new Rejection(Rejection.Reason.UNDECODABLE, null,
+                    "unexpected " + e.getClass().getSimpleName() + " while decoding: " + e.getMessage()));
+        }
+    }
+
+    /**
+     * Decodes one event in the plain JSON encoding without a topic, as the offline {@code account} command reads them
+     * from a file: the {@code type} member (e.g. {@code "JobSubmitted"}, or a Mesos shape's {@code "TASK_UPDATED"})
+     * says which event it is.
+     */
+    public Decoded decodeJson(byte[] json) {
+        try {
+            JsonNode root = parse(json);
+            JsonNode type = root.get("type");
+            String typeName = type != null && type.isTextual() ? type.textValue() : null;
+            if (typeName == null && !MesosShapes.isMesosShape(root)) {
+                throw new RejectedException(Rejection.Reason.MISSING_FIELD, "type",
+                        "required outside a topic; one of " + typeNames());
+            }
+            String topic = MesosShapes.isMesosShape(root)
+                    ? EventTopics.MESOS_TASKS
+                    : EventType.byTypeName(typeName).map(EventType::topic).orElse(null);
+            if (topic == null) {
+                throw new RejectedException(Rejection.Reason.SCHEMA_MISMATCH, "type",
+                        "\"" + typeName + "\" is not an event type; expected one of " + typeNames());
+            }
+            return decode(topic, JSON, json);
+        } catch (RejectedException e) {
+            return Decoded.rejected(e.rejection());
+        } catch (RuntimeException e) {
+            return Decoded.rejected(new Rejection(Rejection.Reason.UNDECODABLE, null,
+                    "unexpected " + e.getClass().getSimpleName() + " while decoding: " + e.getMessage()));
+        }
+    }
+
+    private static boolean isAvro(String contentType, byte[] value) throws RejectedException {
+        if (contentType == null || contentType.isBlank()) {
+            return AvroSingleObjectReader.hasMarker(value);
+        }
+        String mediaType = contentType.split(";", 2)[0].trim().toLowerCase(Locale.ROOT);
+        return switch (mediaType) {
+            case JSON -> false;
+            case AVRO, "avro/binary" -> true;
+            default -> throw new RejectedException(Rejection.Reason.UNSUPPORTED_CONTENT_TYPE, CONTENT_TYPE_HEADER,
+                    "\"" + contentType + "\"; expected " + JSON + " or " + AVRO + ", or no header");
+        };
+    }
+
+    private FairledgerEvent fromAvro(byte[] value, List<EventType> types, String topic) throws RejectedException {
+        AvroSingleObjectReader.TypedRecord read = avro.read(value, types, topic);
+        return read.type().toEvent(read.record());
+    }
+
+    private static FairledgerEvent fromJson(byte[] value, List<EventType> types, String topic)
+            throws RejectedException {
+        JsonNode root = parse(value);
+        if (topic.equals(EventTopics.MESOS_TASKS) && MesosShapes.isMesosShape(root)) {
+            root = MesosShapes.toPlain(root);
+        }
+        EventType type = jsonType(root, types, topic);
+        GenericRecord record = JsonRecordReader.read(root, type.schema());
+        return type.toEvent(record);
+    }
+
+    private static EventType jsonType(JsonNode root, List<EventType> types, String topic) throws RejectedException {
+        JsonNode type = root.get("type");
+        if (type == null || type.isNull()) {
+            if (types.size() == 1) {
+                return types.get(0);
+            }
+            throw new RejectedException(Rejection.Reason.MISSING_FIELD, "type", topic + " carries "
+                    + types.stream().map(EventType::typeName).toList() + "; say which one in the type member");
+        }
+        for (EventType candidate : types) {
+            if (type.isTextual() && candidate.typeName().equals(type.textValue())) {
+                return candidate;
+            }
+        }
+        throw new RejectedException(Rejection.Reason.SCHEMA_MISMATCH, "type", type + " does not belong on " + topic
+                + ", which carries " + types.stream().map(EventType::typeName).toList());
+    }
+
+    static JsonNode parse(byte[] value) throws RejectedException {
+        JsonNode root;
+        try {
+            root = MAPPER.readTree(value);
+        } catch (JsonProcessingException e) {
+            JsonLocation at = e.getLocation();
+            String where = at == null ? "" : " at line " + at.getLineNr() + ", column " + at.getColumnNr();
+            throw new RejectedException(Rejection.Reason.UNDECODABLE, null,
+                    "not JSON" + where + ": " + firstLine(e.getOriginalMessage()));
+        } catch (IOException e) {
+            throw new RejectedException(Rejection.Reason.UNDECODABLE, null, "not JSON: " + firstLine(e.getMessage()));
+        }
+        if (root == null || root.isMissingNode()) {
+            throw new RejectedException(Rejection.Reason.UNDECODABLE, null, "not JSON: the value is empty");
+        }
+        if (!root.isObject()) {
+            throw new RejectedException(Rejection.Reason.UNDECODABLE, null,
+                    "expected a JSON object, got " + root.getNodeType().name().toLowerCase(Locale.ROOT));
+        }
+        return root;
+    }
+
+    private static List<String> typeNames() {
+        return Arrays.stream(EventType.values()).map(EventType::typeName).toList();
+    }
+
+    private static String firstLine(String message) {
+        if (message == null) {
+            return "no detail";
+        }
+        int newline = message.indexOf('\n');
+        return newline < 0 ? message : message.substring(0, newline);
+    }
+}

@@ -1,0 +1,6 @@
+package io.fairledger.ingest.schema;
+
+/** Mesos {@code TaskState} from mesos.proto. */
+public enum MesosTaskState {
+    TASK_STAGING, TASK_STARTING, TASK_RUNNING, TASK_KILLING, TASK_FINISHED, TASK_FAILED, TASK_KILLED, TASK_ERROR, TASK_LOST, TASK_DROPPED, TASK_UNREACHABLE, TASK_GONE, TASK_GONE_BY_OPERATOR, TASK_UNKNOWN
+}
