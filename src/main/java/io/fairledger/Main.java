@@ -1,5 +1,7 @@
 package io.fairledger;
 
+import io.fairledger.cli.AccountCommand;
+import io.fairledger.cli.ReplayCommand;
 import io.fairledger.cli.ScenarioCommand;
 import io.fairledger.cli.ServeCommand;
 import io.quarkus.runtime.annotations.QuarkusMain;
@@ -12,7 +14,7 @@ import picocli.CommandLine.Command;
  */
 @QuarkusMain
 @Command(name = "fairledger", mixinStandardHelpOptions = true, versionProvider = Main.Version.class, description = "Long-term fairness and chargeback accounting for shared compute clusters.", subcommands = {
-        ServeCommand.class, ScenarioCommand.class})
+        ServeCommand.class, ScenarioCommand.class, AccountCommand.class, ReplayCommand.class})
 public final class Main {
 
     public static void main(String... args) {

@@ -3,6 +3,9 @@ package io.fairledger.tenancy;
 import java.math.BigDecimal;
 import java.time.OffsetDateTime;
 
+import org.hibernate.annotations.JdbcTypeCode;
+import org.hibernate.type.SqlTypes;
+
 import io.quarkus.hibernate.orm.panache.PanacheEntityBase;
 import jakarta.persistence.Column;
 import jakarta.persistence.Entity;
@@ -32,4 +35,9 @@ public class ClusterEntity extends PanacheEntityBase {
 
     @Column(name = "created_at", nullable = false, insertable = false, updatable = false)
     public OffsetDateTime createdAt;
+
+    /** How the cluster's books are kept: {@link io.fairledger.accounting.LedgerSettings} as JSON, tenants apart. */
+    @JdbcTypeCode(SqlTypes.JSON)
+    @Column(name = "ledger_settings")
+    public String ledgerSettings;
 }

@@ -1,0 +1,68 @@
+package io.fairledger.accounting;
+
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+import io.fairledger.core.ledger.LedgerEvent;
+import io.fairledger.core.model.ResourceVector;
+import io.fairledger.core.model.TenantPath;
+
+/**
+ * Turns stored facts into the core's ledger events, in event-time order, for {@link io.fairledger.core.replay.Replay}.
+ * Stateful facts are resolved here: a cluster's capacity is its registration capacity plus every node that joined
+ * minus every node that left (a totals report replaces all of it); a tenant's demand is the sum of its applications'
+ * latest pending demand. Facts at the same instant are taken in order of their dedupe key, so the result does not
+ * depend on arrival order.
+ */
+public final class LedgerFeed {
+
+    private static final Comparator<LedgerFact> ORDER = Comparator.comparingLong(LedgerFact::at)
+            .thenComparing(LedgerFact::dedupeKey);
+
+    private LedgerFeed() {
+    }
+
+    /** The ledger events of {@code facts} (any order), given the capacity at registration. */
+    public static List<LedgerEvent> events(List<LedgerFact> facts, ResourceVector registrationCapacity) {
+        List<LedgerFact> ordered = new ArrayList<>(facts);
+        ordered.sort(ORDER);
+        List<LedgerEvent> out = new ArrayList<>(ordered.size());
+        ResourceVector base = registrationCapacity;
+        Map<String, ResourceVector> nodes = new HashMap<>();
+        Map<TenantPath, Map<String, ResourceVector>> demand = new HashMap<>();
+        for (LedgerFact fact : ordered) {
+            if (fact instanceof LedgerFact.Event e) {
+                if (e.event() instanceof LedgerEvent.CapacityChanged totals) {
+                    base = totals.capacity();
+                    nodes.clear();
+                }
+                out.add(e.event());
+            } else if (fact instanceof LedgerFact.NodeCapacity n) {
+                if (n.capacity().isZero()) {
+                    nodes.remove(n.node());
+                } else {
+                    nodes.put(n.node(), n.capacity());
+                }
+                out.add(new LedgerEvent.CapacityChanged(n.clusterId(), sum(base, nodes.values()), n.at()));
+            } else if (fact instanceof LedgerFact.Demand d) {
+                TenantPath tenant = TenantPath.parse(d.tenant());
+                Map<String, ResourceVector> byApp = demand.computeIfAbsent(tenant, t -> new HashMap<>());
+                byApp.put(d.applicationId(), d.pending());
+                out.add(new LedgerEvent.DemandChanged(d.clusterId(), tenant, sum(ResourceVector.ZERO, byApp.values()),
+                        d.at()));
+            }
+        }
+        return out;
+    }
+
+    private static ResourceVector sum(ResourceVector start, Iterable<ResourceVector> parts) {
+        ResourceVector total = start;
+        for (ResourceVector v : parts) {
+            total = total.plus(v);
+        }
+        return total;
+    }
+}

@@ -1,0 +1,142 @@
+package io.fairledger.accounting;
+
+import java.math.BigDecimal;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.OptionalDouble;
+
+import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
+import com.fasterxml.jackson.annotation.JsonInclude;
+
+import io.fairledger.core.chargeback.ChargeModel;
+import io.fairledger.core.chargeback.ChargebackConfig;
+import io.fairledger.core.model.ClusterConfig;
+import io.fairledger.core.model.MemoryMode;
+import io.fairledger.core.model.ParPolicy;
+import io.fairledger.core.model.PricePlan;
+import io.fairledger.core.model.ResourceVector;
+import io.fairledger.core.model.TenantConfig;
+import io.fairledger.core.model.TenantPath;
+import io.fairledger.core.model.UsageMeasure;
+import io.fairledger.core.replay.PeriodSchedule;
+import io.fairledger.core.replay.ReplayConfig;
+
+/**
+ * How a cluster's books are kept, as one JSON document: the {@code --config} file of {@code fairledger account} and
+ * the body of the admin API's ledger settings, so the server and the offline command run the core under exactly the
+ * same configuration. Every field but {@code registeredAt} and {@code capacity} has a default (DOMAIN.md): no discount,
+ * ROUNDS of 24 h, PAR MAX, dominant share, no quantum, daily periods from registration, USAGE at zero prices.
+ *
+ * @param registeredAt when accounting starts: FULL memory and the first period start here
+ * @param capacity     capacity at registration; capacity events change it later
+ * @param tenants      configured tenants; the server keeps its own tenant tree and ignores this list
+ */
+@JsonIgnoreProperties(ignoreUnknown = false)
+@JsonInclude(JsonInclude.Include.NON_NULL)
+public record LedgerSettings(Instant registeredAt, Capacity capacity, Double discountRate, Memory memory,
+        ParPolicy par, Duration rootQuantum, Period period, Chargeback chargeback, List<Tenant> tenants) {
+
+    /** Capacity in whole or fractional vcores (stored exactly as millicores), MB and GPUs. */
+    public record Capacity(double vcores, long memoryMb, long gpus) {
+        ResourceVector toVector() {
+            return new ResourceVector(Math.round(vcores * 1000), memoryMb, gpus);
+        }
+    }
+
+    /** {@code FULL}, {@code ROUNDS} (roundLength, roundOrigin) or {@code DECAY} (halfLife). */
+    public record Memory(String mode, Duration roundLength, Instant roundOrigin, Duration halfLife) {
+        MemoryMode toMode() {
+            return switch (mode == null ? "ROUNDS" : mode) {
+                case "FULL" -> new MemoryMode.Full();
+                case "ROUNDS" -> new MemoryMode.Rounds(
+                        (roundLength == null ? Duration.ofHours(24) : roundLength).toMillis(),
+                        roundOrigin == null ? 0 : roundOrigin.toEpochMilli());
+                case "DECAY" -> {
+                    if (halfLife == null) {
+                        throw new IllegalArgumentException("memory mode DECAY needs halfLife (e.g. \"P7D\")");
+                    }
+                    yield new MemoryMode.Decay(halfLife.toMillis());
+                }
+                default -> throw new IllegalArgumentException(
+                        "memory.mode must be FULL, ROUNDS or DECAY, got '" + mode + "'");
+            };
+        }
+    }
+
+    /** Statements are cut every {@code length} from {@code origin} (default: registration). */
+    public record Period(Instant origin, Duration length) {
+    }
+
+    /** USAGE (plans, defaultPlan) or GROUP_BUY (costPerPeriod); money in {@code currencyScale} decimals. */
+    public record Chargeback(ChargeModel model, List<Plan> plans, String defaultPlan, BigDecimal costPerPeriod,
+            Integer currencyScale) {
+    }
+
+    /** Prices per unit-hour. */
+    public record Plan(String name, BigDecimal perVcoreHour, BigDecimal perGbHour, BigDecimal perGpuHour) {
+    }
+
+    /** A tenant's weight, optional discount-rate override and price plan. */
+    public record Tenant(String path, double weight, Double discountOverride, String pricePlan) {
+        TenantConfig toConfig() {
+            return new TenantConfig(TenantPath.parse(path), weight,
+                    discountOverride == null ? OptionalDouble.empty() : OptionalDouble.of(discountOverride),
+                    pricePlan);
+        }
+    }
+
+    /** The same settings with another tenant list. */
+    public LedgerSettings withTenants(List<Tenant> replacement) {
+        return new LedgerSettings(registeredAt, capacity, discountRate, memory, par, rootQuantum, period, chargeback,
+                replacement);
+    }
+
+    /**
+     * The core's replay configuration for {@code clusterId}, replaying up to {@code until}.
+     *
+     * @throws IllegalArgumentException naming what is wrong
+     */
+    public ReplayConfig toReplayConfig(String clusterId, Instant until) {
+        if (registeredAt == null) {
+            throw new IllegalArgumentException("registeredAt is required (an ISO-8601 instant)");
+        }
+        if (capacity == null) {
+            throw new IllegalArgumentException("capacity is required ({\"vcores\":..,\"memoryMb\":..,\"gpus\":..})");
+        }
+        List<TenantConfig> tenantConfigs = new ArrayList<>();
+        for (Tenant t : tenants == null ? List.<Tenant>of() : tenants) {
+            tenantConfigs.add(t.toConfig());
+        }
+        ClusterConfig cluster = new ClusterConfig(clusterId, registeredAt.toEpochMilli(), capacity.toVector(),
+                tenantConfigs, discountRate == null ? 1.0 : discountRate,
+                memory == null ? MemoryMode.defaultRounds() : memory.toMode(), par == null ? ParPolicy.MAX : par,
+                new UsageMeasure.Dominant(), rootQuantum == null ? 0 : rootQuantum.toMillis(), 1000);
+        PeriodSchedule periods = new PeriodSchedule(
+                period == null || period.origin() == null
+                        ? registeredAt.toEpochMilli()
+                        : period.origin().toEpochMilli(),
+                period == null || period.length() == null ? Duration.ofDays(1).toMillis() : period.length().toMillis(),
+                "");
+        return new ReplayConfig(cluster, periods, chargebackConfig(), until.toEpochMilli());
+    }
+
+    private ChargebackConfig chargebackConfig() {
+        if (chargeback == null) {
+            return ChargebackConfig.usage(new PricePlan("free", BigDecimal.ZERO, BigDecimal.ZERO, BigDecimal.ZERO));
+        }
+        Map<String, PricePlan> plans = new LinkedHashMap<>();
+        for (Plan p : chargeback.plans() == null ? List.<Plan>of() : chargeback.plans()) {
+            plans.put(p.name(), new PricePlan(p.name(), p.perVcoreHour(), p.perGbHour(), p.perGpuHour()));
+        }
+        ChargeModel model = chargeback.model() == null ? ChargeModel.USAGE : chargeback.model();
+        String defaultPlan = chargeback.defaultPlan() != null
+                ? chargeback.defaultPlan()
+                : plans.isEmpty() ? "" : plans.keySet().iterator().next();
+        return new ChargebackConfig(model, plans, defaultPlan, chargeback.costPerPeriod(),
+                chargeback.currencyScale() == null ? 2 : chargeback.currencyScale());
+    }
+}

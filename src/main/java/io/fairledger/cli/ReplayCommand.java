@@ -1,0 +1,135 @@
+package io.fairledger.cli;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import java.util.concurrent.TimeUnit;
+
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+
+import io.fairledger.ingest.schema.EventDecoder;
+import io.fairledger.ingest.schema.EventType;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code fairledger replay --events F.jsonl --bootstrap-servers H:P [--rate N]}: publishes a JSONL file of events to
+ * their topics (chosen by each line's {@code type}), keyed by cluster, in the JSON encoding; a demo feed, a backfill
+ * or a load generator. Lines are sent as they are: validating them is the server's job, and bad ones end in its
+ * dead-letter topic. A line without a known type cannot be routed and is reported here.
+ */
+@Command(name = "replay", mixinStandardHelpOptions = true, description = "Publish a JSONL file of events to Kafka (demo feed, backfill, load generator).")
+public final class ReplayCommand implements Callable<Integer> {
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final int BAR_WIDTH = 40;
+
+    @Spec
+    CommandSpec spec;
+
+    @Option(names = "--events", required = true, paramLabel = "F.jsonl", description = "Events, one JSON object per line, each with its \"type\".")
+    Path events;
+
+    @Option(names = "--bootstrap-servers", required = true, paramLabel = "H:P", description = "Kafka bootstrap servers.")
+    String bootstrapServers;
+
+    @Option(names = "--rate", paramLabel = "N", defaultValue = "0", description = "Events per second; 0 sends as fast as the broker takes them (default: ${DEFAULT-VALUE}).")
+    double rate;
+
+    @Override
+    public Integer call() throws IOException, InterruptedException {
+        PrintWriter out = spec.commandLine().getOut();
+        PrintWriter err = spec.commandLine().getErr();
+        long total;
+        try (var lines = Files.lines(events)) {
+            total = lines.filter(l -> !l.isBlank()).count();
+        } catch (NoSuchFileException e) {
+            err.println("fairledger replay: no events file " + events);
+            return 2;
+        }
+        Map<String, Object> config = Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers,
+                ProducerConfig.ACKS_CONFIG, "all", ProducerConfig.LINGER_MS_CONFIG, 5,
+                ProducerConfig.MAX_BLOCK_MS_CONFIG, 30_000);
+        long sent = 0;
+        long unroutable = 0;
+        long started = System.nanoTime();
+        try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(config, new ByteArraySerializer(),
+                new ByteArraySerializer());
+                BufferedReader in = Files.newBufferedReader(events, StandardCharsets.UTF_8)) {
+            int lineNumber = 0;
+            for (String line = in.readLine(); line != null; line = in.readLine()) {
+                lineNumber++;
+                if (line.isBlank()) {
+                    continue;
+                }
+                Route route = route(line);
+                if (route == null) {
+                    err.println("fairledger replay: line " + lineNumber + " has no known \"type\"; not sent");
+                    unroutable++;
+                    continue;
+                }
+                ProducerRecord<byte[], byte[]> record = new ProducerRecord<>(route.topic(),
+                        route.cluster().getBytes(StandardCharsets.UTF_8), line.getBytes(StandardCharsets.UTF_8));
+                record.headers().add(EventDecoder.CONTENT_TYPE_HEADER,
+                        EventDecoder.JSON.getBytes(StandardCharsets.UTF_8));
+                producer.send(record);
+                sent++;
+                pace(sent, started);
+                if (sent % 1000 == 0 || sent == total) {
+                    progress(err, sent + unroutable, total, started);
+                }
+            }
+            producer.flush();
+        }
+        progress(err, total, total, started);
+        err.println();
+        out.printf("sent %d event(s) to %s; %d unroutable%n", sent, bootstrapServers, unroutable);
+        return unroutable == 0 ? 0 : 1;
+    }
+
+    private record Route(String topic, String cluster) {
+    }
+
+    private static Route route(String line) {
+        try {
+            JsonNode node = JSON.readTree(line);
+            return EventType.byTypeName(node.path("type").asText(""))
+                    .map(type -> new Route(type.topic(), node.path("cluster").asText(""))).orElse(null);
+        } catch (IOException e) {
+            return null;
+        }
+    }
+
+    private void pace(long sent, long started) throws InterruptedException {
+        if (rate <= 0) {
+            return;
+        }
+        long due = started + (long) (sent / rate * 1e9);
+        long wait = due - System.nanoTime();
+        if (wait > 0) {
+            TimeUnit.NANOSECONDS.sleep(wait);
+        }
+    }
+
+    private static void progress(PrintWriter err, long done, long total, long started) {
+        int filled = total == 0 ? BAR_WIDTH : (int) (BAR_WIDTH * done / total);
+        double seconds = (System.nanoTime() - started) / 1e9;
+        err.printf("\r[%s%s] %d/%d  %.0f events/s", "#".repeat(filled), " ".repeat(BAR_WIDTH - filled), done, total,
+                seconds > 0 ? done / seconds : 0);
+        err.flush();
+    }
+}
