@@ -99,6 +99,7 @@ public final class AccountCommand implements Callable<Integer> {
             err.println("fairledger account: no events file " + events);
             return 2;
         }
+        Files.write(out.resolve("dead-letters.jsonl"), deadLetters);
         String clusterId = cluster != null ? cluster : clusters.size() == 1 ? clusters.iterator().next() : null;
         if (clusterId == null) {
             err.println("fairledger account: the events name " + (clusters.isEmpty()
@@ -122,7 +123,6 @@ public final class AccountCommand implements Callable<Integer> {
         }
         JSON.writerWithDefaultPrettyPrinter().writeValue(out.resolve("statements.json").toFile(), statements);
         Files.writeString(out.resolve("statements.csv"), StatementView.csv(statements));
-        Files.write(out.resolve("dead-letters.jsonl"), deadLetters);
         spec.commandLine().getOut().printf("%d statement(s) for %s up to %s from %d fact(s); %d dead letter(s) -> %s%n",
                 statements.size(), clusterId, end, ofCluster.size(), deadLetters.size(), out);
         return 0;
