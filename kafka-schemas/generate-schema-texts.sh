@@ -27,15 +27,14 @@ out=../src/main/java/io/fairledger/ingest/schema/SchemaTexts.java
   echo
   echo '    /** Released versions, from {@code kafka-schemas/compat/}, in file name order. */'
   echo '    static final List<String> RELEASED = List.of('
-  first=1
+  sep=''
   for f in compat/*.avsc; do
-    if [ $first -eq 0 ]; then echo '            ,'; fi
-    first=0
+    if [ -n "$sep" ]; then echo "$sep"; fi
     echo '            """'
-    sed -e 's/\\/\\\\/g' -e 's/^/            /' "$f"
-    echo '            """'
+    sed -e 's/\\/\\\\/g' -e 's/^/                    /' "$f"
+    sep='                    """,'
   done
-  echo '    );'
+  echo '                    """);'
   echo
   echo '    private SchemaTexts() {'
   echo '    }'
