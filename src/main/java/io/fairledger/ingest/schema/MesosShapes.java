@@ -21,8 +21,8 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
  * <li>scheduler API {@code {"type":"UPDATE","update":{"status":TaskStatus}}} and a bare master.proto
  * {@code TaskStatus} ({@code task_id, state, timestamp, agent_id, uuid, ...}).</li>
  * </ul>
- * Top-level fairledger fields ({@code cluster, eventId, eventTime, frameworkId, role, cpus, memMb, gpus}) are kept and
- * win over what the Mesos shape says. Without {@code eventTime} the TaskStatus {@code timestamp} (float seconds) is
+ * Top-level fairledger fields ({@code cluster, eventId, eventTime, frameworkId, role, agentId, executorId, cpus, memMb,
+ * gpus, statusUuid}) are kept and win over what the Mesos shape says. Without {@code eventTime} the TaskStatus {@code timestamp} (float seconds) is
  * used; without {@code eventId} one is derived from framework, task and status uuid (or state and time), so a
  * redelivered status gets the same id.
  */
@@ -32,7 +32,7 @@ final class MesosShapes {
             "agentId", "executorId", "cpus", "memMb", "gpus", "statusUuid");
 
     /** The {@code type} values of the Mesos shapes. */
-    static final Set<String> TYPES = Set.of("TASK_UPDATED", "TASK_ADDED", "UPDATE");
+    private static final Set<String> TYPES = Set.of("TASK_UPDATED", "TASK_ADDED", "UPDATE");
 
     private MesosShapes() {
     }
