@@ -60,6 +60,8 @@ class RejectionTest {
                 "the record has no value");
         assertRejected(decoder.decode(EventTopics.DEMAND, EventDecoder.JSON, new byte[]{(byte) 0xC3, 0x28}),
                 Reason.UNDECODABLE, null, "not JSON");
+        String deep = "{\"eventId\":" + "[".repeat(100_000) + "]".repeat(100_000) + "}";
+        assertRejected(demandJson(deep), Reason.UNDECODABLE, null, "nesting depth");
     }
 
     @Test
