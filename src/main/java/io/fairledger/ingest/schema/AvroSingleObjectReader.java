@@ -28,10 +28,19 @@ final class AvroSingleObjectReader {
     record WriterSchema(EventType type, Schema schema) {
     }
 
-    /** Knows the current schema of every type, plus {@code earlierVersions} (writer schemas still in use). */
+    /**
+     * Knows the current schema of every type, every released version in {@code kafka-schemas/compat/}, and
+     * {@code earlierVersions}.
+     */
     AvroSingleObjectReader(List<WriterSchema> earlierVersions) {
         for (EventType type : EventType.values()) {
             writers.put(type.fingerprint(), new WriterSchema(type, type.schema()));
+        }
+        for (String text : SchemaTexts.RELEASED) {
+            Schema released = new Schema.Parser().parse(text);
+            EventType type = EventType.byTypeName(released.getName()).orElseThrow(() -> new IllegalStateException(
+                    "released schema " + released.getFullName() + " has no current event type"));
+            writers.putIfAbsent(SchemaNormalization.parsingFingerprint64(released), new WriterSchema(type, released));
         }
         for (WriterSchema earlier : earlierVersions) {
             writers.put(SchemaNormalization.parsingFingerprint64(earlier.schema()), earlier);

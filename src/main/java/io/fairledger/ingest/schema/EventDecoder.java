@@ -7,6 +7,7 @@ import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
+import java.util.Objects;
 
 import org.apache.avro.generic.GenericRecord;
 import org.apache.kafka.common.header.Header;
@@ -64,7 +65,7 @@ public final class EventDecoder {
         if (maxFutureSkew.isNegative()) {
             throw new IllegalArgumentException("maxFutureSkew must not be negative, got " + maxFutureSkew);
         }
-        this.validator = new EventValidator(clock, maxFutureSkew);
+        this.validator = new EventValidator(Objects.requireNonNull(clock, "clock"), maxFutureSkew);
         this.avro = new AvroSingleObjectReader(earlierVersions);
     }
 
@@ -92,19 +93,15 @@ public final class EventDecoder {
                 throw new RejectedException(Rejection.Reason.UNKNOWN_TOPIC, null,
                         "\"" + topic + "\" is not a fairledger event topic; expected one of " + EventTopics.ALL);
             }
-            if (value == null || value.length == 0) {
-                throw new RejectedException(Rejection.Reason.UNDECODABLE, null, "the record has no value");
-            }
-            FairledgerEvent event = isAvro(contentType, value)
+            FairledgerEvent event = isAvro(contentType, nonEmpty(value))
                     ? fromAvro(value, types, topic)
-                    : fromJson(value, types, topic);
+                    : fromJson(parse(value), types, topic);
             validator.validate(event);
             return Decoded.ok(event);
         } catch (RejectedException e) {
             return Decoded.rejected(e.rejection());
         } catch (RuntimeException e) {
-            return Decoded.rejected(new Rejection(Rejection.Reason.UNDECODABLE, null,
-                    "unexpected " + e.getClass().getSimpleName() + " while decoding: " + e.getMessage()));
+            return unexpected(e);
         }
     }
 
@@ -115,27 +112,40 @@ public final class EventDecoder {
      */
     public Decoded decodeJson(byte[] json) {
         try {
-            JsonNode root = parse(json);
-            JsonNode type = root.get("type");
-            String typeName = type != null && type.isTextual() ? type.textValue() : null;
-            if (typeName == null && !MesosShapes.isMesosShape(root)) {
-                throw new RejectedException(Rejection.Reason.MISSING_FIELD, "type",
-                        "required outside a topic; one of " + typeNames());
+            JsonNode root = parse(nonEmpty(json));
+            String topic;
+            if (MesosShapes.isMesosShape(root)) {
+                topic = EventTopics.MESOS_TASKS;
+            } else {
+                JsonNode type = root.get("type");
+                if (type == null || type.isNull()) {
+                    throw new RejectedException(Rejection.Reason.MISSING_FIELD, "type",
+                            "required outside a topic; one of " + typeNames());
+                }
+                topic = EventType.byTypeName(type.asText()).map(EventType::topic)
+                        .orElseThrow(() -> new RejectedException(Rejection.Reason.SCHEMA_MISMATCH, "type",
+                                type + " is not an event type; expected one of " + typeNames()));
             }
-            String topic = MesosShapes.isMesosShape(root)
-                    ? EventTopics.MESOS_TASKS
-                    : EventType.byTypeName(typeName).map(EventType::topic).orElse(null);
-            if (topic == null) {
-                throw new RejectedException(Rejection.Reason.SCHEMA_MISMATCH, "type",
-                        "\"" + typeName + "\" is not an event type; expected one of " + typeNames());
-            }
-            return decode(topic, JSON, json);
+            FairledgerEvent event = fromJson(root, EventType.onTopic(topic), topic);
+            validator.validate(event);
+            return Decoded.ok(event);
         } catch (RejectedException e) {
             return Decoded.rejected(e.rejection());
         } catch (RuntimeException e) {
-            return Decoded.rejected(new Rejection(Rejection.Reason.UNDECODABLE, null,
-                    "unexpected " + e.getClass().getSimpleName() + " while decoding: " + e.getMessage()));
+            return unexpected(e);
         }
+    }
+
+    private static Decoded unexpected(RuntimeException e) {
+        return Decoded.rejected(new Rejection(Rejection.Reason.UNDECODABLE, null,
+                "unexpected " + e.getClass().getSimpleName() + " while decoding: " + e.getMessage()));
+    }
+
+    private static byte[] nonEmpty(byte[] value) throws RejectedException {
+        if (value == null || value.length == 0) {
+            throw new RejectedException(Rejection.Reason.UNDECODABLE, null, "the record has no value");
+        }
+        return value;
     }
 
     private static boolean isAvro(String contentType, byte[] value) throws RejectedException {
@@ -156,9 +166,8 @@ public final class EventDecoder {
         return read.type().toEvent(read.record());
     }
 
-    private static FairledgerEvent fromJson(byte[] value, List<EventType> types, String topic)
+    private static FairledgerEvent fromJson(JsonNode root, List<EventType> types, String topic)
             throws RejectedException {
-        JsonNode root = parse(value);
         if (topic.equals(EventTopics.MESOS_TASKS) && MesosShapes.isMesosShape(root)) {
             root = MesosShapes.toPlain(root);
         }

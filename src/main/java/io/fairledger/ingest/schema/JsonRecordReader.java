@@ -18,8 +18,8 @@ import com.fasterxml.jackson.databind.JsonNode;
  * Reads the plain JSON encoding: a JSON object whose members map field by field onto an Avro record. Differences from
  * Avro's own JSON encoding, all for people typing events by hand: a nullable field is written as its value or
  * {@code null} (no union wrapper); a timestamp is an ISO-8601 instant ({@code 2026-11-22T10:00:00Z}, offsets allowed)
- * or epoch milliseconds; an enum is its symbol; absent fields take their schema default; unknown members are ignored so
- * that events from a newer v1 producer still decode.
+ * or epoch milliseconds; an enum is its symbol; absent fields, and null for a field that cannot be null, take their schema
+ * default; unknown members are ignored so that events from a newer v1 producer still decode.
  */
 final class JsonRecordReader {
 
@@ -37,7 +37,7 @@ final class JsonRecordReader {
             String path = prefix + field.name();
             JsonNode node = object.get(field.name());
             if (node == null || node.isNull() && !nullable(field.schema())) {
-                if (node == null && field.hasDefaultValue()) {
+                if (field.hasDefaultValue()) {
                     record.put(field.pos(), GenericData.get().getDefaultValue(field));
                     continue;
                 }

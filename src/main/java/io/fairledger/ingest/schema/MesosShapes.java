@@ -1,5 +1,7 @@
 package io.fairledger.ingest.schema;
 
+import java.time.DateTimeException;
+import java.time.OffsetDateTime;
 import java.util.Set;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -19,8 +21,8 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
  * <li>scheduler API {@code {"type":"UPDATE","update":{"status":TaskStatus}}} and a bare master.proto
  * {@code TaskStatus} ({@code task_id, state, timestamp, agent_id, uuid, ...}).</li>
  * </ul>
- * Top-level fairledger fields ({@code cluster, eventId, eventTime, frameworkId, role, cpus, memMb, gpus}) are kept and
- * win over what the Mesos shape says. Without {@code eventTime} the TaskStatus {@code timestamp} (float seconds) is
+ * Top-level fairledger fields ({@code cluster, eventId, eventTime, frameworkId, role, agentId, executorId, cpus, memMb,
+ * gpus, statusUuid}) are kept and win over what the Mesos shape says. Without {@code eventTime} the TaskStatus {@code timestamp} (float seconds) is
  * used; without {@code eventId} one is derived from framework, task and status uuid (or state and time), so a
  * redelivered status gets the same id.
  */
@@ -30,7 +32,7 @@ final class MesosShapes {
             "agentId", "executorId", "cpus", "memMb", "gpus", "statusUuid");
 
     /** The {@code type} values of the Mesos shapes. */
-    static final Set<String> TYPES = Set.of("TASK_UPDATED", "TASK_ADDED", "UPDATE");
+    private static final Set<String> TYPES = Set.of("TASK_UPDATED", "TASK_ADDED", "UPDATE");
 
     private MesosShapes() {
     }
@@ -60,7 +62,14 @@ final class MesosShapes {
                 plain.set(member.getKey(), member.getValue());
             }
         });
-        if (!plain.has("eventId") && plain.path("frameworkId").isTextual() && plain.path("taskId").isTextual()) {
+        if (!plain.path("frameworkId").isTextual()) {
+            throw new RejectedException(Rejection.Reason.MISSING_FIELD, "frameworkId",
+                    "the Mesos event has no framework_id; add frameworkId at the top level");
+        }
+        if (!plain.path("taskId").isTextual()) {
+            throw new RejectedException(Rejection.Reason.MISSING_FIELD, "taskId", "the Mesos event has no task_id");
+        }
+        if (!plain.has("eventId")) {
             plain.put("eventId", derivedEventId(plain));
         }
         return plain;
@@ -150,7 +159,19 @@ final class MesosShapes {
         if (plain.path("statusUuid").isTextual()) {
             return prefix + plain.get("statusUuid").textValue();
         }
-        return prefix + plain.path("state").asText("") + ":" + plain.path("eventTime").asText("");
+        return prefix + plain.path("state").asText("") + ":" + epochMillis(plain.path("eventTime"));
+    }
+
+    /** The event time as epoch milliseconds whichever way it was written, so the derived id does not depend on it. */
+    private static String epochMillis(JsonNode eventTime) {
+        if (eventTime.isTextual()) {
+            try {
+                return Long.toString(OffsetDateTime.parse(eventTime.textValue()).toInstant().toEpochMilli());
+            } catch (DateTimeException | ArithmeticException e) {
+                return eventTime.textValue();
+            }
+        }
+        return eventTime.asText("");
     }
 
     private static long secondsToMillis(double seconds) {

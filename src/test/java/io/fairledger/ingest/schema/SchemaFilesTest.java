@@ -34,6 +34,15 @@ class SchemaFilesTest {
     }
 
     @Test
+    void compiledReleasedVersionsAreTheFilesInCompat() {
+        List<String> files = SchemaTestFiles.schemaFiles(SchemaTestFiles.kafkaSchemas().resolve("compat")).stream()
+                .map(file -> new Schema.Parser().parse(SchemaTestFiles.read(file)).toString(true)).toList();
+        assertThat(SchemaTexts.RELEASED.stream().map(text -> new Schema.Parser().parse(text).toString(true)))
+                .as("kafka-schemas/compat/ differs from the compiled-in versions; run generate-schema-texts.sh")
+                .containsExactlyElementsOf(files);
+    }
+
+    @Test
     void javaRecordsHaveTheSchemaFieldsInOrder() {
         for (EventType type : EventType.values()) {
             assertThat(componentNames(RECORDS.get(type))).as(type.typeName())
