@@ -12,13 +12,11 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
-import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.Callable;
 
 import com.fasterxml.jackson.databind.DeserializationFeature;
-import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.datatype.jsr310.JavaTimeModule;
@@ -30,7 +28,6 @@ import io.fairledger.accounting.StatementView;
 import io.fairledger.ingest.Normaliser;
 import io.fairledger.ingest.schema.Decoded;
 import io.fairledger.ingest.schema.EventDecoder;
-import io.fairledger.ingest.schema.EventType;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -130,17 +127,7 @@ public final class AccountCommand implements Callable<Integer> {
 
     /** Decodes and normalises one line as the consumer would; returns the dead-letter reason, or null. */
     private static String accept(EventDecoder decoder, String line, List<LedgerFact> facts, Set<String> clusters) {
-        Optional<EventType> type;
-        try {
-            JsonNode node = JSON.readTree(line);
-            type = EventType.byTypeName(node.path("type").asText(""));
-        } catch (IOException e) {
-            return "undecodable: " + e.getMessage().lines().findFirst().orElse("not JSON");
-        }
-        if (type.isEmpty()) {
-            return "undecodable: the line has no known \"type\"";
-        }
-        Decoded decoded = decoder.decode(type.get().topic(), EventDecoder.JSON, line.getBytes(StandardCharsets.UTF_8));
+        Decoded decoded = decoder.decodeJson(line.getBytes(StandardCharsets.UTF_8));
         if (decoded instanceof Decoded.Rejected rejected) {
             return rejected.rejection().describe();
         }

@@ -84,6 +84,11 @@ final class ServerProcess implements AutoCloseable {
         return awaitExit(Duration.ofSeconds(60));
     }
 
+    /** SIGKILL: the process gets no chance to clean up, as in a crash. */
+    void kill() throws InterruptedException {
+        process.destroyForcibly().waitFor(30, TimeUnit.SECONDS);
+    }
+
     String output() throws IOException {
         return Files.readString(log);
     }
