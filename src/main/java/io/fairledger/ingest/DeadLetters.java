@@ -1,9 +1,12 @@
 package io.fairledger.ingest;
 
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
@@ -11,13 +14,14 @@ import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.clients.producer.RecordMetadata;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.jboss.logging.Logger;
 
 /**
- * Sends a record that cannot be applied to {@link Topics#DEAD_LETTERS} with its original key, value and headers plus
- * the reason, and waits for the broker's acknowledgement so the source offset is only committed once the record is
- * safe.
+ * Sends records that cannot be applied to {@link Topics#DEAD_LETTERS} with their original key, value and headers plus
+ * the reason. Sends are asynchronous; {@link #awaitSent()} waits for the broker's acknowledgement of all of them, and
+ * the consumer calls it before committing a batch, so a source offset only moves once its dead letters are safe.
  */
 final class DeadLetters implements AutoCloseable {
 
@@ -33,14 +37,24 @@ final class DeadLetters implements AutoCloseable {
         this.producer = new KafkaProducer<>(config, new ByteArraySerializer(), new ByteArraySerializer());
     }
 
+    private final List<Future<RecordMetadata>> pending = new ArrayList<>();
+
     void send(ConsumerRecord<byte[], byte[]> source, String reason) {
         ProducerRecord<byte[], byte[]> letter = new ProducerRecord<>(Topics.DEAD_LETTERS, null, source.key(),
                 source.value(), source.headers());
         letter.headers().add(Topics.REASON_HEADER, reason.getBytes(StandardCharsets.UTF_8));
         letter.headers().add(Topics.SOURCE_TOPIC_HEADER, source.topic().getBytes(StandardCharsets.UTF_8));
+        pending.add(producer.send(letter));
+        LOG.debugf("Dead-lettered %s-%d@%d: %s", source.topic(), source.partition(), source.offset(), reason);
+    }
+
+    /** Waits until every dead letter sent so far is acknowledged; throws when one could not be written. */
+    void awaitSent() {
         try {
-            producer.send(letter).get(30, TimeUnit.SECONDS);
-            LOG.warnf("Dead-lettered %s-%d@%d: %s", source.topic(), source.partition(), source.offset(), reason);
+            for (Future<RecordMetadata> f : pending) {
+                f.get(30, TimeUnit.SECONDS);
+            }
+            pending.clear();
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("interrupted while dead-lettering", e);

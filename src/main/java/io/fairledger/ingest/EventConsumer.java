@@ -139,6 +139,7 @@ public class EventConsumer {
                     : accept(record, facts, admissions);
             count(record.topic(), outcome);
         }
+        deadLetters.awaitSent();
         int inserted = store.commit(groupId, facts, admissions, next);
         if (facts.size() > inserted) {
             meters.counter(MetricNames.INGEST_EVENTS, MetricNames.TOPIC, "all", MetricNames.OUTCOME, "duplicate")
