@@ -77,17 +77,50 @@ public final class LongTermMaxMin implements GrantPolicy {
         return new Grants(grants, order(cs));
     }
 
-    /** Tenant order of LTRF Algorithm 1: by accumulated / weight, weight-0 last, ties by id. */
+    /** Tenant order of LTRF Algorithm 1: by accumulated / weight, weight-0 last, ties by id. O(n log n). */
     static List<String> order(List<Claimant> cs) {
-        List<Claimant> sorted = new ArrayList<>(cs);
-        sorted.sort(Comparator.comparing((Claimant c) -> c.weight() == 0)
-                .thenComparingDouble(c -> c.weight() == 0 ? c.accumulated() : c.accumulated() / c.weight())
-                .thenComparing(Claimant::id));
-        List<String> ids = new ArrayList<>(sorted.size());
-        for (Claimant c : sorted) {
-            ids.add(c.id());
+        int n = cs.size();
+        int[] weightedIdx = new int[n];
+        int[] zeroIdx = new int[n];
+        double[] key = new double[n];
+        int nw = 0;
+        int nz = 0;
+        for (int i = 0; i < n; i++) {
+            Claimant c = cs.get(i);
+            if (c.weight() > 0) {
+                key[i] = c.accumulated() / c.weight();
+                weightedIdx[nw++] = i;
+            } else {
+                key[i] = c.accumulated();
+                zeroIdx[nz++] = i;
+            }
         }
+        List<String> ids = new ArrayList<>(n);
+        appendSorted(cs, java.util.Arrays.copyOf(weightedIdx, nw), key, ids);
+        appendSorted(cs, java.util.Arrays.copyOf(zeroIdx, nz), key, ids);
         return ids;
+    }
+
+    private static void appendSorted(List<Claimant> cs, int[] idx, double[] key, List<String> out) {
+        PrimitiveSort.byKey(idx, key);
+        int i = 0;
+        while (i < idx.length) {
+            int j = i + 1;
+            while (j < idx.length && key[idx[j]] == key[idx[i]]) {
+                j++;
+            }
+            if (j - i > 1) {
+                List<String> tied = new ArrayList<>(j - i);
+                for (int k = i; k < j; k++) {
+                    tied.add(cs.get(idx[k]).id());
+                }
+                java.util.Collections.sort(tied);
+                out.addAll(tied);
+            } else {
+                out.add(cs.get(idx[i]).id());
+            }
+            i = j;
+        }
     }
 
     /** Water-fills one tier (weighted, or weight-0) into {@code g}, consuming {@code remaining}. */
@@ -95,15 +128,19 @@ public final class LongTermMaxMin implements GrantPolicy {
             double[] g, boolean[] weighted, boolean tier) {
         List<Claimant> cs = request.claimants();
         int types = remaining.length;
-        List<Integer> activeList = new ArrayList<>();
+        int[] active = new int[cs.size()];
+        int count = 0;
         for (int i = 0; i < cs.size(); i++) {
             if (weighted[i] == tier && full[i] > 0) {
-                activeList.add(i);
+                active[count++] = i;
             }
         }
+        if (count == 0) {
+            return;
+        }
+        active = java.util.Arrays.copyOf(active, count);
         Curves curves = new Curves(cs, full, request.interval(), tier);
-        while (!activeList.isEmpty()) {
-            int[] active = activeList.stream().mapToInt(Integer::intValue).toArray();
+        while (active.length > 0) {
             double bestLevel = Double.POSITIVE_INFINITY;
             int bestType = -1;
             Sweep.Result best = null;
@@ -155,7 +192,8 @@ public final class LongTermMaxMin implements GrantPolicy {
             if (best.jumpRest() == 0) {
                 saturated[bestType] = true;
             }
-            List<Integer> next = new ArrayList<>();
+            int[] next = new int[active.length];
+            int kept = 0;
             for (int j = 0; j < active.length; j++) {
                 int i = active[j];
                 double value = Math.min(full[i], below[j] + extra[j]);
@@ -169,13 +207,13 @@ public final class LongTermMaxMin implements GrantPolicy {
                         remaining[r] -= value * perUnit[i][r];
                     }
                 } else {
-                    next.add(i);
+                    next[kept++] = i;
                 }
             }
-            if (next.size() == activeList.size()) {
+            if (kept == active.length) {
                 break;
             }
-            activeList = next;
+            active = java.util.Arrays.copyOf(next, kept);
         }
     }
 
