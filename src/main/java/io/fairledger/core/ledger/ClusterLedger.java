@@ -599,4 +599,34 @@ public final class ClusterLedger {
         }
         return new GrantRequest(cap, available == null ? cap : available, intervalMs, claimants);
     }
+
+    /**
+     * Grants for the whole tree at {@code at}, level by level (siblings compete for their parent's grant, DOMAIN.md
+     * section 1): the root's children share the capacity, then each node's children share what the node was granted.
+     * Returns every node's allocation per resource type (millicores, MB, GPUs), root excluded; O(tenants log tenants).
+     */
+    public Map<TenantPath, double[]> grantTree(long at, long intervalMs, io.fairledger.core.grant.GrantPolicy policy) {
+        requireNotBefore(at);
+        Map<TenantPath, double[]> out = new java.util.LinkedHashMap<>();
+        double[] cap = new double[ResourceVector.TYPES];
+        for (int r = 0; r < ResourceVector.TYPES; r++) {
+            cap[r] = capacity.get(r);
+        }
+        grantLevel(root, cap, at, intervalMs, policy, out);
+        return out;
+    }
+
+    private void grantLevel(TenantNode parent, double[] available, long at, long intervalMs,
+            io.fairledger.core.grant.GrantPolicy policy, Map<TenantPath, double[]> out) {
+        if (parent.children.isEmpty()) {
+            return;
+        }
+        var grants = policy.grant(grantRequest(parent.path, at, intervalMs, available));
+        for (int i = 0; i < parent.children.size(); i++) {
+            TenantNode child = parent.children.get(i);
+            double[] alloc = grants.grants().get(i).allocation();
+            out.put(child.path, alloc);
+            grantLevel(child, alloc, at, intervalMs, policy, out);
+        }
+    }
 }
