@@ -273,20 +273,21 @@ public final class LongTermMaxMin implements GrantPolicy {
             double s1 = Math.min(s, d);
             double l0 = b / w;
             double l1 = (b + s1 * interval) / w;
+            double slope1 = s1 > 0 ? k * w / interval : 0;
             if (s1 > 0) {
-                double slope = k * w / interval;
-                sink.add(l0, slope, 0);
-                sink.add(l1, -slope, 0);
+                sink.add(l0, slope1, 0);
             }
             if (d > s) {
                 if (eta[i] > 0) {
-                    double slope = k * w / (eta[i] * interval);
+                    double slope2 = k * w / (eta[i] * interval);
                     double l2 = (b + (s + eta[i] * (d - s)) * interval) / w;
-                    sink.add(l1, slope, 0);
-                    sink.add(l2, -slope, 0);
+                    sink.add(l1, slope2 - slope1, 0);
+                    sink.add(l2, -slope2, 0);
                 } else {
-                    sink.add(l1, 0, (d - s) * k);
+                    sink.add(l1, -slope1, (d - s) * k);
                 }
+            } else if (s1 > 0) {
+                sink.add(l1, -slope1, 0);
             }
         }
 
@@ -328,7 +329,7 @@ public final class LongTermMaxMin implements GrantPolicy {
         }
 
         static Result level(Curves curves, int[] active, double[][] perUnit, int type, double target) {
-            int cap = active.length * 4;
+            int cap = active.length * 3;
             double[] lv = new double[cap];
             double[] ds = new double[cap];
             double[] dj = new double[cap];
@@ -345,17 +346,13 @@ public final class LongTermMaxMin implements GrantPolicy {
                 }
             }
             int m = count[0];
-            int[] idx = new int[m];
-            for (int i = 0; i < m; i++) {
-                idx[i] = i;
-            }
-            PrimitiveSort.byKey(idx, lv);
+            PrimitiveSort.together(lv, ds, dj, m);
             double cur = 0;
             double slope = 0;
-            double prev = m > 0 ? lv[idx[0]] : 0;
+            double prev = m > 0 ? lv[0] : 0;
             int e = 0;
             while (e < m) {
-                double level = lv[idx[e]];
+                double level = lv[e];
                 double before = cur + slope * (level - prev);
                 if (before >= target - EPSILON && slope > 0) {
                     // never past this breakpoint: rounding must not carry the level over a jump located here
@@ -365,9 +362,9 @@ public final class LongTermMaxMin implements GrantPolicy {
                 prev = level;
                 double jumps = 0;
                 double slopes = 0;
-                while (e < m && lv[idx[e]] == level) {
-                    jumps += dj[idx[e]];
-                    slopes += ds[idx[e]];
+                while (e < m && lv[e] == level) {
+                    jumps += dj[e];
+                    slopes += ds[e];
                     e++;
                 }
                 if (jumps > 0 && cur + jumps >= target - EPSILON) {
@@ -488,6 +485,63 @@ public final class LongTermMaxMin implements GrantPolicy {
 
         static void byKey(int[] idx, double[] key) {
             quick(idx, key, 0, idx.length - 1);
+        }
+
+        /** Sorts the first {@code n} entries of {@code key} ascending, moving {@code a} and {@code b} along. */
+        static void together(double[] key, double[] a, double[] b, int n) {
+            quickTogether(key, a, b, 0, n - 1);
+        }
+
+        private static void quickTogether(double[] key, double[] a, double[] b, int lo, int hi) {
+            while (hi - lo > 16) {
+                int mid = (lo + hi) >>> 1;
+                double pivot = median(key[lo], key[mid], key[hi]);
+                int i = lo;
+                int j = hi;
+                while (i <= j) {
+                    while (key[i] < pivot) {
+                        i++;
+                    }
+                    while (key[j] > pivot) {
+                        j--;
+                    }
+                    if (i <= j) {
+                        swap(key, i, j);
+                        swap(a, i, j);
+                        swap(b, i, j);
+                        i++;
+                        j--;
+                    }
+                }
+                if (j - lo < hi - i) {
+                    quickTogether(key, a, b, lo, j);
+                    lo = i;
+                } else {
+                    quickTogether(key, a, b, i, hi);
+                    hi = j;
+                }
+            }
+            for (int i = lo + 1; i <= hi; i++) {
+                double k = key[i];
+                double va = a[i];
+                double vb = b[i];
+                int j = i - 1;
+                while (j >= lo && key[j] > k) {
+                    key[j + 1] = key[j];
+                    a[j + 1] = a[j];
+                    b[j + 1] = b[j];
+                    j--;
+                }
+                key[j + 1] = k;
+                a[j + 1] = va;
+                b[j + 1] = vb;
+            }
+        }
+
+        private static void swap(double[] x, int i, int j) {
+            double t = x[i];
+            x[i] = x[j];
+            x[j] = t;
         }
 
         private static void quick(int[] a, double[] key, int lo, int hi) {
