@@ -82,7 +82,9 @@ public final class ClusterLedger {
         this.nextQuantumRefresh = config.registeredAt() + config.quantumRefreshMs();
         this.root = newNode(TenantPath.ROOT, null, 1.0, Double.NaN, "", clock);
         root.quantumMs = config.rootQuantumMs();
-        for (TenantConfig t : config.tenants()) {
+        List<TenantConfig> parentsFirst = new ArrayList<>(config.tenants());
+        parentsFirst.sort(java.util.Comparator.comparingInt(t -> t.path().depth()));
+        for (TenantConfig t : parentsFirst) {
             TenantNode parent = ensure(t.path().parent(), clock);
             TenantNode existing = nodes.get(t.path());
             if (existing != null) {
