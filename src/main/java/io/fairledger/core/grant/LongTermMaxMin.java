@@ -15,7 +15,8 @@ import java.util.List;
  * {@code lambda}: 0 below {@code accumulated/w}, then linear with slope {@code w/D} up to its share, then slope
  * {@code w/(eta D)} up to its demand (a jump when {@code eta = 0} or {@code D = 0}). The total is piecewise linear
  * in lambda; one sort of the breakpoints and one sweep find the level where it meets what is available, exactly (no
- * bisection). Claimants jumping at that very level share the rest in proportion to their weights. Several resources
+ * bisection). Claimants jumping at that very level share the rest by weighted progressive filling
+ * ({@link Jump}). Several resources
  * (dominant share, DRF): a claimant's allocation is its demand vector scaled by {@code g / dominantDemandShare}; the
  * level is raised until the first resource saturates, the claimants using it are frozen, and the rest continue, at
  * most one round per resource type.
