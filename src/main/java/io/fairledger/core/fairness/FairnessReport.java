@@ -56,6 +56,19 @@ public record FairnessReport(Map<String, FairnessDegree> degrees, double sharing
     public record Usage(String id, double actual, double entitled, double demand) {
     }
 
+    /**
+     * The report over the open period of the given accounts (for example the leaves, or the children of one node, from
+     * {@link io.fairledger.core.ledger.ClusterLedger#accounts(long)}); tenants are named by their path.
+     */
+    public static FairnessReport ofPeriod(List<io.fairledger.core.ledger.TenantAccount> accounts) {
+        List<Usage> usages = new ArrayList<>(accounts.size());
+        for (var a : accounts) {
+            usages.add(new Usage(a.path().toString(), Math.max(0, a.period().actual()),
+                    Math.max(0, a.period().entitled()), Math.max(0, a.period().demand())));
+        }
+        return of(usages);
+    }
+
     /** The report over {@code usages}; O(n log n). */
     public static FairnessReport of(List<Usage> usages) {
         Map<String, FairnessDegree> degrees = new LinkedHashMap<>();

@@ -15,7 +15,8 @@ import java.util.List;
  * {@code lambda}: 0 below {@code accumulated/w}, then linear with slope {@code w/D} up to its share, then slope
  * {@code w/(eta D)} up to its demand (a jump when {@code eta = 0} or {@code D = 0}). The total is piecewise linear
  * in lambda; one sort of the breakpoints and one sweep find the level where it meets what is available, exactly (no
- * bisection). Claimants jumping at that very level share the rest in proportion to their weights. Several resources
+ * bisection). Claimants jumping at that very level share the rest by weighted progressive filling
+ * ({@link Jump}). Several resources
  * (dominant share, DRF): a claimant's allocation is its demand vector scaled by {@code g / dominantDemandShare}; the
  * level is raised until the first resource saturates, the claimants using it are frozen, and the rest continue, at
  * most one round per resource type.
@@ -77,17 +78,50 @@ public final class LongTermMaxMin implements GrantPolicy {
         return new Grants(grants, order(cs));
     }
 
-    /** Tenant order of LTRF Algorithm 1: by accumulated / weight, weight-0 last, ties by id. */
+    /** Tenant order of LTRF Algorithm 1: by accumulated / weight, weight-0 last, ties by id. O(n log n). */
     static List<String> order(List<Claimant> cs) {
-        List<Claimant> sorted = new ArrayList<>(cs);
-        sorted.sort(Comparator.comparing((Claimant c) -> c.weight() == 0)
-                .thenComparingDouble(c -> c.weight() == 0 ? c.accumulated() : c.accumulated() / c.weight())
-                .thenComparing(Claimant::id));
-        List<String> ids = new ArrayList<>(sorted.size());
-        for (Claimant c : sorted) {
-            ids.add(c.id());
+        int n = cs.size();
+        int[] weightedIdx = new int[n];
+        int[] zeroIdx = new int[n];
+        double[] key = new double[n];
+        int nw = 0;
+        int nz = 0;
+        for (int i = 0; i < n; i++) {
+            Claimant c = cs.get(i);
+            if (c.weight() > 0) {
+                key[i] = c.accumulated() / c.weight();
+                weightedIdx[nw++] = i;
+            } else {
+                key[i] = c.accumulated();
+                zeroIdx[nz++] = i;
+            }
         }
+        List<String> ids = new ArrayList<>(n);
+        appendSorted(cs, java.util.Arrays.copyOf(weightedIdx, nw), key, ids);
+        appendSorted(cs, java.util.Arrays.copyOf(zeroIdx, nz), key, ids);
         return ids;
+    }
+
+    private static void appendSorted(List<Claimant> cs, int[] idx, double[] key, List<String> out) {
+        PrimitiveSort.byKey(idx, key);
+        int i = 0;
+        while (i < idx.length) {
+            int j = i + 1;
+            while (j < idx.length && key[idx[j]] == key[idx[i]]) {
+                j++;
+            }
+            if (j - i > 1) {
+                List<String> tied = new ArrayList<>(j - i);
+                for (int k = i; k < j; k++) {
+                    tied.add(cs.get(idx[k]).id());
+                }
+                java.util.Collections.sort(tied);
+                out.addAll(tied);
+            } else {
+                out.add(cs.get(idx[i]).id());
+            }
+            i = j;
+        }
     }
 
     /** Water-fills one tier (weighted, or weight-0) into {@code g}, consuming {@code remaining}. */
@@ -95,15 +129,19 @@ public final class LongTermMaxMin implements GrantPolicy {
             double[] g, boolean[] weighted, boolean tier) {
         List<Claimant> cs = request.claimants();
         int types = remaining.length;
-        List<Integer> activeList = new ArrayList<>();
+        int[] active = new int[cs.size()];
+        int count = 0;
         for (int i = 0; i < cs.size(); i++) {
             if (weighted[i] == tier && full[i] > 0) {
-                activeList.add(i);
+                active[count++] = i;
             }
         }
+        if (count == 0) {
+            return;
+        }
+        active = java.util.Arrays.copyOf(active, count);
         Curves curves = new Curves(cs, full, request.interval(), tier);
-        while (!activeList.isEmpty()) {
-            int[] active = activeList.stream().mapToInt(Integer::intValue).toArray();
+        while (active.length > 0) {
             double bestLevel = Double.POSITIVE_INFINITY;
             int bestType = -1;
             Sweep.Result best = null;
@@ -155,7 +193,8 @@ public final class LongTermMaxMin implements GrantPolicy {
             if (best.jumpRest() == 0) {
                 saturated[bestType] = true;
             }
-            List<Integer> next = new ArrayList<>();
+            int[] next = new int[active.length];
+            int kept = 0;
             for (int j = 0; j < active.length; j++) {
                 int i = active[j];
                 double value = Math.min(full[i], below[j] + extra[j]);
@@ -169,13 +208,13 @@ public final class LongTermMaxMin implements GrantPolicy {
                         remaining[r] -= value * perUnit[i][r];
                     }
                 } else {
-                    next.add(i);
+                    next[kept++] = i;
                 }
             }
-            if (next.size() == activeList.size()) {
+            if (kept == active.length) {
                 break;
             }
-            activeList = next;
+            active = java.util.Arrays.copyOf(next, kept);
         }
     }
 
@@ -235,20 +274,21 @@ public final class LongTermMaxMin implements GrantPolicy {
             double s1 = Math.min(s, d);
             double l0 = b / w;
             double l1 = (b + s1 * interval) / w;
+            double slope1 = s1 > 0 ? k * w / interval : 0;
             if (s1 > 0) {
-                double slope = k * w / interval;
-                sink.add(l0, slope, 0);
-                sink.add(l1, -slope, 0);
+                sink.add(l0, slope1, 0);
             }
             if (d > s) {
                 if (eta[i] > 0) {
-                    double slope = k * w / (eta[i] * interval);
+                    double slope2 = k * w / (eta[i] * interval);
                     double l2 = (b + (s + eta[i] * (d - s)) * interval) / w;
-                    sink.add(l1, slope, 0);
-                    sink.add(l2, -slope, 0);
+                    sink.add(l1, slope2 - slope1, 0);
+                    sink.add(l2, -slope2, 0);
                 } else {
-                    sink.add(l1, 0, (d - s) * k);
+                    sink.add(l1, -slope1, (d - s) * k);
                 }
+            } else if (s1 > 0) {
+                sink.add(l1, -slope1, 0);
             }
         }
 
@@ -290,7 +330,7 @@ public final class LongTermMaxMin implements GrantPolicy {
         }
 
         static Result level(Curves curves, int[] active, double[][] perUnit, int type, double target) {
-            int cap = active.length * 4;
+            int cap = active.length * 3;
             double[] lv = new double[cap];
             double[] ds = new double[cap];
             double[] dj = new double[cap];
@@ -307,17 +347,13 @@ public final class LongTermMaxMin implements GrantPolicy {
                 }
             }
             int m = count[0];
-            int[] idx = new int[m];
-            for (int i = 0; i < m; i++) {
-                idx[i] = i;
-            }
-            PrimitiveSort.byKey(idx, lv);
+            PrimitiveSort.together(lv, ds, dj, m);
             double cur = 0;
             double slope = 0;
-            double prev = m > 0 ? lv[idx[0]] : 0;
+            double prev = m > 0 ? lv[0] : 0;
             int e = 0;
             while (e < m) {
-                double level = lv[idx[e]];
+                double level = lv[e];
                 double before = cur + slope * (level - prev);
                 if (before >= target - EPSILON && slope > 0) {
                     // never past this breakpoint: rounding must not carry the level over a jump located here
@@ -327,9 +363,9 @@ public final class LongTermMaxMin implements GrantPolicy {
                 prev = level;
                 double jumps = 0;
                 double slopes = 0;
-                while (e < m && lv[idx[e]] == level) {
-                    jumps += dj[idx[e]];
-                    slopes += ds[idx[e]];
+                while (e < m && lv[e] == level) {
+                    jumps += dj[e];
+                    slopes += ds[e];
                     e++;
                 }
                 if (jumps > 0 && cur + jumps >= target - EPSILON) {
@@ -450,6 +486,63 @@ public final class LongTermMaxMin implements GrantPolicy {
 
         static void byKey(int[] idx, double[] key) {
             quick(idx, key, 0, idx.length - 1);
+        }
+
+        /** Sorts the first {@code n} entries of {@code key} ascending, moving {@code a} and {@code b} along. */
+        static void together(double[] key, double[] a, double[] b, int n) {
+            quickTogether(key, a, b, 0, n - 1);
+        }
+
+        private static void quickTogether(double[] key, double[] a, double[] b, int lo, int hi) {
+            while (hi - lo > 16) {
+                int mid = (lo + hi) >>> 1;
+                double pivot = median(key[lo], key[mid], key[hi]);
+                int i = lo;
+                int j = hi;
+                while (i <= j) {
+                    while (key[i] < pivot) {
+                        i++;
+                    }
+                    while (key[j] > pivot) {
+                        j--;
+                    }
+                    if (i <= j) {
+                        swap(key, i, j);
+                        swap(a, i, j);
+                        swap(b, i, j);
+                        i++;
+                        j--;
+                    }
+                }
+                if (j - lo < hi - i) {
+                    quickTogether(key, a, b, lo, j);
+                    lo = i;
+                } else {
+                    quickTogether(key, a, b, i, hi);
+                    hi = j;
+                }
+            }
+            for (int i = lo + 1; i <= hi; i++) {
+                double k = key[i];
+                double va = a[i];
+                double vb = b[i];
+                int j = i - 1;
+                while (j >= lo && key[j] > k) {
+                    key[j + 1] = key[j];
+                    a[j + 1] = a[j];
+                    b[j + 1] = b[j];
+                    j--;
+                }
+                key[j + 1] = k;
+                a[j + 1] = va;
+                b[j + 1] = vb;
+            }
+        }
+
+        private static void swap(double[] x, int i, int j) {
+            double t = x[i];
+            x[i] = x[j];
+            x[j] = t;
         }
 
         private static void quick(int[] a, double[] key, int lo, int hi) {

@@ -30,6 +30,8 @@ final class Accumulators {
     double memEntitled;
     double phi;
     long round;
+    /** First instant of the next round (ROUNDS only), so the common case needs no division. */
+    long roundEnd = Long.MAX_VALUE;
     boolean arrived;
     long arrivalAt;
 
@@ -56,6 +58,7 @@ final class Accumulators {
         c.memEntitled = memEntitled;
         c.phi = phi;
         c.round = round;
+        c.roundEnd = roundEnd;
         c.arrived = arrived;
         c.arrivalAt = arrivalAt;
         return c;

@@ -1,12 +1,9 @@
 package io.fairledger.core.ledger;
 
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.HashMap;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 
 /**
  * The adaptive hierarchical time quantum (LTRF section 5.2.1 and Figure 3, seed 004; DOMAIN.md section 6), for
@@ -15,8 +12,9 @@ import java.util.Set;
  * <p>
  * Top-down, a new queue takes its parent's quantum and a new application its queue's. Bottom-up, at each refresh an
  * application's quantum becomes its mean completed-task duration (since registration), a queue's the mean over its
- * applications and child queues, up to the root. Only what changed since the last refresh is recomputed (the
- * applications with new completions and their ancestors), so a refresh costs O(changed x depth), not O(tenants).
+ * applications and child queues, up to the root. Every node keeps the sum of its members' quanta, updated by
+ * differences, and only what changed since the last refresh is recomputed, level by level from the deepest: a refresh
+ * costs O(changed x depth), not O(tenants), and no sort.
  *
  * <p>
  * Decision: a task's quantum is its application's quantum when it starts; a later refresh does not change it.
@@ -30,6 +28,7 @@ final class AdaptiveQuantum {
         double quantumMs;
         long completed;
         double completedMs;
+        boolean dirty;
 
         App(TenantNode tenant, String id, double quantumMs) {
             this.tenant = tenant;
@@ -39,16 +38,31 @@ final class AdaptiveQuantum {
     }
 
     private final Map<TenantNode, Map<String, App>> apps = new HashMap<>();
-    private final Set<App> dirtyApps = new LinkedHashSet<>();
+    private final List<App> dirtyApps = new ArrayList<>();
+    private final List<List<TenantNode>> dirtyByDepth = new ArrayList<>();
+
+    /** Registers a new node under its parent, with the parent's quantum. */
+    void nodeCreated(TenantNode node) {
+        if (node.parent != null) {
+            node.quantumMs = node.parent.quantumMs;
+            node.parent.quantumSum += node.quantumMs;
+            node.parent.quantumMembers++;
+        }
+    }
 
     /** The application {@code id} of {@code tenant}, created with the tenant's quantum on first sight. */
     App app(TenantNode tenant, String id) {
-        Map<String, App> byId = apps.computeIfAbsent(tenant, t -> new HashMap<>(2));
+        Map<String, App> byId = tenant.lastApps;
+        if (byId == null) {
+            byId = apps.computeIfAbsent(tenant, t -> new HashMap<>(2));
+            tenant.lastApps = byId;
+        }
         App app = byId.get(id);
         if (app == null) {
             app = new App(tenant, id, tenant.quantumMs);
             byId.put(id, app);
-            tenant.apps.add(app);
+            tenant.quantumSum += app.quantumMs;
+            tenant.quantumMembers++;
         }
         return app;
     }
@@ -57,7 +71,10 @@ final class AdaptiveQuantum {
     void completed(App app, long durationMs) {
         app.completed++;
         app.completedMs += durationMs;
-        dirtyApps.add(app);
+        if (!app.dirty) {
+            app.dirty = true;
+            dirtyApps.add(app);
+        }
     }
 
     /** Re-derives quanta bottom-up for what changed since the last refresh. */
@@ -65,39 +82,38 @@ final class AdaptiveQuantum {
         if (dirtyApps.isEmpty()) {
             return;
         }
-        Set<TenantNode> dirtyNodes = new LinkedHashSet<>();
         for (App app : dirtyApps) {
-            app.quantumMs = app.completedMs / app.completed;
-            dirtyNodes.add(app.tenant);
+            app.dirty = false;
+            double q = app.completedMs / app.completed;
+            app.tenant.quantumSum += q - app.quantumMs;
+            app.quantumMs = q;
+            markDirty(app.tenant);
         }
         dirtyApps.clear();
-        List<TenantNode> order = new ArrayList<>();
-        for (TenantNode n : dirtyNodes) {
-            for (TenantNode a = n; a != null; a = a.parent) {
-                order.add(a);
+        for (int depth = dirtyByDepth.size() - 1; depth >= 0; depth--) {
+            List<TenantNode> level = dirtyByDepth.get(depth);
+            for (TenantNode n : level) {
+                n.quantumDirty = false;
+                double q = n.quantumMembers > 0 ? n.quantumSum / n.quantumMembers : n.quantumMs;
+                if (n.parent != null && q != n.quantumMs) {
+                    n.parent.quantumSum += q - n.quantumMs;
+                    markDirty(n.parent);
+                }
+                n.quantumMs = q;
             }
+            level.clear();
         }
-        order.sort(Comparator.comparingInt((TenantNode n) -> n.path.depth()).reversed()
-                .thenComparingInt(n -> n.index));
-        TenantNode previous = null;
-        for (TenantNode n : order) {
-            if (n == previous) {
-                continue;
-            }
-            previous = n;
-            double sum = 0;
-            int count = 0;
-            for (App a : n.apps) {
-                sum += a.quantumMs;
-                count++;
-            }
-            for (TenantNode c : n.children) {
-                sum += c.quantumMs;
-                count++;
-            }
-            if (count > 0) {
-                n.quantumMs = sum / count;
-            }
+    }
+
+    private void markDirty(TenantNode n) {
+        if (n.quantumDirty) {
+            return;
         }
+        n.quantumDirty = true;
+        int depth = n.path.depth();
+        while (dirtyByDepth.size() <= depth) {
+            dirtyByDepth.add(new ArrayList<>());
+        }
+        dirtyByDepth.get(depth).add(n);
     }
 }

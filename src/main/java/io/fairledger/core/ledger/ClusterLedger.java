@@ -27,7 +27,8 @@ import java.util.Map;
  * <h2>Cost per event</h2> A task or demand event changes the holdings of one tenant and its ancestors only. Each node
  * keeps the instant it was last advanced and is integrated lazily, when it is next touched or read. The lending terms
  * depend on the sums {@code B, U} of the sibling group; those are kept incrementally with global accumulators in
- * {@link SiblingGroup}, so a task start or finish costs O(depth) plus O(log n) for the quantum heap, independent of the
+ * {@link SiblingGroup}, so a task start or finish costs O(depth) plus O(log b) for the quantum calendar (b tasks whose quantum ends in
+ * the same second), independent of the
  * number of tenants. Capacity changes, weight changes and the first sight of a tenant change every share, so they
  * advance and recompute every node: O(tenants), rare by nature. The early-bird top-up looks at the arriving tenant's
  * siblings: O(siblings), once per tenant per round.
@@ -59,7 +60,14 @@ public final class ClusterLedger {
     private final List<TenantNode> ordered = new ArrayList<>();
     private final Map<String, RunningTask> tasks = new HashMap<>();
     private final AdaptiveQuantum quantum = new AdaptiveQuantum();
-    private final EnumMap<Outcome, Long> outcomes = new EnumMap<>(Outcome.class);
+    /** Young tasks by quantum end; finished ones stay until their end, flagged not young. */
+    private final QuantumExpiry young;
+    private final java.util.function.Consumer<RunningTask> endIfYoung = task -> {
+        if (task.young) {
+            endQuantum(task);
+        }
+    };
+    private final long[] outcomes = new long[Outcome.values().length];
     private final TenantNode root;
     private ResourceVector capacity;
     private long clock;
@@ -70,10 +78,13 @@ public final class ClusterLedger {
         this.config = config;
         this.capacity = config.capacity();
         this.clock = config.registeredAt();
+        this.young = new QuantumExpiry(config.registeredAt());
         this.nextQuantumRefresh = config.registeredAt() + config.quantumRefreshMs();
         this.root = newNode(TenantPath.ROOT, null, 1.0, Double.NaN, "", clock);
         root.quantumMs = config.rootQuantumMs();
-        for (TenantConfig t : config.tenants()) {
+        List<TenantConfig> parentsFirst = new ArrayList<>(config.tenants());
+        parentsFirst.sort(java.util.Comparator.comparingInt(t -> t.path().depth()));
+        for (TenantConfig t : parentsFirst) {
             TenantNode parent = ensure(t.path().parent(), clock);
             TenantNode existing = nodes.get(t.path());
             if (existing != null) {
@@ -83,9 +94,6 @@ public final class ClusterLedger {
             }
         }
         recomputeAll();
-        for (Outcome o : Outcome.values()) {
-            outcomes.put(o, 0L);
-        }
     }
 
     /** The configuration this ledger was built with. */
@@ -131,13 +139,17 @@ public final class ClusterLedger {
 
     /** How many events ended with each outcome so far. */
     public Map<Outcome, Long> ignoredEvents() {
-        return Map.copyOf(outcomes);
+        EnumMap<Outcome, Long> out = new EnumMap<>(Outcome.class);
+        for (Outcome o : Outcome.values()) {
+            out.put(o, outcomes[o.ordinal()]);
+        }
+        return out;
     }
 
     /** Integrates {@code event}; never leaves the ledger half-updated. */
     public Outcome apply(LedgerEvent event) {
         Outcome o = applyChecked(event);
-        outcomes.merge(o, 1L, Long::sum);
+        outcomes[o.ordinal()]++;
         return o;
     }
 
@@ -167,6 +179,7 @@ public final class ClusterLedger {
             }
         }
         refreshQuantum(t);
+        expireQuanta(t);
         if (event instanceof TaskStarted s) {
             start(s, t);
         } else if (event instanceof TaskFinished f) {
@@ -188,6 +201,18 @@ public final class ClusterLedger {
         }
         clock = t;
         return Outcome.APPLIED;
+    }
+
+    /** Ends the quantum of every young task whose quantum ended by {@code t}. */
+    private void expireQuanta(long t) {
+        young.expire(t, endIfYoung);
+    }
+
+    private void endQuantum(RunningTask task) {
+        task.young = false;
+        for (TenantNode n = task.tenant; n != null; n = n.parent) {
+            n.removeYoung(task.size, task.quantumEnd - config.registeredAt());
+        }
     }
 
     private void refreshQuantum(long t) {
@@ -229,14 +254,10 @@ public final class ClusterLedger {
         }
         RunningTask task = new RunningTask(s.taskId(), leaf, app, v, t, size, quantumEnd);
         if (quantumEnd > t && size > 0) {
-            task.youngEntries = new RunningTask.YoungEntry[leaf.path.depth() + 1];
-            int i = 0;
+            task.young = true;
+            young.add(task);
             for (TenantNode n = leaf; n != null; n = n.parent) {
-                RunningTask.YoungEntry entry = new RunningTask.YoungEntry(task, n);
-                task.youngEntries[i++] = entry;
-                n.young.add(entry);
-                n.youngSize += size;
-                n.youngSizeTimesEnd += size * quantumEnd;
+                n.addYoung(size, quantumEnd - config.registeredAt());
             }
         }
         tasks.put(s.taskId(), task);
@@ -253,10 +274,8 @@ public final class ClusterLedger {
             n.runningTasks--;
             updateRates(n);
         }
-        if (task.youngEntries != null) {
-            for (RunningTask.YoungEntry e : task.youngEntries) {
-                e.uncount();
-            }
+        if (task.young) {
+            endQuantum(task);
         }
         if (task.app != null) {
             quantum.completed(task.app, t - task.start);
@@ -357,8 +376,8 @@ public final class ClusterLedger {
         }
         MemoryMode mode = config.memory();
         if (mode instanceof MemoryMode.Rounds rounds) {
-            long round = rounds.roundOf(t);
-            if (round != acc.round) {
+            if (t >= acc.roundEnd) {
+                long round = rounds.roundOf(t);
                 // eq. 12/15: everything restarts at the boundary; what ran across it counts from it
                 long since = t - rounds.startOf(round);
                 acc.memActual = n.g * since;
@@ -368,6 +387,7 @@ public final class ClusterLedger {
                 acc.arrived = n.active();
                 acc.arrivalAt = rounds.startOf(round);
                 acc.round = round;
+                acc.roundEnd = rounds.startOf(round + 1);
             } else {
                 acc.memActual += n.g * dt;
                 acc.memCounted += n.countedRate * dt;
@@ -413,12 +433,10 @@ public final class ClusterLedger {
     }
 
     private void computeRates(TenantNode n) {
-        ResourceVector held = new ResourceVector(n.held[0], n.held[1], n.held[2]);
-        ResourceVector wanted = new ResourceVector(n.held[0] + n.pending[0], n.held[1] + n.pending[1],
-                n.held[2] + n.pending[2]);
         double s = n.share;
-        n.g = config.measure().share(held, capacity);
-        n.d = config.measure().share(wanted, capacity);
+        n.g = config.measure().share(n.held[0], n.held[1], n.held[2], capacity);
+        n.d = config.measure().share(n.held[0] + n.pending[0], n.held[1] + n.pending[1], n.held[2] + n.pending[2],
+                capacity);
         n.countedRate = Math.min(n.g, s) + n.eta * Math.max(n.g - s, 0);
         n.e = Math.min(n.d, s);
         n.b = Math.max(n.g - s, 0);
@@ -474,10 +492,11 @@ public final class ClusterLedger {
             n.acc.kLendSeen = parent.childGroup.kLend;
             n.acc.kBorrowSeen = parent.childGroup.kBorrow;
             parent.children.add(n);
-            n.quantumMs = parent.quantumMs;
+            quantum.nodeCreated(n);
         }
         if (config.memory() instanceof MemoryMode.Rounds rounds) {
             n.acc.round = rounds.roundOf(t);
+            n.acc.roundEnd = rounds.startOf(n.acc.round + 1);
         }
         nodes.put(path, n);
         ordered.add(n);
@@ -485,8 +504,9 @@ public final class ClusterLedger {
     }
 
     /**
-     * The account of {@code path} at {@code at >= clock()}, without changing the ledger (apart from expiring time
-     * quanta that ended by {@code at}).
+     * The account of {@code path} at {@code at >= clock()}, without changing the ledger, apart from ending the time
+     * quanta that ended by {@code at}: reads are expected at non-decreasing instants, and a read at an earlier
+     * instant after a later one may miss a quantum top-up (scheduling values only, never the bill).
      *
      * @throws IllegalArgumentException
      *             for an unknown tenant or an instant before the clock
@@ -497,12 +517,14 @@ public final class ClusterLedger {
             throw new IllegalArgumentException("unknown tenant " + path + " in cluster " + config.clusterId());
         }
         requireNotBefore(at);
+        expireQuanta(at);
         return accountOf(n, at);
     }
 
     /** The accounts of every node at {@code at >= clock()}, root first. */
     public List<TenantAccount> accounts(long at) {
         requireNotBefore(at);
+        expireQuanta(at);
         List<TenantAccount> out = new ArrayList<>(ordered.size());
         for (TenantNode n : ordered) {
             out.add(accountOf(n, at));
@@ -546,7 +568,8 @@ public final class ClusterLedger {
                 n.u, n.runningTasks);
         var period = new TenantAccount.PeriodTotals(res, a.actual, a.counted, a.entitled, a.demand, a.borrowedRaw,
                 a.lent, a.borrowedFromSiblings);
-        var memory = new TenantAccount.Memory(a.memActual, a.memCounted, a.memEntitled, a.phi, n.quantumTopUp(at));
+        var memory = new TenantAccount.Memory(a.memActual, a.memCounted, a.memEntitled, a.phi,
+                n.quantumTopUp(at - config.registeredAt()));
         return new TenantAccount(n.path, n.weight, n.share, n.eta, n.pricePlan, rates, period, memory);
     }
 
@@ -561,6 +584,7 @@ public final class ClusterLedger {
             throw new IllegalArgumentException("unknown tenant " + parent + " in cluster " + config.clusterId());
         }
         requireNotBefore(at);
+        expireQuanta(at);
         List<Claimant> claimants = new ArrayList<>(p.children.size());
         for (TenantNode c : p.children) {
             TenantAccount acc = accountOf(c, at);
@@ -576,5 +600,35 @@ public final class ClusterLedger {
             cap[r] = capacity.get(r);
         }
         return new GrantRequest(cap, available == null ? cap : available, intervalMs, claimants);
+    }
+
+    /**
+     * Grants for the whole tree at {@code at}, level by level (siblings compete for their parent's grant, DOMAIN.md
+     * section 1): the root's children share the capacity, then each node's children share what the node was granted.
+     * Returns every node's allocation per resource type (millicores, MB, GPUs), root excluded; O(tenants log tenants).
+     */
+    public Map<TenantPath, double[]> grantTree(long at, long intervalMs, io.fairledger.core.grant.GrantPolicy policy) {
+        requireNotBefore(at);
+        Map<TenantPath, double[]> out = new java.util.LinkedHashMap<>();
+        double[] cap = new double[ResourceVector.TYPES];
+        for (int r = 0; r < ResourceVector.TYPES; r++) {
+            cap[r] = capacity.get(r);
+        }
+        grantLevel(root, cap, at, intervalMs, policy, out);
+        return out;
+    }
+
+    private void grantLevel(TenantNode parent, double[] available, long at, long intervalMs,
+            io.fairledger.core.grant.GrantPolicy policy, Map<TenantPath, double[]> out) {
+        if (parent.children.isEmpty()) {
+            return;
+        }
+        var grants = policy.grant(grantRequest(parent.path, at, intervalMs, available));
+        for (int i = 0; i < parent.children.size(); i++) {
+            TenantNode child = parent.children.get(i);
+            double[] alloc = grants.grants().get(i).allocation();
+            out.put(child.path, alloc);
+            grantLevel(child, alloc, at, intervalMs, policy, out);
+        }
     }
 }

@@ -13,8 +13,8 @@ final class RunningTask {
     /** Share of capacity at start, used only for the quantum top-up. */
     final double size;
     final long quantumEnd;
-    /** One entry per node on the path whose top-up counts this task, or null when it was never young. */
-    YoungEntry[] youngEntries;
+    /** True while the task counts in its path's quantum top-up: from start until it finishes or its quantum ends. */
+    boolean young;
 
     RunningTask(String taskId, TenantNode tenant, AdaptiveQuantum.App app, ResourceVector resources, long start,
             double size, long quantumEnd) {
@@ -25,25 +25,5 @@ final class RunningTask {
         this.start = start;
         this.size = size;
         this.quantumEnd = quantumEnd;
-    }
-
-    /** The task as counted in one node's quantum top-up; {@code counted} turns false once, when it is subtracted. */
-    static final class YoungEntry {
-        final RunningTask task;
-        final TenantNode node;
-        boolean counted = true;
-
-        YoungEntry(RunningTask task, TenantNode node) {
-            this.task = task;
-            this.node = node;
-        }
-
-        void uncount() {
-            if (counted) {
-                counted = false;
-                node.youngSize -= task.size;
-                node.youngSizeTimesEnd -= task.size * task.quantumEnd;
-            }
-        }
     }
 }

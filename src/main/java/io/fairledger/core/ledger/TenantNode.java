@@ -3,7 +3,6 @@ package io.fairledger.core.ledger;
 import io.fairledger.core.model.TenantPath;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.PriorityQueue;
 
 /**
  * One node of the tenant tree inside a {@link ClusterLedger}: its configuration, the current rates derived from what
@@ -42,13 +41,17 @@ final class TenantNode {
 
     Accumulators acc;
 
-    // time quantum top-up (scheduling only): tasks younger than their quantum
-    final PriorityQueue<RunningTask.YoungEntry> young = new PriorityQueue<>(
-            (x, y) -> Long.compare(x.task.quantumEnd, y.task.quantumEnd));
+    // time quantum top-up (scheduling only): sums over the subtree's young tasks, quantum ends relative to
+    // registration so the products stay small
+    int youngCount;
     double youngSize;
     double youngSizeTimesEnd;
     double quantumMs;
-    final List<AdaptiveQuantum.App> apps = new ArrayList<>(1);
+    /** Sum of the quanta of this node's applications and children, and how many there are. */
+    double quantumSum;
+    int quantumMembers;
+    boolean quantumDirty;
+    java.util.Map<String, AdaptiveQuantum.App> lastApps;
 
     TenantNode(int index, TenantPath path, TenantNode parent, double weight, double discountOverride,
             String pricePlan, long start) {
@@ -66,16 +69,30 @@ final class TenantNode {
         return runningTasks > 0 || pending[0] > 0 || pending[1] > 0 || pending[2] > 0;
     }
 
-    /** Time-quantum top-up at {@code t} (DOMAIN.md section 6): sum over young tasks of (Q - elapsed) x size. */
-    double quantumTopUp(long t) {
-        while (!young.isEmpty() && young.peek().task.quantumEnd <= t) {
-            young.poll().uncount();
-        }
-        if (young.isEmpty()) {
-            youngSize = 0;
-            youngSizeTimesEnd = 0;
+    /**
+     * Time-quantum top-up at {@code t} (DOMAIN.md section 6): sum over young tasks of (Q - elapsed) x size; the ledger
+     * has expired the tasks whose quantum ended by {@code t}.
+     */
+    double quantumTopUp(long tSinceRegistration) {
+        if (youngCount == 0) {
             return 0;
         }
-        return Math.max(0, youngSizeTimesEnd - t * youngSize);
+        return Math.max(0, youngSizeTimesEnd - tSinceRegistration * youngSize);
+    }
+
+    void addYoung(double size, long endSinceRegistration) {
+        youngCount++;
+        youngSize += size;
+        youngSizeTimesEnd += size * endSinceRegistration;
+    }
+
+    void removeYoung(double size, long endSinceRegistration) {
+        if (--youngCount == 0) {
+            youngSize = 0;
+            youngSizeTimesEnd = 0;
+        } else {
+            youngSize -= size;
+            youngSizeTimesEnd -= size * endSinceRegistration;
+        }
     }
 }

@@ -6,18 +6,26 @@ package io.fairledger.core.model;
 public sealed interface UsageMeasure {
 
     /** The share of {@code amount} against {@code capacity}; types with zero capacity are ignored. */
-    double share(ResourceVector amount, ResourceVector capacity);
+    default double share(ResourceVector amount, ResourceVector capacity) {
+        return share(amount.millicores(), amount.memoryMb(), amount.gpus(), capacity);
+    }
+
+    /** The share of the given amounts against {@code capacity}, without building a vector (the ledger's hot path). */
+    double share(long millicores, long memoryMb, long gpus, ResourceVector capacity);
 
     /** Dominant share {@code max_r alloc_r / R_r} (DRF), the default. */
     record Dominant() implements UsageMeasure {
         @Override
-        public double share(ResourceVector amount, ResourceVector capacity) {
+        public double share(long millicores, long memoryMb, long gpus, ResourceVector capacity) {
             double best = 0;
-            for (int r = 0; r < ResourceVector.TYPES; r++) {
-                long cap = capacity.get(r);
-                if (cap > 0) {
-                    best = Math.max(best, (double) amount.get(r) / cap);
-                }
+            if (capacity.millicores() > 0) {
+                best = (double) millicores / capacity.millicores();
+            }
+            if (capacity.memoryMb() > 0) {
+                best = Math.max(best, (double) memoryMb / capacity.memoryMb());
+            }
+            if (capacity.gpus() > 0) {
+                best = Math.max(best, (double) gpus / capacity.gpus());
             }
             return best;
         }
@@ -37,14 +45,16 @@ public sealed interface UsageMeasure {
         }
 
         @Override
-        public double share(ResourceVector amount, ResourceVector capacity) {
-            double[] delta = {vcoreWeight, memoryWeight, gpuWeight};
+        public double share(long millicores, long memoryMb, long gpus, ResourceVector capacity) {
             double sum = 0;
-            for (int r = 0; r < ResourceVector.TYPES; r++) {
-                long cap = capacity.get(r);
-                if (cap > 0) {
-                    sum += delta[r] * amount.get(r) / cap;
-                }
+            if (capacity.millicores() > 0) {
+                sum += vcoreWeight * millicores / capacity.millicores();
+            }
+            if (capacity.memoryMb() > 0) {
+                sum += memoryWeight * memoryMb / capacity.memoryMb();
+            }
+            if (capacity.gpus() > 0) {
+                sum += gpuWeight * gpus / capacity.gpus();
             }
             return sum;
         }

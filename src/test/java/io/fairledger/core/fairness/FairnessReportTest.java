@@ -38,4 +38,20 @@ class FairnessReportTest {
         // class {a, b}: (40)^2 / (2 x 1000) = 0.8; class {c}: 1 -> (2 x 0.8 + 1) / 3
         assertThat(report.equality()).isCloseTo((2 * 0.8 + 1) / 3, within(1e-12));
     }
+
+    @Test
+    void fromLedgerAccountsOfTwoTenants() {
+        var ledger = new io.fairledger.core.ledger.ClusterLedger(io.fairledger.core.model.ClusterConfig
+                .defaults("c", 0, io.fairledger.core.model.ResourceVector.of(10, 0, 0),
+                        List.of(io.fairledger.core.model.TenantConfig.of("a", 1),
+                                io.fairledger.core.model.TenantConfig.of("b", 1))));
+        ledger.apply(new io.fairledger.core.ledger.LedgerEvent.TaskStarted("c", "t", io.fairledger.core.model.TenantPath
+                .parse("a"), "", io.fairledger.core.model.ResourceVector.of(8, 0, 0), 0));
+        var leaves = ledger.accounts(1000).subList(1, 3);
+        var report = FairnessReport.ofPeriod(leaves);
+        // a holds 0.8 with S = 0.5 and no pending demand: e = min(0.8, 0.5) -> rho = 0.8 / 0.5
+        assertThat(report.degrees().get("root.a").value()).isCloseTo(1.6, within(1e-12));
+        assertThat(report.degrees().get("root.b").value()).isEqualTo(1.0);
+        assertThat(report.sharingBenefit()).isCloseTo(0.6, within(1e-12));
+    }
 }
