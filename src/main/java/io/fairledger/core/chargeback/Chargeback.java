@@ -190,7 +190,9 @@ public final class Chargeback {
     private static TenantStatement line(TenantAccount a, BigDecimal charge) {
         List<BigDecimal> seconds = new ArrayList<>();
         for (int r = 0; r < a.period().resourceMs().size(); r++) {
-            seconds.add(a.period().resourceSeconds(r));
+            BigDecimal unitSeconds = a.period().resourceSeconds(r);
+            // the ledger counts CPU in millicores; statements report vcore-seconds, as YARN's vcoreSeconds
+            seconds.add(r == 0 ? unitSeconds.movePointLeft(3) : unitSeconds);
         }
         var p = a.period();
         return new TenantStatement(a.path(), seconds, capacityHours(p.counted()), capacityHours(p.actual()),
