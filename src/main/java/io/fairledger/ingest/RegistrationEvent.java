@@ -6,7 +6,7 @@ import java.time.Instant;
 import io.fairledger.tenancy.ResourceManagerKind;
 
 /**
- * A registration record on {@link Topics#REGISTRATIONS} (schema: kafka-schemas/registration.json), for example
+ * A registration record on {@link Topics#REGISTRATIONS} (kafka-schemas/README.md, "Registrations"), for example
  * <pre>
  * {"type":"ClusterRegistered","eventId":"e1","cluster":"prod-yarn","eventTime":"2026-11-22T10:00:00Z",
  *  "resourceManager":"YARN","name":"Production YARN"}
