@@ -31,14 +31,21 @@ import io.fairledger.core.replay.ReplayConfig;
  * same configuration. Every field but {@code registeredAt} and {@code capacity} has a default (DOMAIN.md): no discount,
  * ROUNDS of 24 h, PAR MAX, dominant share, no quantum, daily periods from registration, USAGE at zero prices.
  *
- * @param registeredAt when accounting starts: FULL memory and the first period start here
+ * @param registeredAt    when accounting starts: FULL memory and the first period start here
+ * @param allowedLateness the server closes a period once it has seen an event this long after the period's end
+ *                        (default 1 h); later events for it become adjustments. The offline command has all events
+ *                        at once and ignores it.
  * @param capacity     capacity at registration; capacity events change it later
  * @param tenants      configured tenants; the server keeps its own tenant tree and ignores this list
  */
 @JsonIgnoreProperties(ignoreUnknown = false)
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public record LedgerSettings(Instant registeredAt, Capacity capacity, Double discountRate, Memory memory,
-        ParPolicy par, Duration rootQuantum, Period period, Chargeback chargeback, List<Tenant> tenants) {
+        ParPolicy par, Duration rootQuantum, Period period, Duration allowedLateness, Chargeback chargeback,
+        List<Tenant> tenants) {
+
+    /** How long after a period's end events for it are still awaited before the server closes it, by default. */
+    public static final Duration DEFAULT_ALLOWED_LATENESS = Duration.ofHours(1);
 
     /** Capacity in whole or fractional vcores (stored exactly as millicores), MB and GPUs. */
     public record Capacity(double vcores, long memoryMb, long gpus) {
@@ -91,8 +98,13 @@ public record LedgerSettings(Instant registeredAt, Capacity capacity, Double dis
 
     /** The same settings with another tenant list. */
     public LedgerSettings withTenants(List<Tenant> replacement) {
-        return new LedgerSettings(registeredAt, capacity, discountRate, memory, par, rootQuantum, period, chargeback,
-                replacement);
+        return new LedgerSettings(registeredAt, capacity, discountRate, memory, par, rootQuantum, period,
+                allowedLateness, chargeback, replacement);
+    }
+
+    /** {@code allowedLateness}, or its default. */
+    public Duration lateness() {
+        return allowedLateness == null ? DEFAULT_ALLOWED_LATENESS : allowedLateness;
     }
 
     /**

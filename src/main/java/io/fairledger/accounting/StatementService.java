@@ -1,10 +1,17 @@
 package io.fairledger.accounting;
 
 import java.math.BigDecimal;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
+
+import javax.sql.DataSource;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -19,8 +26,9 @@ import jakarta.inject.Inject;
 import jakarta.transaction.Transactional;
 
 /**
- * A cluster's ledger settings and statements. Statements are {@link Books#statements} over the stored facts: the very
- * computation {@code fairledger account} runs on a file.
+ * A cluster's ledger settings and statements. Statements are {@link Books#statements} over the stored facts, the very
+ * computation {@code fairledger account} runs on a file; closed periods are kept as closed, and late events for them
+ * are settled by {@link LateAdjustments}.
  */
 @ApplicationScoped
 public class StatementService {
@@ -33,6 +41,9 @@ public class StatementService {
 
     @Inject
     ObjectMapper json;
+
+    @Inject
+    DataSource dataSource;
 
     /** Validates and stores {@code settings}; the tenants it lists are created or updated in the tenant tree. */
     @Transactional
@@ -81,7 +92,12 @@ public class StatementService {
         return stored.withTenants(tenants);
     }
 
-    /** Statements of every period closed by {@code until}. */
+    /**
+     * Statements of every period ended by {@code until}. A period whose end lies {@code allowedLateness} or more before
+     * the latest event seen for the cluster is closed: its statement is stored the first time it is asked for, with the
+     * adjustments then due for earlier closed periods, and from then on returned as stored. Younger periods are
+     * provisional: recomputed from the stored facts on every request.
+     */
     public List<StatementView> statements(String clusterId, Instant until) {
         LedgerSettings settings = settings(clusterId);
         if (until.isBefore(settings.registeredAt())) {
@@ -89,9 +105,81 @@ public class StatementService {
                     + settings.registeredAt());
         }
         try {
-            return Books.statements(clusterId, settings, facts.facts(clusterId), until);
+            List<StatementView> computed = Books.statements(clusterId, settings, facts.facts(clusterId), until);
+            long closeBefore = facts.watermark(clusterId) - settings.lateness().toMillis();
+            List<StatementView> closed = closedStatements(clusterId);
+            Map<String, StatementView> closedById = new LinkedHashMap<>();
+            closed.forEach(c -> closedById.put(c.period(), c));
+            Map<String, StatementView> computedById = new LinkedHashMap<>();
+            computed.forEach(c -> computedById.put(c.period(), c));
+            List<StatementView> result = new ArrayList<>(computed.size());
+            for (StatementView view : computed) {
+                StatementView stored = closedById.get(view.period());
+                if (stored != null) {
+                    result.add(stored);
+                } else if (view.end().toEpochMilli() <= closeBefore) {
+                    StatementView closing = LateAdjustments.carry(view,
+                            LateAdjustments.due(closed, computedById));
+                    StatementView kept = close(clusterId, closing);
+                    closed.add(kept);
+                    result.add(kept);
+                } else {
+                    result.add(view);
+                }
+            }
+            return result;
         } catch (SQLException e) {
-            throw new IllegalStateException("cannot read the facts of " + clusterId, e);
+            throw new IllegalStateException("cannot read the books of " + clusterId, e);
+        }
+    }
+
+    private List<StatementView> closedStatements(String clusterId) throws SQLException {
+        List<StatementView> out = new ArrayList<>();
+        try (Connection c = dataSource.getConnection();
+                PreparedStatement ps = c.prepareStatement("SELECT statement::text FROM closed_statement "
+                        + "WHERE cluster_id = ? ORDER BY period_end_ms")) {
+            ps.setString(1, clusterId);
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    out.add(read(rs.getString(1)));
+                }
+            }
+        }
+        return out;
+    }
+
+    /** Stores {@code statement} as closed; when another replica closed it first, theirs stands and is returned. */
+    private StatementView close(String clusterId, StatementView statement) throws SQLException {
+        try (Connection c = dataSource.getConnection()) {
+            try (PreparedStatement ps = c.prepareStatement("INSERT INTO closed_statement (cluster_id, period_id, "
+                    + "period_end_ms, statement) VALUES (?, ?, ?, ?::jsonb) ON CONFLICT DO NOTHING")) {
+                ps.setString(1, clusterId);
+                ps.setString(2, statement.period());
+                ps.setLong(3, statement.end().toEpochMilli());
+                ps.setString(4, json.writeValueAsString(statement));
+                if (ps.executeUpdate() == 1) {
+                    return statement;
+                }
+            } catch (JsonProcessingException e) {
+                throw new IllegalStateException("cannot serialise a statement", e);
+            }
+            try (PreparedStatement ps = c.prepareStatement(
+                    "SELECT statement::text FROM closed_statement WHERE cluster_id = ? AND period_id = ?")) {
+                ps.setString(1, clusterId);
+                ps.setString(2, statement.period());
+                try (ResultSet rs = ps.executeQuery()) {
+                    rs.next();
+                    return read(rs.getString(1));
+                }
+            }
+        }
+    }
+
+    private StatementView read(String text) {
+        try {
+            return json.readValue(text, StatementView.class);
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("a stored statement is unreadable", e);
         }
     }
 }

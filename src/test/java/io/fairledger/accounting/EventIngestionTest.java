@@ -2,6 +2,8 @@ package io.fairledger.accounting;
 
 import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.hamcrest.Matchers.empty;
+import static org.hamcrest.Matchers.equalTo;
 
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -88,6 +90,44 @@ class EventIngestionTest {
                     .asString();
             assertThat(JSON.readTree(body)).isEqualTo(offline);
         });
+    }
+
+    @Test
+    void aLateEventForAClosedPeriodBecomesAnAdjustmentInTheNextStatement() throws Exception {
+        String cluster = "late-yarn";
+        given().contentType(ContentType.JSON).body("{\"id\":\"" + cluster + "\",\"resourceManager\":\"YARN\"}")
+                .post("/api/v1/admin/clusters").then().statusCode(201);
+        given().contentType(ContentType.JSON).body("""
+                {"registeredAt":"2026-11-20T00:00:00Z","capacity":{"vcores":10,"memoryMb":10240,"gpus":0},
+                 "memory":{"mode":"FULL"},"period":{"length":"PT1H"},"allowedLateness":"PT30M",
+                 "chargeback":{"model":"USAGE","plans":[{"name":"std","perVcoreHour":"1","perGbHour":"0",
+                 "perGpuHour":"0"}]},"tenants":[{"path":"root.a","weight":1}]}""")
+                .put("/api/v1/admin/clusters/" + cluster + "/ledger-settings").then().statusCode(200);
+        // one vcore for 30 minutes in period 0, and an event at 03:00 that moves the watermark past 02:30 (period 1 end + lateness)
+        publish(cluster, List.of(container(cluster, "c1", "00:00:00", "00:30:00"),
+                container(cluster, "c2", "03:00:00", "03:00:01")));
+        String path = "/api/v1/admin/clusters/" + cluster + "/statements";
+        Awaitility.await().atMost(60, TimeUnit.SECONDS).untilAsserted(() -> given()
+                .queryParam("until", "2026-11-20T01:00:00Z").get(path).then().statusCode(200)
+                .body("[0].lines[0].charge", equalTo(0.5f)));
+
+        // a late container of period 0: one more vcore-hour
+        publish(cluster, List.of(container(cluster, "c3", "00:00:00", "01:00:00")));
+        Awaitility.await().atMost(60, TimeUnit.SECONDS).untilAsserted(() -> given()
+                .queryParam("until", "2026-11-20T02:00:00Z").get(path).then().statusCode(200)
+                .body("[0].lines[0].charge", equalTo(0.5f))
+                .body("[0].lines[0].adjustments", empty())
+                .body("[1].lines[0].adjustments[0].correctedPeriod", equalTo("0"))
+                .body("[1].lines[0].adjustments[0].amount", equalTo(1.0f))
+                .body("[1].lines[0].total", equalTo(1.0f)));
+    }
+
+    private static String container(String cluster, String id, String from, String to) {
+        return ("{\"type\":\"YarnContainerEvent\",\"eventId\":\"%s\",\"cluster\":\"%s\",\"eventTime\":"
+                + "\"2026-11-20T%sZ\",\"applicationId\":\"application_1_0001\",\"attemptId\":\"appattempt_1_0001_01\","
+                + "\"containerId\":\"%s\",\"queue\":\"root.a\",\"user\":\"u\",\"allocatedMemoryMb\":0,"
+                + "\"allocatedVcores\":1,\"node\":\"n1\",\"state\":\"COMPLETE\",\"createdTime\":\"2026-11-20T%sZ\","
+                + "\"finishedTime\":\"2026-11-20T%sZ\"}").formatted(id, cluster, to, id, from, to);
     }
 
     private static void shuffleWithinWindows(List<String> lines, int window, Random random) {
