@@ -52,7 +52,8 @@ class DeadlineGeneratorTest {
     @Test
     void ariaModelsAreUniformInTheirInterval() {
         double[] aria = multipliers(DeadlineModel.ARIA_1X_3X, 20_000);
-        assertThat(aria).allSatisfy(x -> assertThat(x).isBetween(1.0, 3.0 + 1e-5));
+        assertThat(java.util.Arrays.stream(aria).min().orElseThrow()).isGreaterThanOrEqualTo(1.0);
+        assertThat(java.util.Arrays.stream(aria).max().orElseThrow()).isLessThanOrEqualTo(3.0 + 1e-5);
         assertThat(java.util.Arrays.stream(aria).average().orElseThrow()).isCloseTo(2.0, within(0.03));
         assertThat(multipliers(DeadlineModel.ARIA_2X_4X, 1000))
                 .allSatisfy(x -> assertThat(x).isBetween(2.0, 4.0 + 1e-5));
