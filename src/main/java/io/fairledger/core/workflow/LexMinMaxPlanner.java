@@ -149,7 +149,8 @@ public final class LexMinMaxPlanner implements SlotPlanner {
                 for (int t = 0; t < slots; t++) {
                     boolean atLevel = !pinned[t] && levelCaps[t] * level[1] == level[0] * capacity[t]
                             && network.flow(slotEdge[t]) == levelCaps[t];
-                    if (atLevel && firstAtLevel < 0) {
+                    boolean canBeAtLevel = !pinned[t] && levelCaps[t] * level[1] == level[0] * capacity[t];
+                    if (canBeAtLevel && (firstAtLevel < 0 || capacity[t] > capacity[firstAtLevel])) {
                         firstAtLevel = t;
                     }
                     if (!pinned[t] && (level[0] == 0 || atLevel && !lowerable[t])) {

@@ -101,6 +101,17 @@ public final class WorkflowDag {
         }
         List<String> cycle = new ArrayList<>(path.subList(position.get(current), path.size()));
         java.util.Collections.reverse(cycle);
+        int first = 0;
+        for (int i = 1; i < cycle.size(); i++) {
+            if (inputOrder(cycle.get(i)) < inputOrder(cycle.get(first))) {
+                first = i;
+            }
+        }
+        java.util.Collections.rotate(cycle, -first);
         return cycle;
+    }
+
+    private int inputOrder(String id) {
+        return workflow.jobs().indexOf(byId.get(id));
     }
 }
