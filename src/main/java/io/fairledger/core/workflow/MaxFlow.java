@@ -62,6 +62,17 @@ final class MaxFlow {
     /** Maximum flow from {@code source} to {@code sink}, starting from zero flow. */
     long run(int source, int sink) {
         Arrays.fill(flow, 0, edges, 0);
+        return augment(source, sink);
+    }
+
+    /** Changes the flow on {@code edge} by {@code delta}, and its twin by the opposite. */
+    void addFlow(int edge, long delta) {
+        flow[edge] += delta;
+        flow[edge ^ 1] -= delta;
+    }
+
+    /** Augments the current flow to a maximum one; returns the flow added. */
+    long augment(int source, int sink) {
         long total = 0;
         while (bfs(source, sink)) {
             System.arraycopy(head, 0, cursor, 0, nodes);
