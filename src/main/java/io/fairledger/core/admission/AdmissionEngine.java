@@ -48,9 +48,10 @@ final class AdmissionEngine {
         this.freeCpus = capacity;
     }
 
-    static AdmissionQueue queue(boolean indexed, RequestEstimator estimator, PriorityPolicy priority) {
+    static AdmissionQueue queue(boolean indexed, RequestEstimator estimator, PriorityPolicy priority,
+            int capacity) {
         return indexed
-                ? new IndexedAdmissionQueue(estimator, priority)
+                ? new IndexedAdmissionQueue(estimator, priority, capacity)
                 : new RescanAdmissionQueue(estimator, priority);
     }
 

@@ -1,12 +1,10 @@
 package io.fairledger.core.admission;
 
 import java.util.ArrayList;
+import java.util.BitSet;
 import java.util.Comparator;
 import java.util.List;
-import java.util.Map;
 import java.util.PriorityQueue;
-import java.util.TreeMap;
-import java.util.TreeSet;
 
 /**
  * The fast admission pass: decides exactly as {@link RescanAdmissionQueue} without rescanning the queue.
@@ -27,36 +25,53 @@ import java.util.TreeSet;
  * <p>
  * Cost. A submission or a timer pass costs O(k log n) for the k jobs whose request changed, plus O(b) per admission
  * for the b non-empty buckets at or below the free CPUs (b is at most the capacity). When the estimator's state
- * changes (Justice after each completion) the index is rebuilt lazily at the next pass in O(n log n), as the rescan.
+ * changes (Justice after each completion) the index is rebuilt at the next pass in O(n) plus the change-time searches,
+ * the same order as the rescan.
  */
 final class IndexedAdmissionQueue implements AdmissionQueue {
 
     private final RequestEstimator estimator;
     private final PriorityPolicy priority;
     private final Comparator<QueuedJob> fixedOrder;
-    private final TreeSet<QueuedJob> queued;
-    private final TreeMap<Long, Bucket> buckets = new TreeMap<>();
-    private final PriorityQueue<Change> changes = new PriorityQueue<>(
-            Comparator.comparingLong((Change c) -> c.atMillis));
+    private final List<QueuedJob> queued = new ArrayList<>();
+    private final Bucket[] buckets;
+    private final BitSet nonEmpty = new BitSet();
+    private PriorityQueue<Change> changes = new PriorityQueue<>();
     private final List<QueuedJob> unplaced = new ArrayList<>();
     private boolean rebuildNeeded = true;
 
-    IndexedAdmissionQueue(RequestEstimator estimator, PriorityPolicy priority) {
+    /**
+     * @param capacity
+     *            cluster CPUs: no job's request exceeds it while queued
+     */
+    IndexedAdmissionQueue(RequestEstimator estimator, PriorityPolicy priority, int capacity) {
         this.estimator = estimator;
         this.priority = priority;
         Comparator<QueuedJob> byDeadline = Comparator.comparingLong(j -> j.deadlineAbsMillis);
         this.fixedOrder = (priority.longerTtdFirstAtEqualRequest() ? byDeadline.reversed() : byDeadline)
                 .thenComparing(QueuedJob.BY_SUBMIT_THEN_ID);
-        this.queued = new TreeSet<>(fixedOrder);
+        this.buckets = new Bucket[capacity + 1];
     }
 
     @Override
     public void add(QueuedJob job) {
-        if (!queued.add(job)) {
+        if (job.indexSlot >= 0) {
             throw new IllegalArgumentException("job " + job.id() + " is already queued");
         }
+        job.indexSlot = queued.size();
+        queued.add(job);
         job.placedRequest = 0;
         unplaced.add(job);
+    }
+
+    private void removeFromQueue(QueuedJob job) {
+        int slot = job.indexSlot;
+        QueuedJob last = queued.remove(queued.size() - 1);
+        if (last != job) {
+            queued.set(slot, last);
+            last.indexSlot = slot;
+        }
+        job.indexSlot = -1;
     }
 
     @Override
@@ -71,19 +86,25 @@ final class IndexedAdmissionQueue implements AdmissionQueue {
 
     @Override
     public PassResult pass(long nowMillis, int freeCpus) {
-        List<QueuedJob> dropped = new ArrayList<>();
+        List<QueuedJob> dropped = new ArrayList<>(0);
         if (rebuildNeeded) {
             rebuild(nowMillis, dropped);
         } else {
             for (QueuedJob job : unplaced) {
-                place(job, nowMillis, dropped);
+                Change change = place(job, nowMillis, dropped);
+                if (change != null) {
+                    changes.add(change);
+                }
             }
             while (!changes.isEmpty() && changes.peek().atMillis <= nowMillis) {
                 Change change = changes.poll();
                 QueuedJob job = change.job;
                 if (change.version == job.version && job.placedRequest > 0) {
                     unplace(job);
-                    place(job, nowMillis, dropped);
+                    Change next = place(job, nowMillis, dropped);
+                    if (next != null) {
+                        changes.add(next);
+                    }
                 }
             }
         }
@@ -91,7 +112,7 @@ final class IndexedAdmissionQueue implements AdmissionQueue {
         List<Decision.Drop> drops = new ArrayList<>(dropped.size());
         dropped.sort(QueuedJob.BY_SUBMIT_THEN_ID);
         for (QueuedJob job : dropped) {
-            queued.remove(job);
+            removeFromQueue(job);
             long ttd = job.ttdMillis(nowMillis);
             drops.add(ttd <= 0
                     ? AdmissionQueue.deadlinePassed(job)
@@ -102,13 +123,13 @@ final class IndexedAdmissionQueue implements AdmissionQueue {
 
     private List<Offer> offer(long nowMillis, int freeCpus) {
         boolean bootstrapping = estimator.bootstrapping();
-        List<Offer> offers = new ArrayList<>();
+        List<Offer> offers = new ArrayList<>(0);
         int free = freeCpus;
         while (free > 0) {
-            Map<Long, Bucket> candidates = bootstrapping ? buckets : buckets.headMap((long) free, true);
+            int limit = bootstrapping ? buckets.length - 1 : Math.min(free, buckets.length - 1);
             QueuedJob best = null;
-            for (Bucket bucket : candidates.values()) {
-                QueuedJob head = bucket.head();
+            for (int r = nonEmpty.nextSetBit(1); r >= 0 && r <= limit; r = nonEmpty.nextSetBit(r + 1)) {
+                QueuedJob head = buckets[r].head();
                 if (best == null || AdmissionQueue.compare(priority, head, head.placedRequest, best,
                         best.placedRequest, nowMillis) < 0) {
                     best = head;
@@ -121,35 +142,50 @@ final class IndexedAdmissionQueue implements AdmissionQueue {
             offers.add(new Offer(best, cpus));
             free -= cpus;
             unplace(best);
-            queued.remove(best);
+            removeFromQueue(best);
         }
         return offers;
     }
 
     private void rebuild(long nowMillis, List<QueuedJob> dropped) {
-        buckets.clear();
-        changes.clear();
+        for (int r = nonEmpty.nextSetBit(0); r >= 0; r = nonEmpty.nextSetBit(r + 1)) {
+            buckets[r] = null;
+        }
+        nonEmpty.clear();
         List<Change> fresh = new ArrayList<>(queued.size());
+        List<List<Entry>> members = new ArrayList<>(buckets.length);
+        for (int r = 0; r < buckets.length; r++) {
+            members.add(null);
+        }
         for (QueuedJob job : queued) {
             job.version++;
             job.placedRequest = 0;
-            Change change = placeWithoutSchedule(job, nowMillis, dropped);
-            if (change != null) {
-                fresh.add(change);
+            long ttd = job.ttdMillis(nowMillis);
+            long required = ttd <= 0 ? 0 : estimator.requiredCpus(job, ttd);
+            if (ttd <= 0 || required > job.maxCpus) {
+                dropped.add(job);
+                continue;
+            }
+            job.placedRequest = required;
+            int r = (int) required;
+            if (members.get(r) == null) {
+                members.set(r, new ArrayList<>());
+            }
+            members.get(r).add(new Entry(job, job.version, fixedOrder));
+            fresh.add(new Change(job.deadlineAbsMillis - lastTtdAbove(job, ttd, required), job, job.version));
+        }
+        for (int r = 0; r < buckets.length; r++) {
+            if (members.get(r) != null) {
+                buckets[r] = new Bucket(members.get(r));
+                nonEmpty.set(r);
             }
         }
-        changes.addAll(fresh);
+        changes = new PriorityQueue<>(fresh);
         rebuildNeeded = false;
     }
 
-    private void place(QueuedJob job, long nowMillis, List<QueuedJob> dropped) {
-        Change change = placeWithoutSchedule(job, nowMillis, dropped);
-        if (change != null) {
-            changes.add(change);
-        }
-    }
-
-    private Change placeWithoutSchedule(QueuedJob job, long nowMillis, List<QueuedJob> dropped) {
+    /** Puts the job in the bucket of its current request and returns its next change, or drops it. */
+    private Change place(QueuedJob job, long nowMillis, List<QueuedJob> dropped) {
         long ttd = job.ttdMillis(nowMillis);
         if (ttd <= 0) {
             dropped.add(job);
@@ -162,15 +198,21 @@ final class IndexedAdmissionQueue implements AdmissionQueue {
         }
         job.version++;
         job.placedRequest = required;
-        buckets.computeIfAbsent(required, r -> new Bucket(fixedOrder)).add(job);
+        int r = (int) required;
+        if (buckets[r] == null) {
+            buckets[r] = new Bucket(new ArrayList<>());
+            nonEmpty.set(r);
+        }
+        buckets[r].add(new Entry(job, job.version, fixedOrder));
         return new Change(job.deadlineAbsMillis - lastTtdAbove(job, ttd, required), job, job.version);
     }
 
     private void unplace(QueuedJob job) {
-        Bucket bucket = buckets.get(job.placedRequest);
+        int r = (int) job.placedRequest;
         job.version++;
-        if (--bucket.live == 0) {
-            buckets.remove(job.placedRequest);
+        if (--buckets[r].live == 0) {
+            buckets[r] = null;
+            nonEmpty.clear(r);
         }
         job.placedRequest = 0;
     }
@@ -226,12 +268,13 @@ final class IndexedAdmissionQueue implements AdmissionQueue {
         private final PriorityQueue<Entry> heap;
         private int live;
 
-        Bucket(Comparator<QueuedJob> order) {
-            this.heap = new PriorityQueue<>((a, b) -> order.compare(a.job, b.job));
+        Bucket(List<Entry> entries) {
+            this.heap = new PriorityQueue<>(entries);
+            this.live = entries.size();
         }
 
-        void add(QueuedJob job) {
-            heap.add(new Entry(job, job.version));
+        void add(Entry entry) {
+            heap.add(entry);
             live++;
         }
 
@@ -243,9 +286,17 @@ final class IndexedAdmissionQueue implements AdmissionQueue {
         }
     }
 
-    private record Entry(QueuedJob job, int version) {
+    private record Entry(QueuedJob job, int version, Comparator<QueuedJob> order) implements Comparable<Entry> {
+        @Override
+        public int compareTo(Entry other) {
+            return order.compare(job, other.job);
+        }
     }
 
-    private record Change(long atMillis, QueuedJob job, int version) {
+    private record Change(long atMillis, QueuedJob job, int version) implements Comparable<Change> {
+        @Override
+        public int compareTo(Change other) {
+            return Long.compare(atMillis, other.atMillis);
+        }
     }
 }

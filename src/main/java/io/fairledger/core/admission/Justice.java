@@ -33,7 +33,8 @@ public final class Justice implements AdmissionPolicy {
         this.config = config;
         this.statistics = new Statistics(capacity, config);
         this.engine = new AdmissionEngine(capacity,
-                AdmissionEngine.queue(config.indexed(), statistics, config.priority()), config.killAboveTasks(),
+                AdmissionEngine.queue(config.indexed(), statistics, config.priority(), capacity),
+                config.killAboveTasks(),
                 statistics::track);
     }
 

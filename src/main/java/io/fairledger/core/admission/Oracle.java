@@ -33,7 +33,7 @@ public final class Oracle implements AdmissionPolicy {
                 return (long) Math.ceil(job.request.compTimeCpuSeconds() * MILLIS_PER_SECOND / request) - 1;
             }
         };
-        this.engine = new AdmissionEngine(capacity, AdmissionEngine.queue(indexed, estimator, priority),
+        this.engine = new AdmissionEngine(capacity, AdmissionEngine.queue(indexed, estimator, priority, capacity),
                 JusticeConfig.NEVER_KILL, (job, completion, met) -> false);
     }
 

@@ -26,7 +26,8 @@ public final class Pythia implements AdmissionPolicy {
     public Pythia(int capacity, JusticeConfig config) {
         this.statistics = new Statistics(capacity, config.bootstrapCompletions());
         this.engine = new AdmissionEngine(capacity,
-                AdmissionEngine.queue(config.indexed(), statistics, config.priority()), config.killAboveTasks(),
+                AdmissionEngine.queue(config.indexed(), statistics, config.priority(), capacity),
+                config.killAboveTasks(),
                 statistics::track);
     }
 

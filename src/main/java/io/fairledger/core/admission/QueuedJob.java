@@ -15,6 +15,8 @@ final class QueuedJob {
 
     /** Current request while placed in an {@link IndexedAdmissionQueue} bucket, 0 when not placed. */
     long placedRequest;
+    /** Position in the {@link IndexedAdmissionQueue}'s list of queued jobs, -1 when not queued there. */
+    int indexSlot = -1;
     /** Bumped whenever the job leaves or moves inside an index, so stale index entries can be recognised. */
     int version;
 

@@ -51,7 +51,7 @@ class FastPathEquivalenceTest {
         FractionEstimator estimator = new FractionEstimator();
         estimator.fraction = 0.05 + random.nextDouble() * 0.9;
         estimator.bootstrapping = random.nextInt(4) == 0;
-        AdmissionQueue fast = new IndexedAdmissionQueue(estimator, priority);
+        AdmissionQueue fast = new IndexedAdmissionQueue(estimator, priority, capacity);
         AdmissionQueue slow = new RescanAdmissionQueue(estimator, priority);
         long now = 0;
         int nextId = 0;
