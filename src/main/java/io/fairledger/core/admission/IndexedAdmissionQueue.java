@@ -12,9 +12,9 @@ import java.util.PriorityQueue;
  * <p>
  * Why it is correct. While the estimator's state is fixed, a job's request {@code reqCpus(t)} is a non-decreasing
  * step function of time (its TTD only shrinks), and the drop conditions are monotone too. So the index stores, per
- * job, its current request and the first millisecond at which that request changes (found by an exact search on the
- * estimator itself, not on a formula), in a heap of change times; a pass re-evaluates only the jobs whose change time
- * has come. Jobs are grouped in buckets of equal request; inside a bucket the {@link PriorityPolicy} contract makes the
+ * job, its current request and a millisecond at or before the first one at which that request changes (proved by
+ * evaluating the estimator itself, not a formula), in a heap of change times; a pass re-evaluates only the jobs whose
+ * change time has come. Jobs are grouped in buckets of equal request; inside a bucket the {@link PriorityPolicy} contract makes the
  * order depend on TTD alone, hence on the absolute deadline, which never changes: each bucket is a heap in a fixed
  * order. The priority order across buckets does change with time (for {@code reqCpus/TTD} two jobs can swap), so it is
  * never stored: a query compares the heads of the buckets that fit, with the exact comparator, at the current
@@ -172,7 +172,7 @@ final class IndexedAdmissionQueue implements AdmissionQueue {
                 members.set(r, new ArrayList<>());
             }
             members.get(r).add(new Entry(job, job.version, fixedOrder));
-            fresh.add(new Change(job.deadlineAbsMillis - lastTtdAbove(job, ttd, required), job, job.version));
+            fresh.add(new Change(job.deadlineAbsMillis - changeTtd(job, ttd, required), job, job.version));
         }
         for (int r = 0; r < buckets.length; r++) {
             if (members.get(r) != null) {
@@ -204,7 +204,7 @@ final class IndexedAdmissionQueue implements AdmissionQueue {
             nonEmpty.set(r);
         }
         buckets[r].add(new Entry(job, job.version, fixedOrder));
-        return new Change(job.deadlineAbsMillis - lastTtdAbove(job, ttd, required), job, job.version);
+        return new Change(job.deadlineAbsMillis - changeTtd(job, ttd, required), job, job.version);
     }
 
     private void unplace(QueuedJob job) {
@@ -215,6 +215,19 @@ final class IndexedAdmissionQueue implements AdmissionQueue {
             nonEmpty.clear(r);
         }
         job.placedRequest = 0;
+    }
+
+    /**
+     * A TTD at which to look at the job again: at least {@link #lastTtdAbove}, so no change is missed (looking early
+     * only re-evaluates an unchanged job). The estimator's guess is taken when one exact evaluation proves it safe,
+     * which is the usual case; otherwise the exact search runs.
+     */
+    private long changeTtd(QueuedJob job, long ttd, long request) {
+        long guess = estimator.boundaryGuess(job, request);
+        if (guess >= 0 && guess < ttd - 1 && estimator.requiredCpus(job, guess + 1) <= request) {
+            return guess;
+        }
+        return lastTtdAbove(job, ttd, request);
     }
 
     /**
