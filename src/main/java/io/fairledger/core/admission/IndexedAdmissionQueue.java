@@ -276,22 +276,34 @@ final class IndexedAdmissionQueue implements AdmissionQueue {
         return above;
     }
 
-    /** The jobs of one request, in the fixed order; entries of jobs that left are skipped lazily. */
+    /**
+     * The jobs of one request, in the fixed order; entries of jobs that left are skipped lazily. The heap is built on
+     * the first query, so buckets no pass looks at (requests above the free CPUs) cost no ordering work.
+     */
     private static final class Bucket {
-        private final PriorityQueue<Entry> heap;
+        private List<Entry> pending;
+        private PriorityQueue<Entry> heap;
         private int live;
 
         Bucket(List<Entry> entries) {
-            this.heap = new PriorityQueue<>(entries);
+            this.pending = entries;
             this.live = entries.size();
         }
 
         void add(Entry entry) {
-            heap.add(entry);
+            if (heap == null) {
+                pending.add(entry);
+            } else {
+                heap.add(entry);
+            }
             live++;
         }
 
         QueuedJob head() {
+            if (heap == null) {
+                heap = new PriorityQueue<>(pending);
+                pending = null;
+            }
             while (heap.peek().version != heap.peek().job.version) {
                 heap.poll();
             }
