@@ -293,6 +293,9 @@ final class IndexedAdmissionQueue implements AdmissionQueue {
         void add(Entry entry) {
             if (heap == null) {
                 pending.add(entry);
+                if (pending.size() > 2 * live + 16) {
+                    pending.removeIf(e -> e.version != e.job.version);
+                }
             } else {
                 heap.add(entry);
             }
