@@ -2,10 +2,12 @@ package io.fairledger.core.admission;
 
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.PriorityQueue;
+import java.util.Set;
 
 /**
  * The state shared by {@link BaselineFairShare} and {@link ReactiveFairShare}: every job starts at once with its cap
@@ -17,6 +19,7 @@ final class FairShareAdmission {
     private final boolean killAtDeadline;
     private final Map<String, JobRequest> running = new LinkedHashMap<>();
     private final List<JobRequest> submitted = new ArrayList<>();
+    private final Set<String> submittedIds = new HashSet<>();
     private final PriorityQueue<JobRequest> byDeadline = new PriorityQueue<>(
             Comparator.comparingLong(JobRequest::deadlineAbsMillis).thenComparingLong(JobRequest::submitMillis)
                     .thenComparing(JobRequest::id));
@@ -36,7 +39,7 @@ final class FairShareAdmission {
     }
 
     void submit(JobRequest job) {
-        if (running.containsKey(job.id()) || submitted.stream().anyMatch(j -> j.id().equals(job.id()))) {
+        if (running.containsKey(job.id()) || !submittedIds.add(job.id())) {
             throw new IllegalArgumentException("job " + job.id() + " is already queued or running");
         }
         submitted.add(job);
@@ -75,6 +78,7 @@ final class FairShareAdmission {
             decisions.add(new Decision.Admit(job.id(), job.maxCpus(capacity)));
         }
         submitted.clear();
+        submittedIds.clear();
         return decisions;
     }
 
