@@ -213,7 +213,7 @@ public final class SimulateCommand implements Callable<Integer> {
         if (id == null || !id.isTextual() || id.asText().isBlank()) {
             throw new BadInputException("'id' must be a non-empty string");
         }
-        double submit = number(node, "submit ");
+        double submit = number(node, "submit");
         JsonNode tasks = node.get("tasks");
         if (tasks == null || !tasks.canConvertToExactIntegral() || !tasks.canConvertToInt()) {
             throw new BadInputException("'tasks' must be an integer");
@@ -221,8 +221,8 @@ public final class SimulateCommand implements Callable<Integer> {
         if (tasks.asInt() < 1) {
             throw new BadInputException("'tasks' must be >= 1, got " + tasks.asInt());
         }
-        double compTime = number(node, "compTime ");
-        double deadline = number(node, "deadline ");
+        double compTime = number(node, "compTime");
+        double deadline = number(node, "deadline");
         if (submit < 0) {
             throw new BadInputException("'submit' must be >= 0, got " + submit);
         }
