@@ -1,0 +1,165 @@
+package io.fairledger.core.admission;
+
+import java.util.List;
+
+/**
+ * Justice: deadline-aware, fair-share admission control (Dimopoulos, Krintz, Wolski; seed 000 Algorithms 1-3, seed
+ * 001 chapter 5 Algorithms 3-6, seed 003), exactly as DOMAIN.md section 9 fixes it.
+ *
+ * <p>
+ * {@code TRACK_JOB} (Algorithm 3) runs for every job that ran to completion: {@code deadlineCPUs = compTime /
+ * deadline}, {@code minReqRate = deadlineCPUs / maxCPUs}, {@code MinCPUFrac}/{@code MaxCPUFrac} over all rates,
+ * {@code LastCPUFrac = numCPUsAllocd / maxCPUs}, {@code LastSuccess}, error {@code minReqRate - LastCPUFrac}. The
+ * fraction (Algorithm 4) is the mean of {@code LastCPUFrac} and {@code MinCPUFrac} after a met deadline or
+ * {@code MaxCPUFrac} after a miss; the smoothed mean of the errors is added and the result clamped into
+ * {@code [MinCPUFrac, 1]} (Algorithm 5). A queued job then needs {@code reqCpus = max(ceil(fraction * deadline / TTD
+ * * maxCPUs), 1)} (Algorithm 6 lines 21-30, TTD = deadline minus time queued). During bootstrap (fewer than
+ * {@link JusticeConfig#bootstrapCompletions()} completions) {@code reqCpus = maxCPUs} and a job that does not fit gets
+ * the CPUs that are free. Drops, priority and all-or-nothing offers: see {@link AdmissionQueue}. Running jobs past their
+ * deadline with more tasks than {@link JusticeConfig#killAboveTasks()} are killed; kills and drops feed no statistics;
+ * a running job's CPUs never change.
+ *
+ * <p>
+ * Decision where the papers are silent: a queued job whose TTD reaches 0 is dropped during bootstrap too. Cost: O(1)
+ * per completion for the statistics; the pass is {@link IndexedAdmissionQueue}'s.
+ */
+public final class Justice implements AdmissionPolicy {
+
+    private final JusticeConfig config;
+    private final Statistics statistics;
+    private final AdmissionEngine engine;
+
+    public Justice(int capacity, JusticeConfig config) {
+        this.config = config;
+        this.statistics = new Statistics(capacity, config);
+        this.engine = new AdmissionEngine(capacity,
+                AdmissionEngine.queue(config.indexed(), statistics, config.priority(), capacity),
+                config.killAboveTasks(),
+                statistics::track);
+    }
+
+    public Justice(int capacity) {
+        this(capacity, JusticeConfig.defaults());
+    }
+
+    public JusticeConfig config() {
+        return config;
+    }
+
+    /**
+     * The corrected and validated fraction a new job would get now ({@code allocCPUFrac}), or 1 during bootstrap.
+     */
+    public double allocationFraction() {
+        return statistics.bootstrapping() ? 1.0 : statistics.fraction;
+    }
+
+    /** CPUs a job of {@code job}'s shape needs if admitted at {@code nowMillis}, or more than maxCPUs if infeasible. */
+    public long requiredCpus(JobRequest job, long nowMillis) {
+        long ttd = job.deadlineAbsMillis() - nowMillis;
+        if (ttd <= 0) {
+            throw new IllegalArgumentException("job " + job.id() + " has no time left at " + nowMillis + " ms");
+        }
+        return statistics.requiredCpus(new QueuedJob(job, engine.capacity()), ttd);
+    }
+
+    @Override
+    public String name() {
+        return "justice";
+    }
+
+    @Override
+    public AllocationModel allocationModel() {
+        return AllocationModel.FIXED;
+    }
+
+    @Override
+    public int capacity() {
+        return engine.capacity();
+    }
+
+    @Override
+    public void submit(JobRequest job) {
+        engine.submit(job);
+    }
+
+    @Override
+    public void complete(JobCompletion completion) {
+        engine.complete(completion);
+    }
+
+    @Override
+    public List<Decision> decide(long nowMillis) {
+        return engine.decide(nowMillis);
+    }
+
+    @Override
+    public int queuedJobs() {
+        return engine.queuedJobs();
+    }
+
+    @Override
+    public int freeCpus() {
+        return engine.freeCpus();
+    }
+
+    /** The state {@code TRACK_JOB} keeps, and the estimate derived from it. */
+    private static final class Statistics implements RequestEstimator {
+        private final int capacity;
+        private final int bootstrapCompletions;
+        private final ErrorSmoothing.Average errors;
+        private long completed;
+        private double minCpuFrac = Double.POSITIVE_INFINITY;
+        private double maxCpuFrac = Double.NEGATIVE_INFINITY;
+        private double lastCpuFrac;
+        private boolean lastSuccess;
+        private double fraction = 1.0;
+
+        Statistics(int capacity, JusticeConfig config) {
+            this.capacity = capacity;
+            this.bootstrapCompletions = config.bootstrapCompletions();
+            this.errors = config.smoothing().newAverage();
+        }
+
+        /** Algorithm 3, then Algorithms 4 and 5 once, since their result only changes here. */
+        boolean track(RunningJob job, JobCompletion completion, boolean metDeadline) {
+            double deadlineSeconds = job.request().deadlineMillis() / 1000.0;
+            double deadlineCpus = completion.compTimeCpuSeconds() / deadlineSeconds;
+            int maxCpus = job.request().maxCpus(capacity);
+            double minReqRate = deadlineCpus / maxCpus;
+            minCpuFrac = Math.min(minCpuFrac, minReqRate);
+            maxCpuFrac = Math.max(maxCpuFrac, minReqRate);
+            lastCpuFrac = (double) job.cpus() / maxCpus;
+            lastSuccess = metDeadline;
+            errors.add(minReqRate - lastCpuFrac);
+            completed++;
+            double calculated = (lastCpuFrac + (lastSuccess ? minCpuFrac : maxCpuFrac)) / 2;
+            double corrected = calculated + errors.value();
+            if (corrected < minCpuFrac) {
+                corrected = minCpuFrac;
+            } else if (corrected > 1) {
+                corrected = 1;
+            }
+            fraction = corrected;
+            return true;
+        }
+
+        @Override
+        public boolean bootstrapping() {
+            return completed < bootstrapCompletions;
+        }
+
+        @Override
+        public long requiredCpus(QueuedJob job, long ttdMillis) {
+            if (bootstrapping()) {
+                return job.maxCpus;
+            }
+            double scaled = fraction * ((double) job.request.deadlineMillis() / ttdMillis);
+            return Math.max((long) Math.ceil(scaled * job.maxCpus), 1);
+        }
+
+        @Override
+        public long boundaryGuess(QueuedJob job, long request) {
+            return (long) Math.ceil(fraction * job.request.deadlineMillis() * job.maxCpus / request) - 1;
+        }
+    }
+}

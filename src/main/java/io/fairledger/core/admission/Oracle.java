@@ -1,0 +1,83 @@
+package io.fairledger.core.admission;
+
+import java.util.List;
+
+/**
+ * The Oracle reference allocator (seed 001 section 4.2 and chapter 5): it knows each job's {@code compTime} and gives
+ * it the fewest CPUs that finish it by the deadline under perfect parallelism, {@code reqCpus = max(ceil(compTime /
+ * TTD), 1)} (DOMAIN.md section 9). It queues what does not fit, drops a job once {@code reqCpus > maxCPUs} or its TTD
+ * is gone, and orders the queue by {@code reqCpus / TTD} ("fewer required resources and longer time until the
+ * deadline"). No bootstrap, no kills: an admitted job always meets its deadline.
+ */
+public final class Oracle implements AdmissionPolicy {
+
+    private static final double MILLIS_PER_SECOND = 1000.0;
+
+    private final AdmissionEngine engine;
+
+    public Oracle(int capacity, PriorityPolicy priority, boolean indexed) {
+        RequestEstimator estimator = new RequestEstimator() {
+            @Override
+            public boolean bootstrapping() {
+                return false;
+            }
+
+            @Override
+            public long requiredCpus(QueuedJob job, long ttdMillis) {
+                double cpuMillis = job.request.compTimeCpuSeconds() * MILLIS_PER_SECOND;
+                return Math.max((long) Math.ceil(cpuMillis / ttdMillis), 1);
+            }
+
+            @Override
+            public long boundaryGuess(QueuedJob job, long request) {
+                return (long) Math.ceil(job.request.compTimeCpuSeconds() * MILLIS_PER_SECOND / request) - 1;
+            }
+        };
+        this.engine = new AdmissionEngine(capacity, AdmissionEngine.queue(indexed, estimator, priority, capacity),
+                JusticeConfig.NEVER_KILL, (job, completion, met) -> false);
+    }
+
+    public Oracle(int capacity) {
+        this(capacity, PriorityPolicy.REQ_CPUS_PER_TTD, true);
+    }
+
+    @Override
+    public String name() {
+        return "oracle";
+    }
+
+    @Override
+    public AllocationModel allocationModel() {
+        return AllocationModel.FIXED;
+    }
+
+    @Override
+    public int capacity() {
+        return engine.capacity();
+    }
+
+    @Override
+    public void submit(JobRequest job) {
+        engine.submit(job);
+    }
+
+    @Override
+    public void complete(JobCompletion completion) {
+        engine.complete(completion);
+    }
+
+    @Override
+    public List<Decision> decide(long nowMillis) {
+        return engine.decide(nowMillis);
+    }
+
+    @Override
+    public int queuedJobs() {
+        return engine.queuedJobs();
+    }
+
+    @Override
+    public int freeCpus() {
+        return engine.freeCpus();
+    }
+}

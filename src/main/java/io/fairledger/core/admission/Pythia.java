@@ -1,0 +1,126 @@
+package io.fairledger.core.admission;
+
+import java.util.List;
+
+/**
+ * PYTHIA (Dimopoulos, Krintz, Wolski; seed 001 chapter 4, Algorithms 1 and 2): one global {@code CPUFrac}, the largest
+ * {@code minReqRate = compTime / deadline / maxCPUs} seen over completed jobs; a queued job needs {@code reqCpus =
+ * max(ceil(CPUFrac * deadline / TTD * maxCPUs), 1)}. Bootstrap, drops, priority, all-or-nothing offers and kills as in
+ * {@link Justice} (it is Justice's special case, DOMAIN.md section 9).
+ *
+ * <p>
+ * Decision: {@code CPUFrac} is capped at 1, as the paper states it always is ("CPUFrac is always less than or equal to
+ * 1"); an uncapped value above 1, from a job whose deadline was impossible, would make every later job infeasible.
+ */
+public final class Pythia implements AdmissionPolicy {
+
+    private final Statistics statistics;
+    private final AdmissionEngine engine;
+
+    /**
+     * @param capacity
+     *            cluster CPUs
+     * @param config
+     *            reuses Justice's kill threshold, priority, bootstrap length and queue choice; smoothing is unused
+     */
+    public Pythia(int capacity, JusticeConfig config) {
+        this.statistics = new Statistics(capacity, config.bootstrapCompletions());
+        this.engine = new AdmissionEngine(capacity,
+                AdmissionEngine.queue(config.indexed(), statistics, config.priority(), capacity),
+                config.killAboveTasks(),
+                statistics::track);
+    }
+
+    public Pythia(int capacity) {
+        this(capacity, JusticeConfig.defaults());
+    }
+
+    /** The global {@code CPUFrac}, or -1 before any job completed. */
+    public double cpuFraction() {
+        return statistics.cpuFrac;
+    }
+
+    @Override
+    public String name() {
+        return "pythia";
+    }
+
+    @Override
+    public AllocationModel allocationModel() {
+        return AllocationModel.FIXED;
+    }
+
+    @Override
+    public int capacity() {
+        return engine.capacity();
+    }
+
+    @Override
+    public void submit(JobRequest job) {
+        engine.submit(job);
+    }
+
+    @Override
+    public void complete(JobCompletion completion) {
+        engine.complete(completion);
+    }
+
+    @Override
+    public List<Decision> decide(long nowMillis) {
+        return engine.decide(nowMillis);
+    }
+
+    @Override
+    public int queuedJobs() {
+        return engine.queuedJobs();
+    }
+
+    @Override
+    public int freeCpus() {
+        return engine.freeCpus();
+    }
+
+    /** {@code TRACK_JOB} of Algorithm 2 and {@code ESTIMATE_REQ} of Algorithm 1. */
+    private static final class Statistics implements RequestEstimator {
+        private final int capacity;
+        private final int bootstrapCompletions;
+        private long completed;
+        private double cpuFrac = -1;
+
+        Statistics(int capacity, int bootstrapCompletions) {
+            this.capacity = capacity;
+            this.bootstrapCompletions = bootstrapCompletions;
+        }
+
+        boolean track(RunningJob job, JobCompletion completion, boolean metDeadline) {
+            double deadlineCpus = completion.compTimeCpuSeconds() / (job.request().deadlineMillis() / 1000.0);
+            double minReqRate = Math.min(deadlineCpus / job.request().maxCpus(capacity), 1.0);
+            boolean wasBootstrapping = bootstrapping();
+            completed++;
+            if (minReqRate > cpuFrac) {
+                cpuFrac = minReqRate;
+                return true;
+            }
+            return wasBootstrapping != bootstrapping();
+        }
+
+        @Override
+        public boolean bootstrapping() {
+            return completed < bootstrapCompletions;
+        }
+
+        @Override
+        public long requiredCpus(QueuedJob job, long ttdMillis) {
+            if (bootstrapping()) {
+                return job.maxCpus;
+            }
+            double scaled = ((double) job.request.deadlineMillis() / ttdMillis) * cpuFrac;
+            return Math.max((long) Math.ceil(scaled * job.maxCpus), 1);
+        }
+
+        @Override
+        public long boundaryGuess(QueuedJob job, long request) {
+            return (long) Math.ceil(cpuFrac * job.request.deadlineMillis() * job.maxCpus / request) - 1;
+        }
+    }
+}

@@ -1,0 +1,36 @@
+package io.fairledger.core.admission;
+
+import java.util.Comparator;
+
+/** A job waiting for admission, with the bookkeeping an {@link AdmissionQueue} keeps about it. */
+final class QueuedJob {
+
+    /** Submit time, then id: the tie rule of DOMAIN.md section 11. */
+    static final Comparator<QueuedJob> BY_SUBMIT_THEN_ID = Comparator
+            .comparingLong((QueuedJob j) -> j.request.submitMillis()).thenComparing(j -> j.request.id());
+
+    final JobRequest request;
+    final int maxCpus;
+    final long deadlineAbsMillis;
+
+    /** Current request while placed in an {@link IndexedAdmissionQueue} bucket, 0 when not placed. */
+    long placedRequest;
+    /** Position in the {@link IndexedAdmissionQueue}'s list of queued jobs, -1 when not queued there. */
+    int indexSlot = -1;
+    /** Bumped whenever the job leaves or moves inside an index, so stale index entries can be recognised. */
+    int version;
+
+    QueuedJob(JobRequest request, int capacity) {
+        this.request = request;
+        this.maxCpus = request.maxCpus(capacity);
+        this.deadlineAbsMillis = request.deadlineAbsMillis();
+    }
+
+    String id() {
+        return request.id();
+    }
+
+    long ttdMillis(long nowMillis) {
+        return deadlineAbsMillis - nowMillis;
+    }
+}
