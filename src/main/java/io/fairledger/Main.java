@@ -4,6 +4,7 @@ import io.fairledger.cli.AccountCommand;
 import io.fairledger.cli.ReplayCommand;
 import io.fairledger.cli.ScenarioCommand;
 import io.fairledger.cli.ServeCommand;
+import io.fairledger.cli.SimulateCommand;
 import io.quarkus.runtime.annotations.QuarkusMain;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -14,7 +15,7 @@ import picocli.CommandLine.Command;
  */
 @QuarkusMain
 @Command(name = "fairledger", mixinStandardHelpOptions = true, versionProvider = Main.Version.class, description = "Long-term fairness and chargeback accounting for shared compute clusters.", subcommands = {
-        ServeCommand.class, ScenarioCommand.class, AccountCommand.class, ReplayCommand.class})
+        ServeCommand.class, ScenarioCommand.class, AccountCommand.class, ReplayCommand.class, SimulateCommand.class})
 public final class Main {
 
     public static void main(String... args) {

@@ -14,7 +14,7 @@ import java.util.Set;
  * running jobs, selective kills and the admission pass of seed 001 Algorithm 6. The policies differ only in their
  * {@link RequestEstimator} and in what a completion teaches them.
  */
-final class AdmissionEngine {
+final class AdmissionEngine implements AdmissionState {
 
     /** Learns from a completed job; returns true when future requests may differ. */
     interface CompletionTracker {
@@ -55,19 +55,23 @@ final class AdmissionEngine {
                 : new RescanAdmissionQueue(estimator, priority);
     }
 
-    int capacity() {
+    @Override
+    public int capacity() {
         return capacity;
     }
 
-    int freeCpus() {
+    @Override
+    public int freeCpus() {
         return freeCpus;
     }
 
-    int queuedJobs() {
+    @Override
+    public int queuedJobs() {
         return queue.size();
     }
 
-    void submit(JobRequest job) {
+    @Override
+    public void submit(JobRequest job) {
         if (running.containsKey(job.id()) || queuedIds.contains(job.id())) {
             throw new IllegalArgumentException("job " + job.id() + " is already queued or running");
         }
@@ -76,7 +80,8 @@ final class AdmissionEngine {
         submittedSinceLastPass.add(job.id());
     }
 
-    void complete(JobCompletion completion) {
+    @Override
+    public void complete(JobCompletion completion) {
         RunningJob job = running.remove(completion.jobId());
         if (job == null) {
             throw new IllegalArgumentException("job " + completion.jobId() + " is not running");
@@ -88,7 +93,8 @@ final class AdmissionEngine {
         }
     }
 
-    List<Decision> decide(long nowMillis) {
+    @Override
+    public List<Decision> decide(long nowMillis) {
         if (nowMillis < lastPassMillis) {
             throw new IllegalArgumentException(
                     "event time went backwards: " + nowMillis + " ms after " + lastPassMillis + " ms");

@@ -1,12 +1,11 @@
 package io.fairledger.core.admission;
 
-import java.util.List;
 import java.util.Map;
 
 /**
  * Baseline fair share ("NoDrop FS", seed 001 section 4.2; the Mesos/YARN default allocator the papers compare against): no admission control, every job starts at once and running jobs share the cluster max-min, each capped at {@code maxCPUs} ({@link MaxMinShares}, DOMAIN.md section 11). It never drops or kills: a late job runs to the end.
  */
-public final class BaselineFairShare implements AdmissionPolicy {
+public final class BaselineFairShare extends StatefulPolicy {
 
     private final FairShareAdmission state;
 
@@ -20,6 +19,11 @@ public final class BaselineFairShare implements AdmissionPolicy {
     }
 
     @Override
+    AdmissionState state() {
+        return state;
+    }
+
+    @Override
     public String name() {
         return "baseline-fs";
     }
@@ -27,35 +31,5 @@ public final class BaselineFairShare implements AdmissionPolicy {
     @Override
     public AllocationModel allocationModel() {
         return AllocationModel.FAIR_SHARE;
-    }
-
-    @Override
-    public int capacity() {
-        return state.capacity();
-    }
-
-    @Override
-    public void submit(JobRequest job) {
-        state.submit(job);
-    }
-
-    @Override
-    public void complete(JobCompletion completion) {
-        state.complete(completion);
-    }
-
-    @Override
-    public List<Decision> decide(long nowMillis) {
-        return state.decide(nowMillis);
-    }
-
-    @Override
-    public int queuedJobs() {
-        return state.queuedJobs();
-    }
-
-    @Override
-    public int freeCpus() {
-        return state.freeCpus();
     }
 }

@@ -13,7 +13,7 @@ import java.util.Set;
  * The state shared by {@link BaselineFairShare} and {@link ReactiveFairShare}: every job starts at once with its cap
  * {@code maxCPUs}; running jobs share capacity max-min; optionally, jobs still running at their deadline are killed.
  */
-final class FairShareAdmission {
+final class FairShareAdmission implements AdmissionState {
 
     private final int capacity;
     private final boolean killAtDeadline;
@@ -34,18 +34,21 @@ final class FairShareAdmission {
         this.killAtDeadline = killAtDeadline;
     }
 
-    int capacity() {
+    @Override
+    public int capacity() {
         return capacity;
     }
 
-    void submit(JobRequest job) {
+    @Override
+    public void submit(JobRequest job) {
         if (running.containsKey(job.id()) || !submittedIds.add(job.id())) {
             throw new IllegalArgumentException("job " + job.id() + " is already queued or running");
         }
         submitted.add(job);
     }
 
-    void complete(JobCompletion completion) {
+    @Override
+    public void complete(JobCompletion completion) {
         JobRequest job = running.remove(completion.jobId());
         if (job == null) {
             throw new IllegalArgumentException("job " + completion.jobId() + " is not running");
@@ -53,7 +56,8 @@ final class FairShareAdmission {
         runningCaps -= job.maxCpus(capacity);
     }
 
-    List<Decision> decide(long nowMillis) {
+    @Override
+    public List<Decision> decide(long nowMillis) {
         if (nowMillis < lastPassMillis) {
             throw new IllegalArgumentException(
                     "event time went backwards: " + nowMillis + " ms after " + lastPassMillis + " ms");
@@ -94,11 +98,13 @@ final class FairShareAdmission {
         return byId;
     }
 
-    int queuedJobs() {
+    @Override
+    public int queuedJobs() {
         return submitted.size();
     }
 
-    int freeCpus() {
+    @Override
+    public int freeCpus() {
         return (int) Math.max(0, capacity - runningCaps);
     }
 }

@@ -1,7 +1,5 @@
 package io.fairledger.core.admission;
 
-import java.util.List;
-
 /**
  * Justice: deadline-aware, fair-share admission control (Dimopoulos, Krintz, Wolski; seed 000 Algorithms 1-3, seed
  * 001 chapter 5 Algorithms 3-6, seed 003), exactly as DOMAIN.md section 9 fixes it.
@@ -23,7 +21,7 @@ import java.util.List;
  * Decision where the papers are silent: a queued job whose TTD reaches 0 is dropped during bootstrap too. Cost: O(1)
  * per completion for the statistics; the pass is {@link IndexedAdmissionQueue}'s.
  */
-public final class Justice implements AdmissionPolicy {
+public final class Justice extends StatefulPolicy {
 
     private final JusticeConfig config;
     private final Statistics statistics;
@@ -63,6 +61,11 @@ public final class Justice implements AdmissionPolicy {
     }
 
     @Override
+    AdmissionState state() {
+        return engine;
+    }
+
+    @Override
     public String name() {
         return "justice";
     }
@@ -70,36 +73,6 @@ public final class Justice implements AdmissionPolicy {
     @Override
     public AllocationModel allocationModel() {
         return AllocationModel.FIXED;
-    }
-
-    @Override
-    public int capacity() {
-        return engine.capacity();
-    }
-
-    @Override
-    public void submit(JobRequest job) {
-        engine.submit(job);
-    }
-
-    @Override
-    public void complete(JobCompletion completion) {
-        engine.complete(completion);
-    }
-
-    @Override
-    public List<Decision> decide(long nowMillis) {
-        return engine.decide(nowMillis);
-    }
-
-    @Override
-    public int queuedJobs() {
-        return engine.queuedJobs();
-    }
-
-    @Override
-    public int freeCpus() {
-        return engine.freeCpus();
     }
 
     /** The state {@code TRACK_JOB} keeps, and the estimate derived from it. */

@@ -1,7 +1,5 @@
 package io.fairledger.core.admission;
 
-import java.util.List;
-
 /**
  * The Oracle reference allocator (seed 001 section 4.2 and chapter 5): it knows each job's {@code compTime} and gives
  * it the fewest CPUs that finish it by the deadline under perfect parallelism, {@code reqCpus = max(ceil(compTime /
@@ -9,7 +7,7 @@ import java.util.List;
  * is gone, and orders the queue by {@code reqCpus / TTD} ("fewer required resources and longer time until the
  * deadline"). No bootstrap, no kills: an admitted job always meets its deadline.
  */
-public final class Oracle implements AdmissionPolicy {
+public final class Oracle extends StatefulPolicy {
 
     private static final double MILLIS_PER_SECOND = 1000.0;
 
@@ -42,6 +40,11 @@ public final class Oracle implements AdmissionPolicy {
     }
 
     @Override
+    AdmissionState state() {
+        return engine;
+    }
+
+    @Override
     public String name() {
         return "oracle";
     }
@@ -49,35 +52,5 @@ public final class Oracle implements AdmissionPolicy {
     @Override
     public AllocationModel allocationModel() {
         return AllocationModel.FIXED;
-    }
-
-    @Override
-    public int capacity() {
-        return engine.capacity();
-    }
-
-    @Override
-    public void submit(JobRequest job) {
-        engine.submit(job);
-    }
-
-    @Override
-    public void complete(JobCompletion completion) {
-        engine.complete(completion);
-    }
-
-    @Override
-    public List<Decision> decide(long nowMillis) {
-        return engine.decide(nowMillis);
-    }
-
-    @Override
-    public int queuedJobs() {
-        return engine.queuedJobs();
-    }
-
-    @Override
-    public int freeCpus() {
-        return engine.freeCpus();
     }
 }

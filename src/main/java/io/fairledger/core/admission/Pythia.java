@@ -1,7 +1,5 @@
 package io.fairledger.core.admission;
 
-import java.util.List;
-
 /**
  * PYTHIA (Dimopoulos, Krintz, Wolski; seed 001 chapter 4, Algorithms 1 and 2): one global {@code CPUFrac}, the largest
  * {@code minReqRate = compTime / deadline / maxCPUs} seen over completed jobs; a queued job needs {@code reqCpus =
@@ -12,7 +10,7 @@ import java.util.List;
  * Decision: {@code CPUFrac} is capped at 1, as the paper states it always is ("CPUFrac is always less than or equal to
  * 1"); an uncapped value above 1, from a job whose deadline was impossible, would make every later job infeasible.
  */
-public final class Pythia implements AdmissionPolicy {
+public final class Pythia extends StatefulPolicy {
 
     private final Statistics statistics;
     private final AdmissionEngine engine;
@@ -41,6 +39,11 @@ public final class Pythia implements AdmissionPolicy {
     }
 
     @Override
+    AdmissionState state() {
+        return engine;
+    }
+
+    @Override
     public String name() {
         return "pythia";
     }
@@ -48,36 +51,6 @@ public final class Pythia implements AdmissionPolicy {
     @Override
     public AllocationModel allocationModel() {
         return AllocationModel.FIXED;
-    }
-
-    @Override
-    public int capacity() {
-        return engine.capacity();
-    }
-
-    @Override
-    public void submit(JobRequest job) {
-        engine.submit(job);
-    }
-
-    @Override
-    public void complete(JobCompletion completion) {
-        engine.complete(completion);
-    }
-
-    @Override
-    public List<Decision> decide(long nowMillis) {
-        return engine.decide(nowMillis);
-    }
-
-    @Override
-    public int queuedJobs() {
-        return engine.queuedJobs();
-    }
-
-    @Override
-    public int freeCpus() {
-        return engine.freeCpus();
     }
 
     /** {@code TRACK_JOB} of Algorithm 2 and {@code ESTIMATE_REQ} of Algorithm 1. */

@@ -1,12 +1,11 @@
 package io.fairledger.core.admission;
 
-import java.util.List;
 import java.util.Map;
 
 /**
  * Reactive fair share (seed 001 section 4.2): {@link BaselineFairShare} that "reacts" when a job exceeds its deadline by killing it, freeing its share for the others (DOMAIN.md sections 9 and 11). No admission control, never drops.
  */
-public final class ReactiveFairShare implements AdmissionPolicy {
+public final class ReactiveFairShare extends StatefulPolicy {
 
     private final FairShareAdmission state;
 
@@ -20,6 +19,11 @@ public final class ReactiveFairShare implements AdmissionPolicy {
     }
 
     @Override
+    AdmissionState state() {
+        return state;
+    }
+
+    @Override
     public String name() {
         return "reactive-fs";
     }
@@ -27,35 +31,5 @@ public final class ReactiveFairShare implements AdmissionPolicy {
     @Override
     public AllocationModel allocationModel() {
         return AllocationModel.FAIR_SHARE;
-    }
-
-    @Override
-    public int capacity() {
-        return state.capacity();
-    }
-
-    @Override
-    public void submit(JobRequest job) {
-        state.submit(job);
-    }
-
-    @Override
-    public void complete(JobCompletion completion) {
-        state.complete(completion);
-    }
-
-    @Override
-    public List<Decision> decide(long nowMillis) {
-        return state.decide(nowMillis);
-    }
-
-    @Override
-    public int queuedJobs() {
-        return state.queuedJobs();
-    }
-
-    @Override
-    public int freeCpus() {
-        return state.freeCpus();
     }
 }

@@ -1,0 +1,181 @@
+package io.fairledger.perf.ingest;
+
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+
+import io.fairledger.ingest.schema.EventDecoder;
+import io.fairledger.ingest.schema.EventTopics;
+import io.fairledger.testsupport.KafkaDependency;
+import io.fairledger.testsupport.PostgresDependency;
+import io.fairledger.testsupport.Processes;
+import io.fairledger.testsupport.RealDependency;
+
+/**
+ * The ingestion load tool: events per second from topic to committed ledger (facts and offsets in PostgreSQL) for
+ * 1,000 tenants and 100,000 running tasks, next to Kafka's own {@code ConsumerPerformance} reading the same topic in
+ * the same run. Prints both figures; asserts nothing.
+ *
+ * <pre>
+ * ./mvnw -B package -DskipTests
+ * ./mvnw -Pbench test-compile exec:exec -Dbench.main=io.fairledger.perf.ingest.IngestThroughput
+ * </pre>
+ */
+public final class IngestThroughput {
+
+    private static final int TENANTS = 1_000;
+    private static final int RUNNING = 100_000;
+    private static final String CLUSTER = "bench-yarn";
+
+    public static void main(String[] args) throws Exception {
+        Path jar = Path.of("target/quarkus-app/quarkus-run.jar");
+        if (!Files.isRegularFile(jar)) {
+            throw new IllegalStateException("package the server first: ./mvnw -B package -DskipTests");
+        }
+        try (RealDependency.Running postgres = PostgresDependency.start();
+                RealDependency.Running kafka = KafkaDependency.start()) {
+            String bootstrap = kafka.config().get("kafka.bootstrap.servers");
+            List<byte[]> events = events();
+            int port = Processes.freePort();
+            ProcessBuilder server = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java")
+                    .toString(), "-jar", jar.toString(), "serve").redirectErrorStream(true)
+                    .redirectOutput(Files.createTempFile("fairledger-bench-server", ".log").toFile());
+            server.environment().putAll(Map.of("QUARKUS_HTTP_PORT", Integer.toString(port),
+                    "QUARKUS_DATASOURCE_JDBC_URL", postgres.config().get("quarkus.datasource.jdbc.url"),
+                    "QUARKUS_DATASOURCE_USERNAME", postgres.config().get("quarkus.datasource.username"),
+                    "QUARKUS_DATASOURCE_PASSWORD", postgres.config().get("quarkus.datasource.password"),
+                    "KAFKA_BOOTSTRAP_SERVERS", bootstrap));
+            Process process = server.start();
+            try {
+                String base = "http://127.0.0.1:" + port;
+                Processes.awaitHttpOk("fairledger", base + "/q/health/ready", process, Duration.ofMinutes(2),
+                        "the server log");
+                post(base + "/api/v1/admin/clusters", "{\"id\":\"" + CLUSTER + "\",\"resourceManager\":\"YARN\"}",
+                        "POST");
+                produce(bootstrap, events);
+                double server = awaitCommitted(postgres, events.size());
+                double kafkaOwn = consumerPerformance(bootstrap, events.size());
+                System.out.printf("%nevents: %d (%d tenants, %d running tasks at the end)%n", events.size(), TENANTS,
+                        RUNNING);
+                System.out.printf("fairledger, topic to committed ledger: %.0f events/s%n", server);
+                System.out.printf("Kafka ConsumerPerformance, same topic:  %.0f events/s%n", kafkaOwn);
+                System.out.printf("ratio: %.2f (goal: at least 0.5)%n", server / kafkaOwn);
+            } finally {
+                Processes.stop(process);
+            }
+        }
+    }
+
+    /** 100,000 container starts over 1,000 queues, then 50,000 finishes and 50,000 more starts. */
+    private static List<byte[]> events() {
+        List<byte[]> out = new ArrayList<>();
+        long t = 1_795_132_800_000L;
+        for (int i = 0; i < RUNNING + RUNNING / 2; i++) {
+            out.add(container(i, t + i, "RUNNING", ""));
+            if (i >= RUNNING) {
+                int done = i - RUNNING;
+                out.add(container(done, t + i, "COMPLETE", ",\"finishedTime\":" + (t + i)));
+            }
+        }
+        return out;
+    }
+
+    private static byte[] container(int i, long at, String state, String extra) {
+        return ("{\"type\":\"YarnContainerEvent\",\"eventId\":\"e-%d-%s\",\"cluster\":\"%s\",\"eventTime\":%d,"
+                + "\"applicationId\":\"application_1_%d\",\"attemptId\":\"appattempt_1_%d_1\",\"containerId\":"
+                + "\"container_%d\",\"queue\":\"root.t%d\",\"user\":\"u\",\"allocatedMemoryMb\":2048,"
+                + "\"allocatedVcores\":1,\"node\":\"n%d\",\"state\":\"%s\",\"createdTime\":%d%s}")
+                .formatted(i, state, CLUSTER, at, i % 5000, i % 5000, i, i % TENANTS, i % 500, state,
+                        1_795_132_800_000L + i, extra)
+                .getBytes(StandardCharsets.UTF_8);
+    }
+
+    private static void produce(String bootstrap, List<byte[]> events) {
+        try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(Map.of(
+                ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap, ProducerConfig.LINGER_MS_CONFIG, 20,
+                ProducerConfig.BATCH_SIZE_CONFIG, 512 * 1024), new ByteArraySerializer(),
+                new ByteArraySerializer())) {
+            for (byte[] e : events) {
+                ProducerRecord<byte[], byte[]> r = new ProducerRecord<>(EventTopics.YARN_CONTAINERS,
+                        CLUSTER.getBytes(StandardCharsets.UTF_8), e);
+                r.headers().add(EventDecoder.CONTENT_TYPE_HEADER, EventDecoder.JSON.getBytes(StandardCharsets.UTF_8));
+                producer.send(r);
+            }
+            producer.flush();
+        }
+    }
+
+    /** Events per second between the first and the last committed offset of the server's consumer. */
+    private static double awaitCommitted(RealDependency.Running postgres, int total) throws Exception {
+        try (Connection db = DriverManager.getConnection(postgres.config().get("quarkus.datasource.jdbc.url"),
+                postgres.config().get("quarkus.datasource.username"),
+                postgres.config().get("quarkus.datasource.password"));
+                Statement st = db.createStatement()) {
+            long firstAt = 0;
+            long firstOffset = 0;
+            while (true) {
+                long offset;
+                try (ResultSet rs = st.executeQuery("SELECT coalesce(sum(next_offset), 0) FROM consumer_offset "
+                        + "WHERE topic = '" + EventTopics.YARN_CONTAINERS + "'")) {
+                    rs.next();
+                    offset = rs.getLong(1);
+                }
+                long now = System.nanoTime();
+                if (firstAt == 0 && offset > 0) {
+                    firstAt = now;
+                    firstOffset = offset;
+                }
+                if (offset >= total) {
+                    return (offset - firstOffset) / ((now - firstAt) / 1e9);
+                }
+                Thread.sleep(20);
+            }
+        }
+    }
+
+    /** Runs Kafka's ConsumerPerformance in its own JVM and returns its records per second. */
+    private static double consumerPerformance(String bootstrap, int total) throws IOException, InterruptedException {
+        Process p = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-cp",
+                System.getProperty("java.class.path"), "org.apache.kafka.tools.ConsumerPerformance",
+                "--bootstrap-server", bootstrap, "--topic", EventTopics.YARN_CONTAINERS, "--messages",
+                Integer.toString(total), "--group", "bench-" + System.nanoTime(), "--hide-header")
+                .redirectErrorStream(true).start();
+        String output = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        p.waitFor();
+        // start.time, end.time, data.consumed.in.MB, MB.sec, data.consumed.in.nMsg, nMsg.sec, ...
+        for (String line : output.lines().toList()) {
+            String[] f = line.split(",\\s*");
+            if (f.length >= 6 && f[4].trim().matches("\\d+")) {
+                return Double.parseDouble(f[5].trim());
+            }
+        }
+        throw new IllegalStateException("unexpected ConsumerPerformance output:\n" + output);
+    }
+
+    private static void post(String url, String json, String method) throws IOException, InterruptedException {
+        HttpResponse<String> response = HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create(url))
+                .header("content-type", "application/json").method(method, HttpRequest.BodyPublishers.ofString(json))
+                .build(), HttpResponse.BodyHandlers.ofString());
+        if (response.statusCode() >= 300) {
+            throw new IllegalStateException(url + " answered " + response.statusCode() + ": " + response.body());
+        }
+    }
+}
