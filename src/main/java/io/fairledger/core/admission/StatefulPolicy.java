@@ -7,7 +7,7 @@ import java.util.List;
  * ({@link AdmissionEngine} for the fixed-allocation policies, {@link FairShareAdmission} for the fair-share ones); a
  * policy only says how requests are estimated.
  */
-abstract class StatefulPolicy implements AdmissionPolicy {
+public abstract class StatefulPolicy implements AdmissionPolicy {
 
     abstract AdmissionState state();
 

@@ -68,16 +68,15 @@ public final class IngestThroughput {
                 String base = "http://127.0.0.1:" + port;
                 Processes.awaitHttpOk("fairledger", base + "/q/health/ready", process, Duration.ofMinutes(2),
                         "the server log");
-                post(base + "/api/v1/admin/clusters", "{\"id\":\"" + CLUSTER + "\",\"resourceManager\":\"YARN\"}",
-                        "POST");
+                post(base + "/api/v1/admin/clusters", "{\"id\":\"" + CLUSTER + "\",\"resourceManager\":\"YARN\"}");
                 produce(bootstrap, events);
-                double server = awaitCommitted(postgres, events.size());
+                double fairledgerRate = awaitCommitted(postgres, events.size());
                 double kafkaOwn = consumerPerformance(bootstrap, events.size());
                 System.out.printf("%nevents: %d (%d tenants, %d running tasks at the end)%n", events.size(), TENANTS,
                         RUNNING);
-                System.out.printf("fairledger, topic to committed ledger: %.0f events/s%n", server);
+                System.out.printf("fairledger, topic to committed ledger: %.0f events/s%n", fairledgerRate);
                 System.out.printf("Kafka ConsumerPerformance, same topic:  %.0f events/s%n", kafkaOwn);
-                System.out.printf("ratio: %.2f (goal: at least 0.5)%n", server / kafkaOwn);
+                System.out.printf("ratio: %.2f (goal: at least 0.5)%n", fairledgerRate / kafkaOwn);
             } finally {
                 Processes.stop(process);
             }
@@ -170,9 +169,9 @@ public final class IngestThroughput {
         throw new IllegalStateException("unexpected ConsumerPerformance output:\n" + output);
     }
 
-    private static void post(String url, String json, String method) throws IOException, InterruptedException {
+    private static void post(String url, String json) throws IOException, InterruptedException {
         HttpResponse<String> response = HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create(url))
-                .header("content-type", "application/json").method(method, HttpRequest.BodyPublishers.ofString(json))
+                .header("content-type", "application/json").POST(HttpRequest.BodyPublishers.ofString(json))
                 .build(), HttpResponse.BodyHandlers.ofString());
         if (response.statusCode() >= 300) {
             throw new IllegalStateException(url + " answered " + response.statusCode() + ": " + response.body());
