@@ -4,14 +4,15 @@ ALTER TABLE cluster ADD COLUMN ledger_settings JSONB;
 
 -- Every fact a resource manager reported, once. The ledger is the replay of these in event-time order, so arrival
 -- order never matters; a redelivered event (same event id) or a repeated task transition (same dedupe key) is
--- rejected by the primary key and the unique constraint.
+-- rejected by the primary key. A fact is a small JSON document (io.fairledger.accounting.FactCodec), stored as text:
+-- it is only ever read back whole, and text is cheaper to insert than JSONB.
 CREATE TABLE ledger_fact (
     cluster_id       TEXT        NOT NULL REFERENCES cluster (id),
     dedupe_key       TEXT        NOT NULL,
     event_id         TEXT        NOT NULL,
     event_time_ms    BIGINT      NOT NULL,
     kind             TEXT        NOT NULL,
-    fact             JSONB       NOT NULL,
+    fact             TEXT        NOT NULL,
     source_topic     TEXT        NOT NULL,
     source_partition INT         NOT NULL,
     source_offset    BIGINT      NOT NULL,

@@ -34,6 +34,7 @@ import io.fairledger.ingest.schema.FairledgerEvent;
 import io.fairledger.observability.MetricNames;
 import io.fairledger.tenancy.TenancyService;
 import io.fairledger.web.ProblemException;
+import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import io.quarkus.runtime.ShutdownEvent;
@@ -78,6 +79,7 @@ public class EventConsumer {
     private Thread thread;
     private String groupId;
     private Set<String> clusters = Set.of();
+    private final Map<String, Counter> counters = new HashMap<>();
 
     void start(@Observes StartupEvent event) {
         groupId = String.valueOf(kafkaConfig.getOrDefault(ConsumerConfig.GROUP_ID_CONFIG, "fairledger"));
@@ -89,6 +91,8 @@ public class EventConsumer {
         config.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, 5000);
         config.put(ConsumerConfig.FETCH_MIN_BYTES_CONFIG, 64 * 1024);
         config.put(ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG, 100);
+        // a cluster's events share one partition: let one fetch fill a whole batch
+        config.put(ConsumerConfig.MAX_PARTITION_FETCH_BYTES_CONFIG, 8 * 1024 * 1024);
         consumer = new KafkaConsumer<>(config, new ByteArrayDeserializer(), new ByteArrayDeserializer());
         deadLetters = new DeadLetters(kafkaConfig);
         running = true;
@@ -140,12 +144,14 @@ public class EventConsumer {
             count(record.topic(), outcome);
         }
         deadLetters.awaitSent();
+        sample.stop(meters.timer(MetricNames.INGEST_BATCH_DECODE));
+        Timer.Sample commit = Timer.start(meters);
         int inserted = store.commit(groupId, facts, admissions, next);
+        commit.stop(meters.timer(MetricNames.INGEST_BATCH_COMMIT));
         if (facts.size() > inserted) {
             meters.counter(MetricNames.INGEST_EVENTS, MetricNames.TOPIC, "all", MetricNames.OUTCOME, "duplicate")
                     .increment(facts.size() - inserted);
         }
-        sample.stop(meters.timer(MetricNames.INGEST_BATCH_COMMIT));
     }
 
     private String accept(ConsumerRecord<byte[], byte[]> record, List<FactStore.Stored> facts,
@@ -213,7 +219,8 @@ public class EventConsumer {
     }
 
     private void count(String topic, String outcome) {
-        meters.counter(MetricNames.INGEST_EVENTS, MetricNames.TOPIC, topic, MetricNames.OUTCOME, outcome).increment();
+        counters.computeIfAbsent(topic + '\n' + outcome, k -> meters.counter(MetricNames.INGEST_EVENTS,
+                MetricNames.TOPIC, topic, MetricNames.OUTCOME, outcome)).increment();
     }
 
     private static String contentType(ConsumerRecord<byte[], byte[]> record) {

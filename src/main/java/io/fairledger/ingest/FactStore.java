@@ -41,7 +41,7 @@ public class FactStore {
 
     private static final String INSERT_FACT = "INSERT INTO ledger_fact (cluster_id, dedupe_key, event_id, "
             + "event_time_ms, kind, fact, source_topic, source_partition, source_offset) "
-            + "VALUES (?, ?, ?, ?, ?, ?::jsonb, ?, ?, ?) ON CONFLICT DO NOTHING";
+            + "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING";
     private static final String INSERT_ADMISSION = "INSERT INTO admission_event (cluster_id, event_id, event_time_ms, "
             + "kind, content_type, payload) VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING";
     private static final String UPSERT_OFFSET = "INSERT INTO consumer_offset (group_id, topic, partition, next_offset) "
@@ -147,7 +147,7 @@ public class FactStore {
         List<LedgerFact> out = new ArrayList<>();
         try (Connection c = dataSource.getConnection();
                 PreparedStatement ps = c.prepareStatement(
-                        "SELECT fact::text FROM ledger_fact WHERE cluster_id = ? ORDER BY event_time_ms, dedupe_key")) {
+                        "SELECT fact FROM ledger_fact WHERE cluster_id = ? ORDER BY event_time_ms, dedupe_key")) {
             ps.setString(1, clusterId);
             ps.setFetchSize(10_000);
             c.setAutoCommit(false);

@@ -9,7 +9,9 @@ public final class MetricNames {
      * duplicate (facts already stored; topic "all").
      */
     public static final String INGEST_EVENTS = "fairledger.ingest.events";
-    /** Timer: from a polled batch to its facts and offsets committed in PostgreSQL. */
+    /** Timer: decoding, validating and normalising one polled batch, dead letters acknowledged. */
+    public static final String INGEST_BATCH_DECODE = "fairledger.ingest.batch.decode";
+    /** Timer: committing one batch's facts and offsets to PostgreSQL in one transaction. */
     public static final String INGEST_BATCH_COMMIT = "fairledger.ingest.batch.commit";
 
     public static final String TOPIC = "topic";

@@ -72,6 +72,11 @@ public final class IngestThroughput {
                 produce(bootstrap, events);
                 double fairledgerRate = awaitCommitted(postgres, events.size());
                 double kafkaOwn = consumerPerformance(bootstrap, events.size());
+                HttpResponse<String> metrics = HttpClient.newHttpClient().send(
+                        HttpRequest.newBuilder(URI.create(base + "/q/metrics")).build(),
+                        HttpResponse.BodyHandlers.ofString());
+                metrics.body().lines().filter(l -> l.startsWith("fairledger_ingest_batch_"))
+                        .forEach(System.out::println);
                 System.out.printf("%nevents: %d (%d tenants, %d running tasks at the end)%n", events.size(), TENANTS,
                         RUNNING);
                 System.out.printf("fairledger, topic to committed ledger: %.0f events/s%n", fairledgerRate);

@@ -33,7 +33,7 @@ import io.quarkus.test.junit.QuarkusTest;
 @QuarkusTest
 @WithTestResource(value = PostgresResource.class, scope = TestResourceScope.GLOBAL)
 @WithTestResource(value = KafkaResource.class, scope = TestResourceScope.GLOBAL)
-class RegistrationConsumerTest {
+class RegistrationEventsTest {
 
     @ConfigProperty(name = "kafka.bootstrap.servers")
     String bootstrap;
