@@ -94,7 +94,7 @@ public class StatementService {
 
     /**
      * Statements of every period ended by {@code until}. A period whose end lies {@code allowedLateness} or more before
-     * the latest event seen for the cluster is closed: its statement is stored the first time it is asked for, with the
+     * the latest stored event of the cluster is closed: its statement is stored the first time it is asked for, with the
      * adjustments then due for earlier closed periods, and from then on returned as stored. Younger periods are
      * provisional: recomputed from the stored facts on every request.
      */
@@ -105,8 +105,12 @@ public class StatementService {
                     + settings.registeredAt());
         }
         try {
-            List<StatementView> computed = Books.statements(clusterId, settings, facts.facts(clusterId), until);
-            long closeBefore = facts.watermark(clusterId) - settings.lateness().toMillis();
+            List<LedgerFact> replayed = facts.facts(clusterId);
+            List<StatementView> computed = Books.statements(clusterId, settings, replayed, until);
+            // the watermark of the very facts replayed: facts committed meanwhile must not close a period
+            long closeBefore = replayed.isEmpty()
+                    ? Long.MIN_VALUE
+                    : replayed.get(replayed.size() - 1).at() - settings.lateness().toMillis();
             List<StatementView> closed = closedStatements(clusterId);
             Map<String, StatementView> closedById = new LinkedHashMap<>();
             closed.forEach(c -> closedById.put(c.period(), c));

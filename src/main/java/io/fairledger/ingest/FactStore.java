@@ -161,20 +161,6 @@ public class FactStore {
         return out;
     }
 
-    /** The latest event time stored for the cluster (epoch millis), or {@code Long.MIN_VALUE} when none is. */
-    public long watermark(String clusterId) throws SQLException {
-        try (Connection c = dataSource.getConnection();
-                PreparedStatement ps = c
-                        .prepareStatement("SELECT max(event_time_ms) FROM ledger_fact WHERE cluster_id = ?")) {
-            ps.setString(1, clusterId);
-            try (ResultSet rs = ps.executeQuery()) {
-                rs.next();
-                long max = rs.getLong(1);
-                return rs.wasNull() ? Long.MIN_VALUE : max;
-            }
-        }
-    }
-
     /** The ids of every registered cluster. */
     public Set<String> clusterIds() throws SQLException {
         Set<String> out = new HashSet<>();
