@@ -50,12 +50,15 @@ import jakarta.inject.Inject;
  * records and the offsets after the batch are committed to PostgreSQL in one transaction, and on every partition
  * assignment the consumer seeks to the offsets stored there, so a crash or a rebalance loses and double-counts nothing.
  * A record that cannot be applied goes to the dead-letter topic with its reason before the batch commits, and the
- * consumer goes on.
+ * consumer goes on; a batch that cannot be committed (PostgreSQL down) is read again from the stored offsets after a
+ * pause.
  */
 @ApplicationScoped
 public class EventConsumer {
 
     private static final Logger LOG = Logger.getLogger(EventConsumer.class);
+    /** How long to wait before reading an uncommitted batch again (PostgreSQL unreachable, say). */
+    private static final Duration RETRY_PAUSE = Duration.ofSeconds(5);
     private static final ObjectMapper JSON = new ObjectMapper().registerModule(new JavaTimeModule())
             .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES);
 
@@ -115,15 +118,26 @@ public class EventConsumer {
             consumer.subscribe(topics, new SeekToStoredOffsets());
             while (running) {
                 ConsumerRecords<byte[], byte[]> records = consumer.poll(Duration.ofMillis(500));
-                if (!records.isEmpty()) {
+                if (records.isEmpty()) {
+                    continue;
+                }
+                try {
                     handle(records);
+                } catch (SQLException | RuntimeException e) {
+                    // nothing of the batch is committed: read it again from the stored offsets after a pause
+                    LOG.errorf(e, "Batch of %d record(s) not committed; retrying from the stored offsets in %d s",
+                            records.count(), RETRY_PAUSE.toSeconds());
+                    Thread.sleep(RETRY_PAUSE.toMillis());
+                    seekToStoredOffsets(consumer.assignment());
                 }
             }
         } catch (WakeupException e) {
             if (running) {
                 throw e;
             }
-        } catch (RuntimeException | SQLException e) {
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } catch (RuntimeException e) {
             LOG.error("Event consumer stopped; unread records stay in Kafka until restart", e);
         } finally {
             consumer.close();
@@ -236,26 +250,31 @@ public class EventConsumer {
         return newline < 0 ? message : message.substring(0, newline);
     }
 
-    /** Positions every assigned partition at the offset stored with the facts, not at Kafka's committed offset. */
+    /** Positions each partition at the offset stored with the facts (its beginning when none is), not at Kafka's. */
+    private void seekToStoredOffsets(Collection<TopicPartition> partitions) {
+        try {
+            Map<TopicPartition, Long> stored = store.offsets(groupId, partitions);
+            List<TopicPartition> fresh = new ArrayList<>();
+            for (TopicPartition tp : partitions) {
+                Long offset = stored.get(tp);
+                if (offset == null) {
+                    fresh.add(tp);
+                } else {
+                    consumer.seek(tp, offset);
+                }
+            }
+            consumer.seekToBeginning(fresh);
+            LOG.infof("Assigned %d partition(s), %d at stored offsets", partitions.size(), stored.size());
+        } catch (SQLException e) {
+            throw new IllegalStateException("cannot read stored consumer offsets", e);
+        }
+    }
+
+    /** Seeks on every assignment: the offsets that count are those committed with the facts. */
     private final class SeekToStoredOffsets implements ConsumerRebalanceListener {
         @Override
         public void onPartitionsAssigned(Collection<TopicPartition> partitions) {
-            try {
-                Map<TopicPartition, Long> stored = store.offsets(groupId, partitions);
-                List<TopicPartition> fresh = new ArrayList<>();
-                for (TopicPartition tp : partitions) {
-                    Long offset = stored.get(tp);
-                    if (offset == null) {
-                        fresh.add(tp);
-                    } else {
-                        consumer.seek(tp, offset);
-                    }
-                }
-                consumer.seekToBeginning(fresh);
-                LOG.infof("Assigned %d partition(s), %d at stored offsets", partitions.size(), stored.size());
-            } catch (SQLException e) {
-                throw new IllegalStateException("cannot read stored consumer offsets", e);
-            }
+            seekToStoredOffsets(partitions);
         }
 
         @Override
