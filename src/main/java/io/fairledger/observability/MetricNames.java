@@ -14,6 +14,67 @@ public final class MetricNames {
     /** Timer: committing one batch's facts and offsets to PostgreSQL in one transaction. */
     public static final String INGEST_BATCH_COMMIT = "fairledger.ingest.batch.commit";
 
+    // ---- per tenant (tags CLUSTER, TENANT; at most fairledger.metrics.max-tenants-per-cluster tenants each) ----
+    /** Gauge: absolute share S, fraction of cluster capacity (DOMAIN.md section 2). */
+    public static final String TENANT_SHARE = "fairledger.tenant.share";
+    /** Gauge: held share g now (allocation), fraction of capacity. */
+    public static final String TENANT_ALLOCATION = "fairledger.tenant.allocation";
+    /** Gauge: demand share d now (held + pending), fraction of capacity. */
+    public static final String TENANT_DEMAND = "fairledger.tenant.demand";
+    /** Gauge: entitlement e = min(d, S) now, fraction of capacity. */
+    public static final String TENANT_ENTITLEMENT = "fairledger.tenant.entitlement";
+    /** Gauge: A, actual usage accumulated over the open period, capacity-seconds. */
+    public static final String TENANT_USAGE_ACTUAL = "fairledger.tenant.usage.actual";
+    /** Gauge: F, counted usage (borrowing discounted, LTRF eq. 7) over the open period, capacity-seconds. */
+    public static final String TENANT_USAGE_COUNTED = "fairledger.tenant.usage.counted";
+    /** Gauge: E, entitled usage accumulated over the open period, capacity-seconds. */
+    public static final String TENANT_USAGE_ENTITLED = "fairledger.tenant.usage.entitled";
+    /** Gauge: rho = A / E over the open period (absent when E = 0). */
+    public static final String TENANT_FAIRNESS = "fairledger.tenant.fairness.degree";
+    /** Gauge: lending balance over the open period, capacity-seconds: lent minus borrowed from siblings. */
+    public static final String TENANT_LENDING_BALANCE = "fairledger.tenant.lending.balance";
+    /** Gauge: charge of the open period to date, in the cluster's currency. */
+    public static final String TENANT_CHARGE = "fairledger.tenant.charge";
+
+    // ---- per cluster (tag CLUSTER) ----
+    /** Gauge: Psi, sharing benefit over the open period (LTRF eq. 4). */
+    public static final String CLUSTER_SHARING_BENEFIT = "fairledger.cluster.sharing.benefit";
+    /** Gauge: Omega, sharing loss over the open period (LTRF eq. 5, <= 0). */
+    public static final String CLUSTER_SHARING_LOSS = "fairledger.cluster.sharing.loss";
+    /** Gauge: Jain's index over the tenants' demand fractions, open period. */
+    public static final String CLUSTER_JAIN = "fairledger.cluster.jain.index";
+    /** Gauge: capacity by tag RESOURCE (cpu in vcores, memory in MB, gpu). */
+    public static final String CLUSTER_CAPACITY = "fairledger.cluster.capacity";
+    /** Gauge: held share of the whole cluster now (dominant resource), fraction. */
+    public static final String CLUSTER_UTILIZATION = "fairledger.cluster.utilization";
+
+    // ---- admission (tag CLUSTER) ----
+    /** Counter: admission decisions by OUTCOME: admitted, queued, dropped, killed. */
+    public static final String ADMISSION_DECISIONS = "fairledger.admission.decisions";
+    /** Gauge: jobs waiting in the admission queue. */
+    public static final String ADMISSION_QUEUE = "fairledger.admission.queue.length";
+    /** Gauge: Justice's CPU fraction by tag KIND: min, max, last, corrected. */
+    public static final String ADMISSION_CPU_FRACTION = "fairledger.admission.cpu.fraction";
+    /** Gauge: satisfied deadline ratio of the finished jobs to date. */
+    public static final String ADMISSION_SDR = "fairledger.admission.sdr";
+    /** Gauge: productive time ratio to date. */
+    public static final String ADMISSION_PTR = "fairledger.admission.ptr";
+    /** Gauge: wasted time ratio to date. */
+    public static final String ADMISSION_WTR = "fairledger.admission.wtr";
+
+    // ---- ingestion ----
+    /** Counter: records sent to the dead-letter topic, by TOPIC and REASON. */
+    public static final String INGEST_DEAD_LETTERS = "fairledger.ingest.dead.letters";
+    /** Gauge: consumer lag in records, by TOPIC and PARTITION. */
+    public static final String INGEST_CONSUMER_LAG = "fairledger.ingest.consumer.lag";
+
+    public static final String CLUSTER = "cluster";
+    public static final String TENANT = "tenant";
+    public static final String RESOURCE = "resource";
+    public static final String KIND = "kind";
+    public static final String REASON = "reason";
+    public static final String PARTITION = "partition";
+
     public static final String TOPIC = "topic";
     public static final String OUTCOME = "outcome";
 
