@@ -17,6 +17,7 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
 import io.fairledger.ingest.FactStore;
+import io.fairledger.audit.AuditTrail;
 import io.fairledger.tenancy.ClusterEntity;
 import io.fairledger.tenancy.TenancyService;
 import io.fairledger.tenancy.TenantEntity;
@@ -45,10 +46,19 @@ public class StatementService {
     @Inject
     DataSource dataSource;
 
-    /** Validates and stores {@code settings}; the tenants it lists are created or updated in the tenant tree. */
+    @Inject
+    AuditTrail audit;
+
+    /**
+     * Validates and stores {@code settings}; the tenants it lists are created or updated in the tenant tree. The
+     * change takes effect from {@link #openSince}: periods that can be closed are closed (stored) first with the
+     * settings they were kept under, so a change never rewrites a closed period. Audited.
+     */
     @Transactional
     public LedgerSettings putSettings(String clusterId, LedgerSettings settings) {
         ClusterEntity cluster = tenancy.cluster(clusterId);
+        LedgerSettings before = cluster.ledgerSettings == null ? null : settings(clusterId);
+        Instant effectiveFrom = freezeClosedPeriods(clusterId);
         try {
             settings.toReplayConfig(clusterId,
                     settings.registeredAt() == null ? Instant.EPOCH : settings.registeredAt());
@@ -66,7 +76,42 @@ public class StatementService {
         } catch (JsonProcessingException e) {
             throw new IllegalStateException("cannot serialise ledger settings", e);
         }
-        return settings(clusterId);
+        LedgerSettings after = settings(clusterId);
+        audit.record(clusterId, "ledger-settings", before, after,
+                effectiveFrom == null ? after.registeredAt() : effectiveFrom);
+        return after;
+    }
+
+    /**
+     * Closes every period that can be closed now (as a statements request would) and returns the instant from which a
+     * configuration change takes effect: the start of the earliest period not closed, or null when the cluster has no
+     * ledger settings yet (then a change counts from its registration).
+     */
+    public Instant freezeClosedPeriods(String clusterId) {
+        if (tenancy.cluster(clusterId).ledgerSettings == null) {
+            return null;
+        }
+        LedgerSettings settings = settings(clusterId);
+        Instant now = Instant.now();
+        if (now.isAfter(settings.registeredAt())) {
+            statements(clusterId, now);
+        }
+        return openSince(clusterId, settings);
+    }
+
+    private Instant openSince(String clusterId, LedgerSettings settings) {
+        try (Connection c = dataSource.getConnection();
+                PreparedStatement ps = c.prepareStatement(
+                        "SELECT max(period_end_ms) FROM closed_statement WHERE cluster_id = ?")) {
+            ps.setString(1, clusterId);
+            try (ResultSet rs = ps.executeQuery()) {
+                rs.next();
+                long end = rs.getLong(1);
+                return rs.wasNull() ? settings.registeredAt() : Instant.ofEpochMilli(end);
+            }
+        } catch (SQLException e) {
+            throw new IllegalStateException("cannot read the closed periods of " + clusterId, e);
+        }
     }
 
     /** The settings with the cluster's current tenant tree. */

@@ -2,7 +2,11 @@ package io.fairledger.tenancy.rest;
 
 import java.math.BigDecimal;
 import java.net.URI;
+import java.time.Instant;
 import java.util.List;
+
+import io.fairledger.accounting.StatementService;
+import io.fairledger.audit.AuditTrail;
 
 import io.fairledger.tenancy.ClusterEntity;
 import io.fairledger.tenancy.ResourceManagerKind;
@@ -10,6 +14,7 @@ import io.fairledger.tenancy.TenancyService;
 import io.fairledger.tenancy.TenantEntity;
 import jakarta.annotation.security.RolesAllowed;
 import jakarta.inject.Inject;
+import jakarta.transaction.Transactional;
 import jakarta.validation.Valid;
 import jakarta.validation.constraints.DecimalMax;
 import jakarta.validation.constraints.DecimalMin;
@@ -25,6 +30,7 @@ import jakarta.ws.rs.PathParam;
 import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
+import org.eclipse.microprofile.openapi.annotations.Operation;
 
 /** Admin API for clusters and their tenant trees. */
 @Path("/api/v1/admin/clusters")
@@ -35,6 +41,12 @@ public class ClusterAdminResource {
 
     @Inject
     TenancyService tenancy;
+
+    @Inject
+    StatementService statements;
+
+    @Inject
+    AuditTrail audit;
 
     /** A cluster to register. */
     public record ClusterRegistration(
@@ -64,8 +76,11 @@ public class ClusterAdminResource {
     }
 
     @POST
+    @Transactional
+    @Operation(summary = "Register a cluster (audited)")
     public Response register(@NotNull(message = "a JSON body is required") @Valid ClusterRegistration body) {
         ClusterEntity cluster = tenancy.register(body.id(), body.name(), body.resourceManager(), body.discountRate());
+        audit.record(cluster.id, "cluster", null, ClusterView.of(cluster), Instant.now());
         return Response.created(URI.create("/api/v1/admin/clusters/" + cluster.id)).entity(ClusterView.of(cluster))
                 .build();
     }
@@ -93,11 +108,23 @@ public class ClusterAdminResource {
         return TenantView.of(tenancy.tenant(clusterId, path));
     }
 
-    /** Creates or updates a tenant (YARN queue path or Mesos role, URL-encoded), creating missing ancestors. */
+    /**
+     * Creates or updates a tenant (YARN queue path or Mesos role, URL-encoded), creating missing ancestors. Like every
+     * configuration change it takes effect from the start of the earliest period not closed (closable periods are
+     * closed first) and is audited.
+     */
     @PUT
     @Path("{clusterId}/tenants/{path: .+}")
+    @Transactional
+    @Operation(summary = "Create or update a tenant's weight and discount-rate override (audited)")
     public TenantView putTenant(@PathParam("clusterId") String clusterId, @PathParam("path") String path,
             @NotNull(message = "a JSON body is required") @Valid TenantSettings body) {
-        return TenantView.of(tenancy.upsertTenant(clusterId, path, body.weight(), body.discountRateOverride()));
+        Instant effectiveFrom = statements.freezeClosedPeriods(clusterId);
+        TenantEntity existing = TenantEntity.byPath(clusterId, path);
+        TenantView before = existing == null ? null : TenantView.of(existing);
+        TenantView after = TenantView.of(tenancy.upsertTenant(clusterId, path, body.weight(),
+                body.discountRateOverride()));
+        audit.record(clusterId, "tenant " + path, before, after, effectiveFrom == null ? Instant.now() : effectiveFrom);
+        return after;
     }
 }

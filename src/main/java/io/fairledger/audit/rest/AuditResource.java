@@ -1,0 +1,44 @@
+package io.fairledger.audit.rest;
+
+import java.time.OffsetDateTime;
+import java.util.List;
+
+import io.fairledger.audit.AuditEntry;
+import io.fairledger.audit.AuditTrail;
+import io.fairledger.security.Roles;
+import jakarta.annotation.security.RolesAllowed;
+import jakarta.inject.Inject;
+import jakarta.validation.constraints.Max;
+import jakarta.validation.constraints.Min;
+import jakarta.ws.rs.DefaultValue;
+import jakarta.ws.rs.GET;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.QueryParam;
+import jakarta.ws.rs.core.MediaType;
+import org.eclipse.microprofile.openapi.annotations.Operation;
+
+/** The audit trail of administrative changes, newest first. */
+@Path("/api/v1/admin/audit")
+@RolesAllowed(Roles.ADMIN)
+@Produces(MediaType.APPLICATION_JSON)
+public class AuditResource {
+
+    @Inject
+    AuditTrail audit;
+
+    /** One change as the API shows it; {@code before} and {@code after} are the JSON documents as recorded. */
+    public record Change(long id, OffsetDateTime at, String actor, String cluster, String subject, String before,
+            String after, OffsetDateTime effectiveFrom) {
+        static Change of(AuditEntry e) {
+            return new Change(e.id, e.at, e.actor, e.clusterId, e.subject, e.before, e.after, e.effectiveFrom);
+        }
+    }
+
+    @GET
+    @Operation(summary = "Administrative changes, newest first, of one cluster or of all")
+    public List<Change> changes(@QueryParam("cluster") String clusterId,
+            @QueryParam("limit") @DefaultValue("100") @Min(value = 1, message = "limit must be 1 to 1000") @Max(value = 1000, message = "limit must be 1 to 1000") int limit) {
+        return audit.newest(clusterId, limit).stream().map(Change::of).toList();
+    }
+}
