@@ -19,43 +19,54 @@ import io.fairledger.core.model.TenantPath;
  */
 public final class LedgerFeed {
 
-    private static final Comparator<LedgerFact> ORDER = Comparator.comparingLong(LedgerFact::at)
+    /** The order facts are fed in: event time, then dedupe key. */
+    public static final Comparator<LedgerFact> ORDER = Comparator.comparingLong(LedgerFact::at)
             .thenComparing(LedgerFact::dedupeKey);
 
-    private LedgerFeed() {
+    private ResourceVector base;
+    private final Map<String, ResourceVector> nodes = new HashMap<>();
+    private final Map<TenantPath, Map<String, ResourceVector>> demand = new HashMap<>();
+
+    /** A feed for a cluster registered with {@code registrationCapacity}; facts go in {@link #ORDER}. */
+    public LedgerFeed(ResourceVector registrationCapacity) {
+        this.base = registrationCapacity;
     }
 
     /** The ledger events of {@code facts} (any order), given the capacity at registration. */
     public static List<LedgerEvent> events(List<LedgerFact> facts, ResourceVector registrationCapacity) {
         List<LedgerFact> ordered = new ArrayList<>(facts);
         ordered.sort(ORDER);
+        LedgerFeed feed = new LedgerFeed(registrationCapacity);
         List<LedgerEvent> out = new ArrayList<>(ordered.size());
-        ResourceVector base = registrationCapacity;
-        Map<String, ResourceVector> nodes = new HashMap<>();
-        Map<TenantPath, Map<String, ResourceVector>> demand = new HashMap<>();
         for (LedgerFact fact : ordered) {
-            if (fact instanceof LedgerFact.Event e) {
-                if (e.event() instanceof LedgerEvent.CapacityChanged totals) {
-                    base = totals.capacity();
-                    nodes.clear();
-                }
-                out.add(e.event());
-            } else if (fact instanceof LedgerFact.NodeCapacity n) {
-                if (n.capacity().isZero()) {
-                    nodes.remove(n.node());
-                } else {
-                    nodes.put(n.node(), n.capacity());
-                }
-                out.add(new LedgerEvent.CapacityChanged(n.clusterId(), sum(base, nodes.values()), n.at()));
-            } else if (fact instanceof LedgerFact.Demand d) {
-                TenantPath tenant = TenantPath.parse(d.tenant());
-                Map<String, ResourceVector> byApp = demand.computeIfAbsent(tenant, t -> new HashMap<>());
-                byApp.put(d.applicationId(), d.pending());
-                out.add(new LedgerEvent.DemandChanged(d.clusterId(), tenant, sum(ResourceVector.ZERO, byApp.values()),
-                        d.at()));
-            }
+            out.add(feed.next(fact));
         }
         return out;
+    }
+
+    /** The ledger event of the next fact in {@link #ORDER}. */
+    public LedgerEvent next(LedgerFact fact) {
+        if (fact instanceof LedgerFact.Event e) {
+            if (e.event() instanceof LedgerEvent.CapacityChanged totals) {
+                base = totals.capacity();
+                nodes.clear();
+            }
+            return e.event();
+        } else if (fact instanceof LedgerFact.NodeCapacity n) {
+            if (n.capacity().isZero()) {
+                nodes.remove(n.node());
+            } else {
+                nodes.put(n.node(), n.capacity());
+            }
+            return new LedgerEvent.CapacityChanged(n.clusterId(), sum(base, nodes.values()), n.at());
+        } else {
+            LedgerFact.Demand d = (LedgerFact.Demand) fact;
+            TenantPath tenant = TenantPath.parse(d.tenant());
+            Map<String, ResourceVector> byApp = demand.computeIfAbsent(tenant, t -> new HashMap<>());
+            byApp.put(d.applicationId(), d.pending());
+            return new LedgerEvent.DemandChanged(d.clusterId(), tenant, sum(ResourceVector.ZERO, byApp.values()),
+                    d.at());
+        }
     }
 
     private static ResourceVector sum(ResourceVector start, Iterable<ResourceVector> parts) {

@@ -18,6 +18,9 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 
 import io.fairledger.ingest.FactStore;
 import io.fairledger.audit.AuditTrail;
+import io.fairledger.core.chargeback.Statement;
+import io.fairledger.core.fairness.FairnessReport;
+import io.fairledger.core.replay.ReplayResult;
 import io.fairledger.tenancy.ClusterEntity;
 import io.fairledger.tenancy.TenancyService;
 import io.fairledger.tenancy.TenantEntity;
@@ -111,6 +114,52 @@ public class StatementService {
             }
         } catch (SQLException e) {
             throw new IllegalStateException("cannot read the closed periods of " + clusterId, e);
+        }
+    }
+
+    /** One period of a what-if: its statement and the fairness it would have had. */
+    public record WhatIfPeriod(StatementView statement, double sharingBenefit, double sharingLoss, double jainFairness,
+            double equality) {
+    }
+
+    /**
+     * The statements and fairness of the periods ending in {@code (from, until]} had {@code variant} been the
+     * configuration (the live one when null; its tenant tree when the variant lists none), computed from the stored
+     * facts by the same replay as the live books, without touching them.
+     */
+    public List<WhatIfPeriod> whatIf(String clusterId, LedgerSettings variant, Instant from, Instant until) {
+        LedgerSettings live = settings(clusterId);
+        LedgerSettings used = variant == null
+                ? live
+                : variant.tenants() == null
+                        ? variant.withTenants(live.tenants())
+                        : variant;
+        if (!until.isAfter(from)) {
+            throw ProblemException.unprocessable("until " + until + " must be after from " + from);
+        }
+        try {
+            used.toReplayConfig(clusterId, until);
+        } catch (IllegalArgumentException e) {
+            throw ProblemException.unprocessable("invalid ledger settings: " + e.getMessage());
+        }
+        if (until.isBefore(used.registeredAt())) {
+            throw ProblemException.unprocessable("until " + until + " is before the cluster's registration "
+                    + used.registeredAt());
+        }
+        try {
+            ReplayResult result = Books.replay(clusterId, used, facts.facts(clusterId), until);
+            List<WhatIfPeriod> out = new ArrayList<>();
+            for (int i = 0; i < result.statements().size(); i++) {
+                Statement s = result.statements().get(i);
+                if (s.period().end() > from.toEpochMilli()) {
+                    FairnessReport f = result.fairness().get(i);
+                    out.add(new WhatIfPeriod(StatementView.of(s), f.sharingBenefit(), f.sharingLoss(),
+                            f.jainFairness(), f.equality()));
+                }
+            }
+            return out;
+        } catch (SQLException e) {
+            throw new IllegalStateException("cannot read the facts of " + clusterId, e);
         }
     }
 

@@ -8,6 +8,7 @@ import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.time.Clock;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -22,6 +23,9 @@ import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.datatype.jsr310.JavaTimeModule;
 
 import io.fairledger.accounting.Books;
+import io.fairledger.live.LiveLedger;
+import io.fairledger.live.LiveView;
+import io.fairledger.live.rest.LiveViewsModel;
 import io.fairledger.accounting.LedgerFact;
 import io.fairledger.accounting.LedgerSettings;
 import io.fairledger.accounting.StatementView;
@@ -51,7 +55,7 @@ public final class AccountCommand implements Callable<Integer> {
     @Option(names = "--config", required = true, paramLabel = "C.json", description = "The cluster's ledger settings (docs/accounting.md): registeredAt, capacity, tenants, memory, period, chargeback.")
     Path config;
 
-    @Option(names = "--out", required = true, paramLabel = "DIR", description = "Where statements.json, statements.csv and dead-letters.jsonl are written.")
+    @Option(names = "--out", required = true, paramLabel = "DIR", description = "Where statements.json, statements.csv, grants.json (the grants as of the last event, as GET .../grants gives them) and dead-letters.jsonl are written.")
     Path out;
 
     @Option(names = "--cluster", paramLabel = "ID", description = "The cluster to account (default: the only cluster in the events).")
@@ -59,6 +63,9 @@ public final class AccountCommand implements Callable<Integer> {
 
     @Option(names = "--until", paramLabel = "INSTANT", description = "Close every period ending by this ISO-8601 instant (default: the last event's time).")
     Instant until;
+
+    @Option(names = "--grant-interval", paramLabel = "DURATION", defaultValue = "PT10S", description = "The interval grants.json's grants hold for, as the server's fairledger.grants.interval (ISO-8601 duration, default ${DEFAULT-VALUE}).")
+    Duration grantInterval;
 
     private static final ObjectMapper JSON = new ObjectMapper().registerModule(new JavaTimeModule())
             .disable(SerializationFeature.WRITE_DATES_AS_TIMESTAMPS)
@@ -119,6 +126,9 @@ public final class AccountCommand implements Callable<Integer> {
             return 2;
         }
         JSON.writerWithDefaultPrettyPrinter().writeValue(out.resolve("statements.json").toFile(), statements);
+        LiveView live = new LiveLedger(clusterId, settings, ofCluster).view(grantInterval.toMillis());
+        JSON.writerWithDefaultPrettyPrinter().writeValue(out.resolve("grants.json").toFile(),
+                LiveViewsModel.GrantsView.of(live));
         Files.writeString(out.resolve("statements.csv"), StatementView.csv(statements));
         spec.commandLine().getOut().printf("%d statement(s) for %s up to %s from %d fact(s); %d dead letter(s) -> %s%n",
                 statements.size(), clusterId, end, ofCluster.size(), deadLetters.size(), out);

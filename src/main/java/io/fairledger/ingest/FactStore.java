@@ -150,13 +150,16 @@ public class FactStore {
                         "SELECT fact FROM ledger_fact WHERE cluster_id = ? ORDER BY event_time_ms, dedupe_key")) {
             ps.setString(1, clusterId);
             ps.setFetchSize(10_000);
+            boolean own = c.getAutoCommit(); // a cursor needs a transaction: the caller's, or one of our own
             c.setAutoCommit(false);
             try (ResultSet rs = ps.executeQuery()) {
                 while (rs.next()) {
                     out.add(FactCodec.decode(rs.getString(1)));
                 }
             }
-            c.commit();
+            if (own) {
+                c.commit();
+            }
         }
         return out;
     }

@@ -68,6 +68,9 @@ public final class MetricNames {
     /** Gauge: consumer lag in records, by TOPIC and PARTITION. */
     public static final String INGEST_CONSUMER_LAG = "fairledger.ingest.consumer.lag";
 
+    /** Counter: live ledgers rebuilt from every stored fact (a fact older than the latest, or a settings change). */
+    public static final String LIVE_REBUILDS = "fairledger.live.rebuilds";
+
     public static final String CLUSTER = "cluster";
     public static final String TENANT = "tenant";
     public static final String RESOURCE = "resource";

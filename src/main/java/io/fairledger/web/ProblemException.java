@@ -23,6 +23,11 @@ public class ProblemException extends RuntimeException {
         return title;
     }
 
+    /** 403: the caller is known but may not see or do this. */
+    public static ProblemException forbidden(String detail) {
+        return new ProblemException(403, "Forbidden", detail);
+    }
+
     /** 404: the named thing does not exist. */
     public static ProblemException notFound(String detail) {
         return new ProblemException(404, "Not Found", detail);
@@ -36,5 +41,10 @@ public class ProblemException extends RuntimeException {
     /** 422: well-formed, but its content cannot be accepted. */
     public static ProblemException unprocessable(String detail) {
         return new ProblemException(422, "Unprocessable Content", detail);
+    }
+
+    /** 503: the answer is not ready yet; the caller may retry. */
+    public static ProblemException unavailable(String detail) {
+        return new ProblemException(503, "Service Unavailable", detail);
     }
 }

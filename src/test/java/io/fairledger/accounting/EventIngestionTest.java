@@ -5,21 +5,15 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.hamcrest.Matchers.empty;
 import static org.hamcrest.Matchers.equalTo;
 
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
-import java.util.Map;
 import java.util.Random;
 import java.util.concurrent.TimeUnit;
 
-import org.apache.kafka.clients.producer.KafkaProducer;
-import org.apache.kafka.clients.producer.ProducerConfig;
-import org.apache.kafka.clients.producer.ProducerRecord;
-import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.awaitility.Awaitility;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.junit.jupiter.api.Test;
@@ -28,8 +22,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
 import io.fairledger.cli.AccountCommand;
-import io.fairledger.ingest.schema.EventDecoder;
-import io.fairledger.ingest.schema.EventTopics;
+import io.fairledger.testsupport.EventPublisher;
 import io.fairledger.testsupport.KafkaResource;
 import io.fairledger.testsupport.PostgresResource;
 import io.fairledger.testsupport.YarnWorkload;
@@ -136,18 +129,7 @@ class EventIngestionTest {
         }
     }
 
-    private void publish(String cluster, List<String> lines) throws Exception {
-        try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(
-                Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap, ProducerConfig.LINGER_MS_CONFIG, 5),
-                new ByteArraySerializer(), new ByteArraySerializer())) {
-            for (String line : lines) {
-                ProducerRecord<byte[], byte[]> record = new ProducerRecord<>(EventTopics.YARN_CONTAINERS,
-                        cluster.getBytes(StandardCharsets.UTF_8), line.getBytes(StandardCharsets.UTF_8));
-                record.headers().add(EventDecoder.CONTENT_TYPE_HEADER,
-                        EventDecoder.JSON.getBytes(StandardCharsets.UTF_8));
-                producer.send(record);
-            }
-            producer.flush();
-        }
+    private void publish(String cluster, List<String> lines) {
+        EventPublisher.publishYarn(bootstrap, cluster, lines);
     }
 }

@@ -10,15 +10,19 @@ import io.fairledger.accounting.StatementView;
 import io.fairledger.web.ProblemException;
 import jakarta.annotation.security.RolesAllowed;
 import jakarta.inject.Inject;
+import jakarta.validation.Valid;
 import jakarta.validation.constraints.NotNull;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.GET;
+import jakarta.ws.rs.POST;
 import jakarta.ws.rs.PUT;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.PathParam;
 import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.QueryParam;
 import jakarta.ws.rs.core.MediaType;
+import org.eclipse.microprofile.openapi.annotations.Operation;
+import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
 
 /** Admin API for a cluster's ledger settings and its statements. */
 @Path("/api/v1/admin/clusters/{clusterId}")
@@ -30,6 +34,11 @@ public class StatementResource {
 
     @PUT
     @Path("ledger-settings")
+    @Operation(summary = "Set how the cluster's books are kept (audited; counts from the earliest period not closed)")
+    @APIResponse(responseCode = "200", description = "the settings now in effect")
+    @APIResponse(responseCode = "400", description = "malformed body")
+    @APIResponse(responseCode = "404", description = "no such cluster")
+    @APIResponse(responseCode = "422", description = "invalid settings")
     @Consumes(MediaType.APPLICATION_JSON)
     @Produces(MediaType.APPLICATION_JSON)
     public LedgerSettings putSettings(@PathParam("clusterId") String clusterId,
@@ -39,6 +48,10 @@ public class StatementResource {
 
     @GET
     @Path("ledger-settings")
+    @Operation(summary = "How the cluster's books are kept, with its tenant tree")
+    @APIResponse(responseCode = "200", description = "the settings")
+    @APIResponse(responseCode = "404", description = "no such cluster")
+    @APIResponse(responseCode = "409", description = "no ledger settings yet")
     @Produces(MediaType.APPLICATION_JSON)
     public LedgerSettings settings(@PathParam("clusterId") String clusterId) {
         return statements.settings(clusterId);
@@ -48,6 +61,11 @@ public class StatementResource {
     @GET
     @Path("statements")
     @Produces(MediaType.APPLICATION_JSON)
+    @Operation(summary = "Every tenant's statements of the periods ended by until (JSON)")
+    @APIResponse(responseCode = "200", description = "closed periods as stored, younger ones provisional")
+    @APIResponse(responseCode = "404", description = "no such cluster")
+    @APIResponse(responseCode = "409", description = "no ledger settings yet")
+    @APIResponse(responseCode = "422", description = "until is not an instant or before registration")
     public List<StatementView> statements(@PathParam("clusterId") String clusterId, @QueryParam("until") String until) {
         return statements.statements(clusterId, instant(until));
     }
@@ -55,8 +73,33 @@ public class StatementResource {
     @GET
     @Path("statements")
     @Produces("text/csv")
+    @Operation(summary = "Every tenant's statements of the periods ended by until (CSV)")
+    @APIResponse(responseCode = "200", description = "one row per tenant per period")
+    @APIResponse(responseCode = "404", description = "no such cluster")
+    @APIResponse(responseCode = "409", description = "no ledger settings yet")
+    @APIResponse(responseCode = "422", description = "until is not an instant or before registration")
     public String statementsCsv(@PathParam("clusterId") String clusterId, @QueryParam("until") String until) {
         return StatementView.csv(statements.statements(clusterId, instant(until)));
+    }
+
+    /** A what-if: a past range and a configuration variant (null: the live one). */
+    public record WhatIfRequest(@NotNull(message = "from is required (an ISO-8601 instant)") Instant from,
+            @NotNull(message = "until is required (an ISO-8601 instant)") Instant until, LedgerSettings settings) {
+    }
+
+    @POST
+    @Path("what-if")
+    @Consumes(MediaType.APPLICATION_JSON)
+    @Produces(MediaType.APPLICATION_JSON)
+    @Operation(summary = "Statements and fairness a past range would have had under a configuration variant; changes nothing")
+    @APIResponse(responseCode = "200", description = "one entry per period ending in (from, until]")
+    @APIResponse(responseCode = "400", description = "malformed body")
+    @APIResponse(responseCode = "404", description = "no such cluster")
+    @APIResponse(responseCode = "409", description = "the cluster has no ledger settings yet")
+    @APIResponse(responseCode = "422", description = "an invalid variant or range")
+    public List<StatementService.WhatIfPeriod> whatIf(@PathParam("clusterId") String clusterId,
+            @NotNull(message = "a JSON body is required") @Valid WhatIfRequest body) {
+        return statements.whatIf(clusterId, body.settings(), body.from(), body.until());
     }
 
     private static Instant instant(String text) {

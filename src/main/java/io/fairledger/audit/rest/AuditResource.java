@@ -17,6 +17,7 @@ import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.QueryParam;
 import jakarta.ws.rs.core.MediaType;
 import org.eclipse.microprofile.openapi.annotations.Operation;
+import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
 
 /** The audit trail of administrative changes, newest first. */
 @Path("/api/v1/admin/audit")
@@ -37,6 +38,8 @@ public class AuditResource {
 
     @GET
     @Operation(summary = "Administrative changes, newest first, of one cluster or of all")
+    @APIResponse(responseCode = "200", description = "who changed what, when, before and after, effective from")
+    @APIResponse(responseCode = "400", description = "limit out of range")
     public List<Change> changes(@QueryParam("cluster") String clusterId,
             @QueryParam("limit") @DefaultValue("100") @Min(value = 1, message = "limit must be 1 to 1000") @Max(value = 1000, message = "limit must be 1 to 1000") int limit) {
         return audit.newest(clusterId, limit).stream().map(Change::of).toList();

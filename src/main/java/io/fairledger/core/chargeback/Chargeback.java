@@ -59,7 +59,8 @@ public final class Chargeback {
         return new Statement(clusterId, period, config.model(), lines);
     }
 
-    static List<TenantAccount> leaves(List<TenantAccount> accounts) {
+    /** The billed tenants among {@code accounts}: the leaves (root excluded), in path order. */
+    public static List<TenantAccount> leaves(List<TenantAccount> accounts) {
         Set<TenantPath> parents = new HashSet<>();
         for (TenantAccount a : accounts) {
             if (!a.path().isRoot()) {

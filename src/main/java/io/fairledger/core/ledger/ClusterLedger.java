@@ -608,8 +608,19 @@ public final class ClusterLedger {
      * Returns every node's allocation per resource type (millicores, MB, GPUs), root excluded; O(tenants log tenants).
      */
     public Map<TenantPath, double[]> grantTree(long at, long intervalMs, io.fairledger.core.grant.GrantPolicy policy) {
-        requireNotBefore(at);
         Map<TenantPath, double[]> out = new java.util.LinkedHashMap<>();
+        for (GrantLevel level : grantLevels(at, intervalMs, policy)) {
+            for (var g : level.grants().grants()) {
+                out.put(TenantPath.parse(g.id()), g.allocation());
+            }
+        }
+        return out;
+    }
+
+    /** The levels of {@link #grantTree}, parents before their children, each with its inputs and its order. */
+    public List<GrantLevel> grantLevels(long at, long intervalMs, io.fairledger.core.grant.GrantPolicy policy) {
+        requireNotBefore(at);
+        List<GrantLevel> out = new ArrayList<>();
         double[] cap = new double[ResourceVector.TYPES];
         for (int r = 0; r < ResourceVector.TYPES; r++) {
             cap[r] = capacity.get(r);
@@ -619,16 +630,15 @@ public final class ClusterLedger {
     }
 
     private void grantLevel(TenantNode parent, double[] available, long at, long intervalMs,
-            io.fairledger.core.grant.GrantPolicy policy, Map<TenantPath, double[]> out) {
+            io.fairledger.core.grant.GrantPolicy policy, List<GrantLevel> out) {
         if (parent.children.isEmpty()) {
             return;
         }
-        var grants = policy.grant(grantRequest(parent.path, at, intervalMs, available));
+        GrantRequest request = grantRequest(parent.path, at, intervalMs, available);
+        var grants = policy.grant(request);
+        out.add(new GrantLevel(parent.path, request, grants));
         for (int i = 0; i < parent.children.size(); i++) {
-            TenantNode child = parent.children.get(i);
-            double[] alloc = grants.grants().get(i).allocation();
-            out.put(child.path, alloc);
-            grantLevel(child, alloc, at, intervalMs, policy, out);
+            grantLevel(parent.children.get(i), grants.grants().get(i).allocation(), at, intervalMs, policy, out);
         }
     }
 }

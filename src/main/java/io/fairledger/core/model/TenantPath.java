@@ -60,6 +60,12 @@ public record TenantPath(List<String> segments) implements Comparable<TenantPath
         return new TenantPath(segments.subList(0, segments.size() - 1));
     }
 
+    /** True when this node is {@code subtree} or one of its descendants. */
+    public boolean isWithin(TenantPath subtree) {
+        return subtree.segments.size() <= segments.size()
+                && segments.subList(0, subtree.segments.size()).equals(subtree.segments);
+    }
+
     /** A child of this node. */
     public TenantPath child(String segment) {
         var list = new java.util.ArrayList<>(segments);

@@ -5,8 +5,10 @@ import io.fairledger.core.chargeback.Chargeback;
 import io.fairledger.core.chargeback.Period;
 import io.fairledger.core.chargeback.Statement;
 import io.fairledger.core.chargeback.StatementBook;
+import io.fairledger.core.fairness.FairnessReport;
 import io.fairledger.core.ledger.ClusterLedger;
 import io.fairledger.core.ledger.LedgerEvent;
+import io.fairledger.core.ledger.Outcome;
 import io.fairledger.core.ledger.TenantAccount;
 import java.util.ArrayList;
 import java.util.List;
@@ -27,36 +29,72 @@ import java.util.List;
  */
 public final class Replay {
 
-    private Replay() {
+    private final ReplayConfig config;
+    private final ClusterLedger ledger;
+    private final List<Statement> statements = new ArrayList<>();
+    private final List<FairnessReport> fairness = new ArrayList<>();
+    private Period open;
+
+    /** An empty replay under {@code config}, ready for {@link #advance}: the live ledger of one cluster. */
+    public Replay(ReplayConfig config) {
+        this.config = config;
+        this.ledger = new ClusterLedger(config.cluster());
+        this.open = config.periods().periodOf(config.cluster().registeredAt());
     }
 
     /** Replays {@code events} (any order) under {@code config}. */
     public static ReplayResult run(ReplayConfig config, List<LedgerEvent> events) {
         List<LedgerEvent> ordered = new ArrayList<>(events);
         ordered.sort(CanonicalOrder.COMPARATOR);
-        ClusterLedger ledger = new ClusterLedger(config.cluster());
-        List<Statement> statements = new ArrayList<>();
-        Period open = config.periods().periodOf(config.cluster().registeredAt());
+        Replay replay = new Replay(config);
         for (LedgerEvent e : ordered) {
             if (e.at() > config.until()) {
                 break;
             }
-            while (e.at() >= open.end()) {
-                open = close(config, ledger, open, statements);
-            }
-            ledger.apply(e);
+            replay.apply(e);
         }
-        while (config.until() >= open.end()) {
-            open = close(config, ledger, open, statements);
-        }
-        List<TenantAccount> accounts = ledger.accounts(config.until());
-        return new ReplayResult(ledger, statements, accounts, ledger.ignoredEvents());
+        replay.closeUntil(config.until());
+        return replay.result(config.until());
     }
 
-    private static Period close(ReplayConfig config, ClusterLedger ledger, Period open, List<Statement> out) {
-        List<TenantAccount> accounts = ledger.closePeriod(open.end());
-        out.add(Chargeback.statement(config.cluster().clusterId(), open, accounts, config.chargeback()));
-        return config.periods().periodOf(open.end());
+    /**
+     * Applies one event, closing every period that ends at or before it first. Events must come in
+     * {@link CanonicalOrder}; an event before the ledger's clock is refused by the ledger (its outcome says so).
+     */
+    public Outcome apply(LedgerEvent e) {
+        closeUntil(e.at());
+        return ledger.apply(e);
+    }
+
+    /** Closes and states every period that ends at or before {@code t}. */
+    public void closeUntil(long t) {
+        while (t >= open.end()) {
+            List<TenantAccount> accounts = ledger.closePeriod(open.end());
+            statements.add(Chargeback.statement(config.cluster().clusterId(), open, accounts, config.chargeback()));
+            fairness.add(FairnessReport.ofPeriod(Chargeback.leaves(accounts)));
+            open = config.periods().periodOf(open.end());
+        }
+    }
+
+    /** The ledger as it stands (its clock is the last event's instant or period boundary). */
+    public ClusterLedger ledger() {
+        return ledger;
+    }
+
+    /** The period not yet closed. */
+    public Period openPeriod() {
+        return open;
+    }
+
+    /** The open period's statement so far: what the bill would be if the period ended at {@code at}. */
+    public Statement openStatement(long at) {
+        Period soFar = new Period(open.id(), open.start(), Math.max(open.start() + 1, at));
+        return Chargeback.statement(config.cluster().clusterId(), soFar, ledger.accounts(at), config.chargeback());
+    }
+
+    /** The statements closed so far and every account at {@code at}. */
+    public ReplayResult result(long at) {
+        return new ReplayResult(ledger, statements, fairness, ledger.accounts(at), ledger.ignoredEvents());
     }
 
     /**

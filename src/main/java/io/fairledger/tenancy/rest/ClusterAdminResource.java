@@ -31,6 +31,7 @@ import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 import org.eclipse.microprofile.openapi.annotations.Operation;
+import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
 
 /** Admin API for clusters and their tenant trees. */
 @Path("/api/v1/admin/clusters")
@@ -78,6 +79,9 @@ public class ClusterAdminResource {
     @POST
     @Transactional
     @Operation(summary = "Register a cluster (audited)")
+    @APIResponse(responseCode = "201", description = "registered")
+    @APIResponse(responseCode = "400", description = "invalid body")
+    @APIResponse(responseCode = "409", description = "the id is taken")
     public Response register(@NotNull(message = "a JSON body is required") @Valid ClusterRegistration body) {
         ClusterEntity cluster = tenancy.register(body.id(), body.name(), body.resourceManager(), body.discountRate());
         audit.record(cluster.id, "cluster", null, ClusterView.of(cluster), Instant.now());
@@ -86,24 +90,35 @@ public class ClusterAdminResource {
     }
 
     @GET
+    @Operation(summary = "Every registered cluster")
+    @APIResponse(responseCode = "200", description = "the clusters")
     public List<ClusterView> clusters() {
         return tenancy.clusters().stream().map(ClusterView::of).toList();
     }
 
     @GET
     @Path("{clusterId}")
+    @Operation(summary = "One cluster")
+    @APIResponse(responseCode = "200", description = "the cluster")
+    @APIResponse(responseCode = "404", description = "no such cluster")
     public ClusterView cluster(@PathParam("clusterId") String clusterId) {
         return ClusterView.of(tenancy.cluster(clusterId));
     }
 
     @GET
     @Path("{clusterId}/tenants")
+    @Operation(summary = "A cluster's tenant tree")
+    @APIResponse(responseCode = "200", description = "every node, in path order")
+    @APIResponse(responseCode = "404", description = "no such cluster")
     public List<TenantView> tenants(@PathParam("clusterId") String clusterId) {
         return tenancy.tenants(clusterId).stream().map(TenantView::of).toList();
     }
 
     @GET
     @Path("{clusterId}/tenants/{path: .+}")
+    @Operation(summary = "One tenant's configuration")
+    @APIResponse(responseCode = "200", description = "the tenant")
+    @APIResponse(responseCode = "404", description = "no such cluster or tenant")
     public TenantView tenant(@PathParam("clusterId") String clusterId, @PathParam("path") String path) {
         return TenantView.of(tenancy.tenant(clusterId, path));
     }
@@ -117,6 +132,10 @@ public class ClusterAdminResource {
     @Path("{clusterId}/tenants/{path: .+}")
     @Transactional
     @Operation(summary = "Create or update a tenant's weight and discount-rate override (audited)")
+    @APIResponse(responseCode = "200", description = "the tenant as stored")
+    @APIResponse(responseCode = "400", description = "invalid body")
+    @APIResponse(responseCode = "404", description = "no such cluster")
+    @APIResponse(responseCode = "422", description = "an invalid tenant path")
     public TenantView putTenant(@PathParam("clusterId") String clusterId, @PathParam("path") String path,
             @NotNull(message = "a JSON body is required") @Valid TenantSettings body) {
         Instant effectiveFrom = statements.freezeClosedPeriods(clusterId);

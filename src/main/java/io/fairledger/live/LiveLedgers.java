@@ -1,0 +1,127 @@
+package io.fairledger.live;
+
+import java.sql.SQLException;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+
+import io.fairledger.accounting.LedgerFact;
+import io.fairledger.accounting.LedgerSettings;
+import io.fairledger.accounting.StatementService;
+import io.fairledger.observability.MetricNames;
+import io.fairledger.tenancy.ClusterEntity;
+import io.fairledger.tenancy.TenancyService;
+import io.fairledger.web.ProblemException;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.quarkus.scheduler.Scheduled;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+import org.eclipse.microprofile.config.inject.ConfigProperty;
+import org.jboss.logging.Logger;
+
+/**
+ * Every cluster's live ledger in this server, fed from the stored facts of the whole consumer group (so every replica
+ * answers the same, whichever partitions it consumes): on each tick, the facts stored since the last horizon
+ * ({@link FactCursor}) are applied, a cluster whose settings changed or that received a fact older than its latest one
+ * is rebuilt from all its stored facts, and a fresh immutable {@link LiveView} is published for each cluster that
+ * changed. Readers never wait for the tick.
+ */
+@ApplicationScoped
+public class LiveLedgers {
+
+    private static final Logger LOG = Logger.getLogger(LiveLedgers.class);
+
+    @Inject
+    FactCursor cursor;
+
+    @Inject
+    StatementService statements;
+
+    @Inject
+    TenancyService tenancy;
+
+    @Inject
+    LedgerMetrics metrics;
+
+    @Inject
+    MeterRegistry registry;
+
+    @ConfigProperty(name = "fairledger.grants.interval", defaultValue = "10s")
+    Duration grantInterval;
+
+    private final Map<String, LiveLedger> ledgers = new ConcurrentHashMap<>();
+    private final Map<String, LiveView> views = new ConcurrentHashMap<>();
+    private String horizon = FactCursor.START;
+    private Counter rebuilds;
+
+    /** The latest view of {@code clusterId}: 404 if unknown, 409 without ledger settings, 503 before the first tick. */
+    public LiveView view(String clusterId) {
+        LiveView view = views.get(clusterId);
+        if (view != null) {
+            return view;
+        }
+        ClusterEntity cluster = tenancy.cluster(clusterId);
+        if (cluster.ledgerSettings == null) {
+            throw ProblemException.conflict("cluster '" + clusterId + "' has no ledger settings yet: an admin PUTs "
+                    + "them to /api/v1/admin/clusters/" + clusterId + "/ledger-settings");
+        }
+        throw ProblemException.unavailable("the live ledger of cluster '" + clusterId
+                + "' is being built from its stored facts; retry in a few seconds");
+    }
+
+    /** The latest view of every cluster with ledger settings. */
+    public Map<String, LiveView> views() {
+        return Map.copyOf(views);
+    }
+
+    /** Applies what was stored since the last tick; one tick at a time. */
+    @Scheduled(every = "${fairledger.live.poll-interval:1s}", concurrentExecution = Scheduled.ConcurrentExecution.SKIP)
+    void tick() {
+        try {
+            String next = cursor.horizon();
+            Map<String, List<LedgerFact>> fresh = cursor.between(horizon, next);
+            for (ClusterEntity cluster : tenancy.clusters()) {
+                if (cluster.ledgerSettings != null) {
+                    update(cluster.id, fresh.getOrDefault(cluster.id, List.of()), next);
+                }
+            }
+            horizon = next;
+            metrics.publish(views());
+        } catch (SQLException | RuntimeException e) {
+            LOG.warnf(e, "live ledgers: tick failed, retried at the next one");
+        }
+    }
+
+    private void update(String clusterId, List<LedgerFact> fresh, String next) throws SQLException {
+        LedgerSettings settings = statements.settings(clusterId);
+        LiveLedger ledger = ledgers.get(clusterId);
+        boolean applied = ledger != null && settings.equals(ledger.settings()) && ledger.offer(fresh);
+        if (!applied) {
+            if (ledger != null) {
+                rebuildCounter().increment();
+            }
+            ledger = new LiveLedger(clusterId, settings, cursor.before(clusterId, next));
+            ledgers.put(clusterId, ledger);
+        } else if (fresh.isEmpty() && views.containsKey(clusterId)) {
+            return;
+        }
+        views.put(clusterId, ledger.view(grantInterval.toMillis()));
+    }
+
+    private Counter rebuildCounter() {
+        if (rebuilds == null) {
+            rebuilds = Counter.builder(MetricNames.LIVE_REBUILDS)
+                    .description("live ledgers rebuilt from all stored facts (a late fact or a settings change)")
+                    .register(registry);
+        }
+        return rebuilds;
+    }
+
+    /** The view of {@code clusterId} if it has one yet (for metrics and tests). */
+    public Optional<LiveView> find(String clusterId) {
+        return Optional.ofNullable(views.get(clusterId));
+    }
+}

@@ -1,0 +1,144 @@
+package io.fairledger.live.rest;
+
+import java.math.BigDecimal;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+
+import io.fairledger.accounting.StatementView;
+import io.fairledger.core.grant.Claimant;
+import io.fairledger.core.grant.Grants;
+import io.fairledger.core.ledger.GrantLevel;
+import io.fairledger.core.ledger.TenantAccount;
+import io.fairledger.live.LiveView;
+
+/** The JSON bodies of the live views (docs/api.md). Resources in vcores, MB and GPUs; usage in capacity-seconds. */
+public final class LiveViewsModel {
+
+    private LiveViewsModel() {
+    }
+
+    /** One tenant's grant. */
+    public record Grant(String tenant, double vcores, double memoryMb, double gpus, double share) {
+        static Grant of(Grants.Grant g) {
+            double[] a = g.allocation();
+            return new Grant(g.id(), a[0] / 1000.0, a[1], a[2], g.share());
+        }
+    }
+
+    /** The children of {@code parent} and what each is granted, in the order the resource manager should serve them. */
+    public record Level(String parent, List<String> order, List<Grant> grants) {
+        static Level of(GrantLevel l) {
+            return new Level(l.parent().toString(), l.grants().order(),
+                    l.grants().grants().stream().map(Grant::of).toList());
+        }
+    }
+
+    /** Grants for the next interval: targets per tenant, level by level, and how long they hold. */
+    public record GrantsView(String cluster, Instant asOf, double intervalSeconds, Instant validUntil,
+            List<Level> levels) {
+        public static GrantsView of(LiveView v) {
+            return new GrantsView(v.cluster(), v.asOf(), v.grantIntervalMs() / 1000.0,
+                    v.asOf().plusMillis(v.grantIntervalMs()), v.grants().stream().map(Level::of).toList());
+        }
+    }
+
+    /** Cluster-wide aggregates, public to every caller with a tenant in the cluster (docs/api.md). */
+    public record FairnessView(String cluster, Instant asOf, String period, double sharingBenefit,
+            double sharingLoss, double jainFairness, double equality, double utilization, double capacityVcores,
+            long capacityMemoryMb, long capacityGpus, int tenants) {
+        public static FairnessView of(LiveView v) {
+            return new FairnessView(v.cluster(), v.asOf(), v.openStatement().period(),
+                    v.fairness().sharingBenefit(), v.fairness().sharingLoss(), v.fairness().jainFairness(),
+                    v.fairness().equality(), v.accounts().get(0).now().g(), v.capacity().millicores() / 1000.0,
+                    v.capacity().memoryMb(), v.capacity().gpus(), v.leaves().size());
+        }
+    }
+
+    /** One tenant now and over the open period. */
+    public record TenantView(String cluster, String tenant, Instant asOf, String period, double weight,
+            double share, double discountRate, Now now, Usage openPeriod, Grant grant) {
+    }
+
+    /** Instantaneous values (fractions of capacity). */
+    public record Now(double held, double counted, double demand, double entitled, double borrowed,
+            double unused, int runningTasks) {
+        static Now of(TenantAccount.Rates r) {
+            return new Now(r.g(), r.counted(), r.demand(), r.entitled(), r.borrowed(), r.unused(), r.runningTasks());
+        }
+    }
+
+    /**
+     * Accumulated values of the open period: A, F, E (capacity-seconds), rho, lending balance, the charge to date
+     * (null for an inner node: only leaves are billed).
+     */
+    public record Usage(double actual, double counted, double entitled, Double rho, BigDecimal lent,
+            BigDecimal borrowed, BigDecimal lendingBalance, BigDecimal chargeToDate) {
+    }
+
+    static TenantView tenant(LiveView v, TenantAccount a) {
+        String id = a.path().toString();
+        StatementView.Line line = v.line(id).orElse(null);
+        double[] g = v.grantByTenant().get(id);
+        Double rho = a.period().entitled() > 0 ? a.period().actual() / a.period().entitled() : null;
+        Usage usage = new Usage(a.period().actual() / 1000.0, a.period().counted() / 1000.0,
+                a.period().entitled() / 1000.0, line == null ? rho : line.rho(), line == null ? null : line.lent(),
+                line == null ? null : line.borrowed(), line == null ? null : line.balance(),
+                line == null ? null : line.charge());
+        return new TenantView(v.cluster(), id, v.asOf(), v.openStatement().period(), a.weight(), a.share(),
+                a.discountRate(), Now.of(a.now()), usage,
+                g == null ? null : new Grant(id, g[0] / 1000.0, g[1], g[2], a.share()));
+    }
+
+    /** rho of one period. */
+    public record Degree(String period, Instant start, Instant end, boolean closed, Double rho) {
+    }
+
+    /** A tenant's fairness degree per period: the closed ones, then the open one to date. */
+    public record FairnessHistory(String cluster, String tenant, List<Degree> periods) {
+    }
+
+    static List<Degree> degrees(String tenant, List<StatementView> closed, StatementView open) {
+        List<Degree> out = new ArrayList<>();
+        for (StatementView s : closed) {
+            s.lines().stream().filter(l -> l.tenant().equals(tenant)).findFirst()
+                    .ifPresent(l -> out.add(new Degree(s.period(), s.start(), s.end(), true, l.rho())));
+        }
+        open.lines().stream().filter(l -> l.tenant().equals(tenant)).findFirst()
+                .ifPresent(l -> out.add(new Degree(open.period(), open.start(), open.end(), false, l.rho())));
+        return out;
+    }
+
+    /** One sibling's inputs to the grant (DOMAIN.md section 7). */
+    public record ClaimantInput(String tenant, double weight, double share, double demandVcores,
+            double demandMemoryMb, double demandGpus, double schedulingValue, double discountRate) {
+        static ClaimantInput of(Claimant c) {
+            return new ClaimantInput(c.id(), c.weight(), c.share(), c.demand()[0] / 1000.0, c.demand()[1],
+                    c.demand()[2], c.accumulated() / 1000.0, c.discountRate());
+        }
+    }
+
+    /**
+     * Why a tenant gets what it gets: its siblings' inputs, what their parent had to split, the order and the result.
+     */
+    public record GrantExplanation(String cluster, String tenant, Instant asOf, String rule, String parent,
+            double availableVcores, double availableMemoryMb, double availableGpus, double intervalSeconds,
+            List<ClaimantInput> siblings, List<String> order, Grant grant) {
+        static GrantExplanation of(LiveView v, String tenant, GrantLevel level) {
+            double[] av = level.request().available();
+            Grant grant = level.grants().grants().stream().filter(g -> g.id().equals(tenant)).map(Grant::of)
+                    .findFirst().orElseThrow();
+            return new GrantExplanation(v.cluster(), tenant, v.asOf(), RULE, level.parent().toString(),
+                    av[0] / 1000.0, av[1], av[2], level.request().interval() / 1000.0,
+                    level.request().claimants().stream().map(ClaimantInput::of).toList(), level.grants().order(),
+                    grant);
+        }
+    }
+
+    static final String RULE = "Long-term weighted max-min (LTRF eqs. 7, 9, 11 and Algorithm 1, seed 004; DOMAIN.md "
+            + "section 7): what the parent was granted is water-filled among the siblings so as to maximise the "
+            + "smallest (schedulingValue + counted rate x interval) / weight, where schedulingValue = F + phi + quantum "
+            + "top-up and the counted rate discounts holding above one's share by the discount rate; never above a "
+            + "sibling's demand, nothing idle while a sibling wants more; weight-0 siblings only get what the others "
+            + "leave; served in increasing schedulingValue / weight, ties by id.";
+}
