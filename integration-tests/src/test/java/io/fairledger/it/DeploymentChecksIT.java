@@ -115,6 +115,26 @@ class DeploymentChecksIT {
         assertThat(services).contains("kafka", "postgres", "keycloak", "prometheus", "grafana", "fairledger");
         assertThat(config.at("/services/fairledger/build/dockerfile").asText())
                 .endsWith("src/main/docker/Dockerfile.jvm");
+        // what the services mount from the repository exists (docker-compose config does not look)
+        List<String> missing = new ArrayList<>();
+        config.get("services").forEach(service -> service.path("volumes").forEach(volume -> {
+            String source = volume.asText().split(":")[0];
+            if (source.startsWith("/") && !Files.exists(Path.of(source))) {
+                missing.add(volume.asText());
+            }
+        }));
+        assertThat(missing).as("bind mounts whose source does not exist").isEmpty();
+        // and so does everything the image build copies from the build context
+        Pattern copy = Pattern.compile("(?m)^COPY (?!--from)(.+) \\S+$");
+        Matcher m = copy.matcher(read(repo().resolve("src/main/docker/Dockerfile.jvm")));
+        int copies = 0;
+        while (m.find()) {
+            for (String source : m.group(1).strip().split("\\s+")) {
+                assertThat(repo().resolve(source)).as("COPY source of Dockerfile.jvm").exists();
+                copies++;
+            }
+        }
+        assertThat(copies).as("COPY sources found in Dockerfile.jvm").isGreaterThan(3);
     }
 
     @Test
