@@ -1,0 +1,305 @@
+package io.fairledger.it;
+
+import static io.restassured.RestAssured.given;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.serialization.StringSerializer;
+import org.awaitility.Awaitility;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+
+import io.fairledger.testsupport.KafkaDependency;
+import io.fairledger.testsupport.PostgresDependency;
+import io.fairledger.testsupport.PrometheusDependency;
+import io.fairledger.testsupport.RealDependency;
+import io.fairledger.testsupport.YarnWorkload;
+import io.restassured.http.ContentType;
+
+/**
+ * Every panel of every Grafana dashboard shows data: a real Prometheus scrapes the packaged server while a workload
+ * reaches it through Kafka (YARN containers of eight queues, some still running, demand reports, deadline jobs, a
+ * few undecodable records) and HTTP calls reach its API; then each dashboard variable's {@code label_values} query
+ * and each panel's PromQL, with the variables substituted, run through Prometheus's HTTP API, and the test lists
+ * every query that returned nothing. {@code -Dfairledger.dashboards=operations.json,...} limits it to some
+ * dashboards.
+ */
+class DashboardQueriesIT {
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final String CLUSTER = "it-dash";
+    private static final int QUEUES = 8;
+    /** The values the workload gives the dashboard variables, used when a variable's own query finds none. */
+    private static final Map<String, String> WORKLOAD_VALUES = Map.of("cluster", CLUSTER, "tenant", "root.q0");
+    /** Grafana's built-in variables, as Grafana would fill them for a 5-minute range scraped every second. */
+    private static final Map<String, String> BUILT_INS = Map.of("__rate_interval", "1m", "__interval", "15s",
+            "__range", "5m");
+    private static final Pattern LABEL_VALUES = Pattern.compile("^label_values\\((.+),\\s*(\\w+)\\)$");
+    private static final Pattern VARIABLE = Pattern.compile("\\$\\{(\\w+)}|\\$(\\w+)");
+
+    private static RealDependency.Running postgres;
+    private static RealDependency.Running kafka;
+    private static RealDependency.Running prometheus;
+    private static ServerProcess server;
+    private static int ledgerEvents;
+
+    @BeforeAll
+    static void start() throws Exception {
+        postgres = PostgresDependency.start();
+        kafka = KafkaDependency.start();
+        server = ServerProcess.start(Map.of(
+                "QUARKUS_DATASOURCE_JDBC_URL", postgres.config().get("quarkus.datasource.jdbc.url"),
+                "QUARKUS_DATASOURCE_USERNAME", postgres.config().get("quarkus.datasource.username"),
+                "QUARKUS_DATASOURCE_PASSWORD", postgres.config().get("quarkus.datasource.password"),
+                "KAFKA_BOOTSTRAP_SERVERS", kafka.config().get("kafka.bootstrap.servers")), "serve");
+        prometheus = PrometheusDependency.start("127.0.0.1:" + server.port);
+        feedWorkload();
+    }
+
+    @AfterAll
+    static void stop() throws InterruptedException {
+        try {
+            if (prometheus != null) {
+                prometheus.close();
+            }
+            if (server != null) {
+                server.terminate();
+            }
+        } finally {
+            if (kafka != null) {
+                kafka.close();
+            }
+            if (postgres != null) {
+                postgres.close();
+            }
+        }
+    }
+
+    /**
+     * Registers the cluster over HTTP and publishes, keyed by cluster: 1,500 YARN containers that started over the
+     * last 30 minutes (the completion of those finishing in the future is withheld, so they are still running),
+     * demand of four queues now, four deadline jobs of which two finished, and five records that cannot be decoded.
+     */
+    private static void feedWorkload() throws Exception {
+        Instant now = Instant.now().truncatedTo(ChronoUnit.SECONDS);
+        Instant registered = now.minus(Duration.ofMinutes(40));
+        given().baseUri(server.baseUrl()).contentType(ContentType.JSON)
+                .body("{\"id\":\"" + CLUSTER + "\",\"resourceManager\":\"YARN\"}").post("/api/v1/admin/clusters")
+                .then().statusCode(201);
+        given().baseUri(server.baseUrl()).contentType(ContentType.JSON)
+                .body(YarnWorkload.settings(registered, QUEUES))
+                .put("/api/v1/admin/clusters/" + CLUSTER + "/ledger-settings").then().statusCode(200);
+
+        List<String> containers = new ArrayList<>();
+        for (String line : YarnWorkload.lines(CLUSTER, now.minus(Duration.ofMinutes(30)), 1_500, QUEUES, 8)) {
+            long eventTime = JSON.readTree(line).get("eventTime").asLong();
+            if (eventTime < now.toEpochMilli()) {
+                containers.add(line);
+            }
+        }
+        ledgerEvents = containers.size();
+        List<String> demand = new ArrayList<>();
+        for (int q = 0; q < 4; q++) {
+            demand.add("""
+                    {"type":"DemandReported","eventId":"it-demand-%d","cluster":"%s","eventTime":"%s",\
+                    "tenant":"root.q%d","pendingCpus":%d,"pendingMemoryMb":%d,"pendingTasks":%d}"""
+                    .formatted(q, CLUSTER, now, q, 10 + 10 * q, 40_960 * (q + 1), 10 + 10 * q));
+        }
+        List<String> jobs = new ArrayList<>();
+        for (int j = 0; j < 4; j++) {
+            Instant submitted = now.minus(Duration.ofMinutes(20 - j));
+            jobs.add("""
+                    {"type":"JobSubmitted","eventId":"it-job-%d-submitted","cluster":"%s","eventTime":"%s",\
+                    "jobId":"it-job-%d","tenant":"root.q%d","requestedTasks":%d,"relativeDeadlineSeconds":%d}"""
+                    .formatted(j, CLUSTER, submitted, j, j % QUEUES, 4 + 4 * j, 600 + 300 * j));
+            if (j < 2) {
+                jobs.add("""
+                        {"type":"JobFinished","eventId":"it-job-%d-finished","cluster":"%s","eventTime":"%s",\
+                        "jobId":"it-job-%d","tenant":"root.q%d","compTimeCpuSeconds":%d,"allocatedCpus":%d,\
+                        "outcome":"SUCCEEDED"}"""
+                        .formatted(j, CLUSTER, submitted.plus(Duration.ofMinutes(8)), j, j % QUEUES, 1_200 * (j + 1),
+                                4 + 4 * j));
+            }
+        }
+        try (KafkaProducer<String, String> producer = new KafkaProducer<>(
+                Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.config().get("kafka.bootstrap.servers")),
+                new StringSerializer(), new StringSerializer())) {
+            containers
+                    .forEach(line -> producer.send(new ProducerRecord<>("fairledger.yarn.containers", CLUSTER, line)));
+            demand.forEach(line -> producer.send(new ProducerRecord<>("fairledger.demand", CLUSTER, line)));
+            jobs.forEach(line -> producer.send(new ProducerRecord<>("fairledger.jobs", CLUSTER, line)));
+            for (int i = 0; i < 5; i++) {
+                producer.send(new ProducerRecord<>("fairledger.yarn.containers", CLUSTER, "not an event " + i));
+            }
+            producer.flush();
+        }
+        // HTTP traffic for the HTTP panels: reads, and one request for a cluster that does not exist
+        for (int i = 0; i < 5; i++) {
+            given().baseUri(server.baseUrl()).get("/api/v1/admin/clusters").then().statusCode(200);
+            given().baseUri(server.baseUrl()).get("/api/v1/admin/clusters/" + CLUSTER + "/tenants/root.q0")
+                    .then().statusCode(200);
+        }
+        given().baseUri(server.baseUrl()).get("/api/v1/admin/clusters/no-such-cluster/tenants/root.x")
+                .then().statusCode(404);
+        System.out.println(
+                "[fairledger-it] " + "dashboard workload: " + containers.size() + " YARN events, " + demand.size()
+                        + " demand reports, " + jobs.size() + " job events, 5 undecodable records");
+    }
+
+    @Test
+    void everyPanelQueryReturnsData() throws Exception {
+        String url = prometheus.config().get("prometheus.url");
+        // the workload has been read: every YARN record is counted under some outcome, and Prometheus has it
+        Awaitility.await("Prometheus sees the " + (ledgerEvents + 5) + " YARN records counted by the server")
+                .atMost(180, TimeUnit.SECONDS).pollInterval(2, TimeUnit.SECONDS).until(() -> scalar(url,
+                        "sum(fairledger_ingest_events_total{topic=\"fairledger.yarn.containers\"})") >= ledgerEvents
+                                + 5);
+        Thread.sleep(5_000); // a few more scrapes, so rates over the last minute have two samples after the burst
+
+        Set<String> only = only();
+        List<Query> queries = new ArrayList<>();
+        List<String> failures = new ArrayList<>();
+        for (Path file : DeploymentChecksIT.dashboardFiles()) {
+            if (!only.isEmpty() && !only.contains(file.getFileName().toString())) {
+                continue;
+            }
+            JsonNode dashboard = JSON.readTree(file.toFile());
+            String title = dashboard.get("title").asText();
+            Map<String, String> values = new HashMap<>(BUILT_INS);
+            for (JsonNode variable : dashboard.at("/templating/list")) {
+                if (!"query".equals(variable.path("type").asText())) {
+                    continue;
+                }
+                String name = variable.get("name").asText();
+                String query = substitute(variable.at("/query/query").asText(variable.path("query").asText()),
+                        values, failures, title);
+                List<String> found = labelValues(url, query);
+                String expected = WORKLOAD_VALUES.get(name);
+                if (found.isEmpty()) {
+                    failures.add(title + " / variable $" + name + ": " + query + " -> no values");
+                }
+                values.put(name, found.contains(expected) || found.isEmpty() ? expected : found.get(0));
+            }
+            collect(dashboard.get("panels"), title, values, queries, failures);
+        }
+        assertThat(queries).as("panel queries found").isNotEmpty();
+
+        // gauges appear at their first update: give queries that are still empty a minute more
+        List<Query> empty = new ArrayList<>(queries);
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+        do {
+            empty.removeIf(q -> !query(url, q.promql()).isEmpty());
+            if (!empty.isEmpty()) {
+                Thread.sleep(2_000);
+            }
+        } while (!empty.isEmpty() && System.nanoTime() < deadline);
+        for (Query q : empty) {
+            failures.add(q.where() + ": " + q.promql() + " -> no data");
+        }
+        System.out.println(
+                "[fairledger-it] " + "dashboard queries: " + (queries.size() - empty.size()) + " of " + queries.size()
+                        + " panel queries returned data");
+        assertThat(failures).as("dashboard variables and panel queries that returned nothing (%d of %d queries)",
+                empty.size(), queries.size()).isEmpty();
+    }
+
+    private record Query(String where, String promql) {
+    }
+
+    /** Every target of every panel, also those inside rows, with the variables substituted. */
+    private static void collect(JsonNode panels, String dashboard, Map<String, String> values, List<Query> queries,
+            List<String> failures) {
+        if (panels == null) {
+            return;
+        }
+        for (JsonNode panel : panels) {
+            collect(panel.get("panels"), dashboard, values, queries, failures);
+            for (JsonNode target : panel.path("targets")) {
+                if (target.hasNonNull("expr")) {
+                    String where = dashboard + " / " + panel.path("title").asText() + " ["
+                            + target.path("refId").asText() + "]";
+                    queries.add(new Query(where, substitute(target.get("expr").asText(), values, failures, where)));
+                }
+            }
+        }
+    }
+
+    private static String substitute(String text, Map<String, String> values, List<String> failures, String where) {
+        Matcher m = VARIABLE.matcher(text);
+        StringBuilder out = new StringBuilder();
+        while (m.find()) {
+            String name = m.group(1) != null ? m.group(1) : m.group(2);
+            String value = values.get(name);
+            if (value == null) {
+                failures.add(where + ": unknown variable $" + name + " in " + text);
+                value = m.group();
+            }
+            m.appendReplacement(out, Matcher.quoteReplacement(value));
+        }
+        m.appendTail(out);
+        return out.toString();
+    }
+
+    /** The values of {@code label_values(selector, label)} through /api/v1/label/.../values. */
+    private static List<String> labelValues(String url, String query) {
+        Matcher m = LABEL_VALUES.matcher(query.strip());
+        if (!m.matches()) {
+            throw new IllegalArgumentException("dashboard variable query is not label_values(selector, label): "
+                    + query);
+        }
+        JsonNode body = get(url, "/api/v1/label/" + m.group(2) + "/values", Map.of("match[]", m.group(1)));
+        List<String> values = new ArrayList<>();
+        body.get("data").forEach(v -> values.add(v.asText()));
+        return values;
+    }
+
+    /** The result vector of an instant query; a query Prometheus rejects fails the test with its error. */
+    private static JsonNode query(String url, String promql) {
+        return get(url, "/api/v1/query", Map.of("query", promql)).at("/data/result");
+    }
+
+    private static double scalar(String url, String promql) {
+        JsonNode result = query(url, promql);
+        return result.isEmpty() ? 0 : result.get(0).at("/value/1").asDouble();
+    }
+
+    private static JsonNode get(String url, String path, Map<String, String> params) {
+        String body = given().baseUri(url).queryParams(new LinkedHashMap<>(params)).get(path).then().extract()
+                .asString();
+        try {
+            JsonNode json = JSON.readTree(body);
+            if (!"success".equals(json.path("status").asText())) {
+                throw new AssertionError("Prometheus rejected " + params + ": " + body);
+            }
+            return json;
+        } catch (java.io.IOException e) {
+            throw new AssertionError("Prometheus answered " + path + " " + params + " with " + body, e);
+        }
+    }
+
+    private static Set<String> only() {
+        String list = System.getProperty("fairledger.dashboards", "").strip();
+        return list.isEmpty() ? Set.of() : Set.of(list.split("\\s*,\\s*"));
+    }
+
+}

@@ -1,0 +1,214 @@
+package io.fairledger.it;
+
+import static io.fairledger.it.DeploymentTools.check;
+import static io.fairledger.it.DeploymentTools.command;
+import static io.fairledger.it.DeploymentTools.repo;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.lang.reflect.Field;
+import java.lang.reflect.Modifier;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
+
+import org.junit.jupiter.api.DynamicTest;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestFactory;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.MappingIterator;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+
+import io.fairledger.observability.MetricNames;
+
+/**
+ * The deployment artifacts checked by their own tools, run as processes: the Grafana dashboards type-check against
+ * {@code @grafana/schema} with {@code tsc}; the alert rules pass {@code promtool check} and their unit tests
+ * ({@code promtool test rules}); the Helm chart passes {@code helm lint --strict} and renders with every
+ * {@code ci/*-values.yaml}; {@code docker-compose.yml} passes {@code docker-compose config -q}. Every metric the
+ * dashboards and rules name is one of {@link MetricNames} and every one of those is documented in docs/metrics.md.
+ */
+class DeploymentChecksIT {
+
+    private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory());
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    @Test
+    void dashboardsTypeCheckAgainstGrafanaSchema() {
+        Path grafana = repo().resolve("grafana");
+        DeploymentTools.npmCi(grafana);
+        String output = check(grafana, "node", "typecheck.mjs");
+        assertThat(output).contains(dashboardFiles().size() + " dashboards type-check against @grafana/schema");
+    }
+
+    @Test
+    void alertRulesAndPrometheusConfigPassPromtool() {
+        Path dir = repo().resolve("grafana/prometheus");
+        String promtool = DeploymentTools.promtool();
+        assertThat(check(dir, promtool, "check", "rules", "fairledger-rules.yml")).contains("SUCCESS: 5 rules found");
+        assertThat(check(dir, promtool, "test", "rules", "fairledger-rules.test.yml")).contains("SUCCESS");
+        check(dir, promtool, "check", "config", "prometheus.yml");
+    }
+
+    @TestFactory
+    Stream<DynamicTest> helmChartLintsAndRendersWithEveryCiValuesFile() throws IOException {
+        Path chart = repo().resolve("helm/fairledger");
+        List<Path> valuesFiles;
+        try (Stream<Path> files = Files.list(chart.resolve("ci"))) {
+            valuesFiles = files.filter(p -> p.toString().endsWith("-values.yaml")).sorted().toList();
+        }
+        assertThat(valuesFiles).extracting(p -> p.getFileName().toString())
+                .contains("minimal-values.yaml", "full-values.yaml");
+        return valuesFiles.stream().map(values -> DynamicTest.dynamicTest(values.getFileName().toString(), () -> {
+            String helm = DeploymentTools.helm();
+            check(chart, helm, "lint", ".", "--strict", "-f", values.toString());
+            Map<String, List<JsonNode>> kinds = render(helm, chart, values);
+            assertThat(kinds).containsKeys("Deployment", "Service", "ConfigMap", "ServiceAccount");
+            JsonNode container = kinds.get("Deployment").get(0).at("/spec/template/spec/containers/0");
+            assertThat(container.at("/livenessProbe/httpGet/path").asText()).isEqualTo("/q/health/live");
+            assertThat(container.at("/readinessProbe/httpGet/path").asText()).isEqualTo("/q/health/ready");
+            assertThat(container.at("/env/0/valueFrom/secretKeyRef/name").asText()).isNotEmpty();
+            if (values.getFileName().toString().startsWith("full")) {
+                assertThat(kinds).containsKeys("ServiceMonitor", "PrometheusRule", "HorizontalPodAutoscaler");
+                assertThat(kinds.get("ConfigMap")).hasSize(1 + dashboardFiles().size());
+                JsonNode rulesFile = YAML.readTree(repo().resolve("grafana/prometheus/fairledger-rules.yml").toFile());
+                assertThat(kinds.get("PrometheusRule").get(0).at("/spec/groups")).isEqualTo(rulesFile.get("groups"));
+                for (JsonNode configMap : kinds.get("ConfigMap")) {
+                    configMap.get("data").fields().forEachRemaining(entry -> {
+                        if (entry.getKey().endsWith(".json")) {
+                            assertThat(parse(entry.getValue().asText())).isEqualTo(
+                                    parse(read(repo().resolve("grafana/dashboards").resolve(entry.getKey()))));
+                        }
+                    });
+                }
+            } else {
+                assertThat(kinds).doesNotContainKeys("ServiceMonitor", "PrometheusRule", "HorizontalPodAutoscaler");
+            }
+        }));
+    }
+
+    @Test
+    void helmRefusesToRenderWithoutTheRequiredAddresses() {
+        DeploymentTools.Result result = DeploymentTools.run(repo().resolve("helm/fairledger"),
+                command(DeploymentTools.helm(), "template", "fairledger", "."));
+        assertThat(result.exitCode()).as(result.output()).isNotZero();
+        assertThat(result.output()).contains("postgresql.jdbcUrl is required");
+    }
+
+    @Test
+    void composeFileIsValidAndRunsEveryService() throws IOException {
+        String compose = DeploymentTools.dockerCompose();
+        check(repo(), compose, "-f", "docker-compose.yml", "config", "-q");
+        JsonNode config = YAML.readTree(check(repo(), compose, "-f", "docker-compose.yml", "config"));
+        Set<String> services = new TreeSet<>();
+        config.get("services").fieldNames().forEachRemaining(services::add);
+        assertThat(services).contains("kafka", "postgres", "keycloak", "prometheus", "grafana", "fairledger");
+        assertThat(config.at("/services/fairledger/build/dockerfile").asText())
+                .endsWith("src/main/docker/Dockerfile.jvm");
+        // what the services mount from the repository exists (docker-compose config does not look)
+        List<String> missing = new ArrayList<>();
+        config.get("services").forEach(service -> service.path("volumes").forEach(volume -> {
+            String source = volume.asText().split(":")[0];
+            if (source.startsWith("/") && !Files.exists(Path.of(source))) {
+                missing.add(volume.asText());
+            }
+        }));
+        assertThat(missing).as("bind mounts whose source does not exist").isEmpty();
+        // and so does everything the image build copies from the build context
+        Pattern copy = Pattern.compile("(?m)^COPY (?!--from)(.+) \\S+$");
+        Matcher m = copy.matcher(read(repo().resolve("src/main/docker/Dockerfile.jvm")));
+        int copies = 0;
+        while (m.find()) {
+            for (String source : m.group(1).strip().split("\\s+")) {
+                assertThat(repo().resolve(source)).as("COPY source of Dockerfile.jvm").exists();
+                copies++;
+            }
+        }
+        assertThat(copies).as("COPY sources found in Dockerfile.jvm").isGreaterThan(3);
+    }
+
+    @Test
+    void everyMetricTheDashboardsAndRulesUseIsDefinedAndDocumented() throws IOException {
+        Set<String> defined = new TreeSet<>();
+        for (Field field : MetricNames.class.getFields()) {
+            if (Modifier.isStatic(field.getModifiers()) && field.getType() == String.class) {
+                try {
+                    String name = (String) field.get(null);
+                    if (name.startsWith("fairledger.")) {
+                        defined.add(name.replace('.', '_'));
+                    }
+                } catch (IllegalAccessException e) {
+                    throw new IllegalStateException(e);
+                }
+            }
+        }
+        assertThat(defined).isNotEmpty();
+        String docs = read(repo().resolve("docs/metrics.md"));
+        assertThat(defined).allSatisfy(name -> assertThat(docs).as("docs/metrics.md documents " + name).contains(name));
+
+        List<Path> sources = new ArrayList<>(dashboardFiles());
+        sources.add(repo().resolve("grafana/prometheus/fairledger-rules.yml"));
+        Map<String, String> unknown = new TreeMap<>();
+        Pattern metric = Pattern.compile("\\bfairledger_[a-z_]+");
+        for (Path source : sources) {
+            Matcher m = metric.matcher(read(source));
+            while (m.find()) {
+                String base = m.group().replaceFirst("(_seconds)?_(total|count|sum|max|bucket)$", "");
+                if (!defined.contains(base)) {
+                    unknown.put(m.group(), source.getFileName().toString());
+                }
+            }
+        }
+        assertThat(unknown).as("metrics used but not defined in MetricNames (name -> file)").isEmpty();
+    }
+
+    /** Renders the chart and groups the manifests by kind. */
+    private static Map<String, List<JsonNode>> render(String helm, Path chart, Path values) throws IOException {
+        String manifests = check(chart, helm, "template", "fairledger", ".", "-f", values.toString());
+        Map<String, List<JsonNode>> kinds = new TreeMap<>();
+        try (MappingIterator<JsonNode> documents = YAML.readerFor(JsonNode.class).readValues(
+                manifests.substring(manifests.indexOf("---")))) {
+            while (documents.hasNext()) {
+                JsonNode document = documents.next();
+                if (document != null && document.has("kind")) {
+                    kinds.computeIfAbsent(document.get("kind").asText(), k -> new ArrayList<>()).add(document);
+                }
+            }
+        }
+        return kinds;
+    }
+
+    static List<Path> dashboardFiles() {
+        try (Stream<Path> files = Files.list(repo().resolve("grafana/dashboards"))) {
+            return files.filter(p -> p.toString().endsWith(".json")).sorted().toList();
+        } catch (IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+    }
+
+    private static String read(Path file) {
+        try {
+            return Files.readString(file);
+        } catch (IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+    }
+
+    private static JsonNode parse(String json) {
+        try {
+            return JSON.readTree(json);
+        } catch (IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+    }
+}
