@@ -10,8 +10,14 @@ import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
+import java.util.ArrayList;
+import java.util.EnumMap;
 import java.util.HashMap;
+import java.util.List;
+import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
 import java.util.concurrent.TimeUnit;
 
 import org.apache.kafka.clients.producer.KafkaProducer;
@@ -30,6 +36,10 @@ import io.fairledger.testsupport.PrometheusDependency;
 import io.fairledger.testsupport.RealDependency;
 import io.restassured.RestAssured;
 import io.restassured.http.ContentType;
+import io.restassured.response.Response;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 
 /**
  * The packaged server in production mode: external PostgreSQL, Kafka and Keycloak, all real. An admin registers a
@@ -144,12 +154,101 @@ class ServerIT {
         }
     }
 
+    @Test
+    void everyOperationAnswersEveryCallerAsTheMatrixSays() throws Exception {
+        String admin = tokens.user("alice");
+        String settings = """
+                {"registeredAt":"2026-11-22T00:00:00Z","capacity":{"vcores":8,"memoryMb":16384,"gpus":0},
+                 "memory":{"mode":"FULL"},"period":{"length":"PT1H"},
+                 "chargeback":{"model":"USAGE","plans":[{"name":"std","perVcoreHour":"0.05","perGbHour":"0",
+                 "perGpuHour":"0"}]},"tenants":[{"path":"root.a","weight":1},{"path":"root.b","weight":1}]}""";
+        given().auth().oauth2(admin).contentType(ContentType.JSON)
+                .body("{\"id\":\"" + ApiMatrix.CLUSTER + "\",\"resourceManager\":\"YARN\"}")
+                .post("/api/v1/admin/clusters").then().statusCode(201);
+        given().auth().oauth2(admin).contentType(ContentType.JSON).body(settings)
+                .put("/api/v1/admin/clusters/" + ApiMatrix.CLUSTER + "/ledger-settings").then().statusCode(200);
+        for (String queue : List.of("root.a", "root.b")) {
+            publish("fairledger.yarn.containers", ApiMatrix.CLUSTER, container(queue, "00:10:00", "01:30:00"));
+        }
+        Awaitility.await().atMost(60, TimeUnit.SECONDS).untilAsserted(() -> given().auth().oauth2(admin)
+                .get("/api/v1/clusters/" + ApiMatrix.CLUSTER + "/grants").then().statusCode(200)
+                .body("levels[0].grants.size()", equalTo(2)));
+
+        Map<ApiMatrix.Caller, String> tokenOf = new EnumMap<>(ApiMatrix.Caller.class);
+        tokenOf.put(ApiMatrix.Caller.EXPIRED_TOKEN, tokens.expired("alice"));
+        tokenOf.put(ApiMatrix.Caller.WRONG_AUDIENCE, tokens.user("other-service", "alice"));
+        tokenOf.put(ApiMatrix.Caller.TENANT_A, tokens.user("anna"));
+        tokenOf.put(ApiMatrix.Caller.TENANT_B, tokens.user("bert"));
+        tokenOf.put(ApiMatrix.Caller.RESOURCE_MANAGER, tokens.resourceManager());
+        tokenOf.put(ApiMatrix.Caller.ADMIN, admin);
+
+        List<ApiMatrix.Row> rows = ApiMatrix.rows(settings,
+                "{\"id\":\"matrix-new\",\"resourceManager\":\"MESOS\"}");
+        List<String> wrong = new ArrayList<>();
+        int cells = 0;
+        for (ApiMatrix.Row row : rows) {
+            for (ApiMatrix.Caller caller : ApiMatrix.Caller.values()) {
+                var request = given().accept(row.accept());
+                if (tokenOf.containsKey(caller)) {
+                    request.auth().oauth2(tokenOf.get(caller));
+                }
+                if (row.body() != null) {
+                    request.contentType(ContentType.JSON).body(row.body());
+                }
+                Response response = request.request(row.method(), row.path());
+                cells++;
+                String where = row.method() + " " + row.path() + " (" + row.accept() + ") as " + caller;
+                String body = response.asString();
+                if (response.statusCode() != row.expectedFor(caller)) {
+                    wrong.add(where + ": " + response.statusCode() + ", expected " + row.expectedFor(caller) + ": "
+                            + body.substring(0, Math.min(300, body.length())));
+                } else if (response.statusCode() >= 400
+                        && !response.contentType().startsWith("application/problem+json")) {
+                    wrong.add(
+                            where + ": " + response.statusCode() + " without problem+json: " + response.contentType());
+                }
+                if (body.contains("Exception") || body.contains("\tat ")) {
+                    wrong.add(where + ": the body shows internals: " + body.substring(0, Math.min(300, body.length())));
+                }
+                if (caller == ApiMatrix.Caller.TENANT_A && response.statusCode() == 200
+                        && row.path().startsWith("/api/v1/clusters/") && body.contains("root.b")
+                        && !row.path().endsWith("/grant") && !row.path().endsWith("/fairness")) {
+                    wrong.add(where + ": tenant A sees tenant B's numbers");
+                }
+            }
+        }
+        assertThat(wrong).as("cells that differ from the matrix, of " + cells).isEmpty();
+
+        String openapi = given().accept("application/json").get("/q/openapi?format=json").then().statusCode(200)
+                .extract().asString();
+        Set<String> documented = new TreeSet<>();
+        JsonNode paths = new ObjectMapper().readTree(openapi).get("paths");
+        paths.fieldNames().forEachRemaining(path -> paths.get(path).fieldNames().forEachRemaining(
+                method -> documented.add(method.toUpperCase(Locale.ROOT) + " " + path)));
+        Set<String> inMatrix = new TreeSet<>();
+        rows.forEach(r -> inMatrix.add(r.operation()));
+        assertThat(inMatrix).as("every documented operation is in the matrix").containsAll(documented);
+    }
+
+    private static String container(String queue, String from, String to) {
+        String id = "container_" + queue.replace('.', '_');
+        return ("{\"type\":\"YarnContainerEvent\",\"eventId\":\"%s\",\"cluster\":\"%s\",\"eventTime\":"
+                + "\"2026-11-22T%sZ\",\"applicationId\":\"application_1_0001\",\"attemptId\":"
+                + "\"appattempt_1_0001_01\",\"containerId\":\"%s\",\"queue\":\"%s\",\"user\":\"u\","
+                + "\"allocatedMemoryMb\":1024,\"allocatedVcores\":2,\"node\":\"n1\",\"state\":\"COMPLETE\","
+                + "\"createdTime\":\"2026-11-22T%sZ\",\"finishedTime\":\"2026-11-22T%sZ\"}")
+                .formatted(id, ApiMatrix.CLUSTER, to, id, queue, from, to);
+    }
+
     private static void publish(String key, String json) throws Exception {
+        publish("fairledger.registrations", key, json);
+    }
+
+    private static void publish(String topic, String key, String json) throws Exception {
         try (KafkaProducer<String, String> producer = new KafkaProducer<>(
                 Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.config().get("kafka.bootstrap.servers")),
                 new StringSerializer(), new StringSerializer())) {
-            producer.send(new ProducerRecord<>("fairledger.registrations", key, json)).get();
+            producer.send(new ProducerRecord<>(topic, key, json)).get();
         }
     }
-
 }

@@ -23,6 +23,16 @@ final class Tokens {
         return user("fairledger-cli", username);
     }
 
+    /**
+     * A token of {@code username} that has expired: issued by the realm's {@code fairledger-cli-expiring} client
+     * (2-second lifespan), returned once its {@code exp} has passed.
+     */
+    String expired(String username) throws InterruptedException {
+        String token = user("fairledger-cli-expiring", username);
+        Thread.sleep(3_500);
+        return token;
+    }
+
     /** The resource-manager client's own token (client-credentials grant). */
     String resourceManager() {
         return given().formParam("grant_type", "client_credentials").formParam("client_id", "resource-manager")
