@@ -5,6 +5,7 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -40,6 +41,9 @@ public class AdmissionLog {
             + "WHERE cluster_id = ? AND position IS NULL) s WHERE a.cluster_id = ? AND a.event_id = s.event_id "
             + "RETURNING a.position";
 
+    /** Event id of the policy row that opens every log. */
+    public static final String INITIAL_POLICY_ID = "policy:initial";
+
     @Inject
     DataSource dataSource;
 
@@ -49,10 +53,12 @@ public class AdmissionLog {
      *
      * @param initial
      *            the policy row to write first when the log is empty; null when the log is known not to be empty
+     * @param sequenced
+     *            receives, before the commit makes them visible, the positions this call assigns (the new row's too)
      */
     @Transactional
     public long append(String cluster, String eventId, long eventTimeMs, String kind, Object payload,
-            LogEntry.PolicyChange initial, List<Long> sequenced) {
+            LogEntry.PolicyChange initial, Collection<Long> sequenced) {
         try (Connection c = dataSource.getConnection()) {
             long last = lockAndSequence(c, cluster, initial, eventTimeMs, sequenced);
             if (last < 0) {
@@ -62,6 +68,7 @@ public class AdmissionLog {
             if (insert(c, cluster, eventId, eventTimeMs, kind, payload, last + 1) == 0) {
                 return -1;
             }
+            sequenced.add(last + 1);
             return last + 1;
         } catch (SQLException e) {
             throw new IllegalStateException("cannot append to the admission log of " + cluster, e);
@@ -69,15 +76,14 @@ public class AdmissionLog {
     }
 
     /**
-     * Gives the rows stored without a position their positions; returns them. With an empty log and no
+     * Gives the rows stored without a position their positions, added to {@code sequenced} before the commit. With an empty log and no
      * {@code initial} policy nothing is sequenced.
      */
     @Transactional
-    public List<Long> sequencePending(String cluster, LogEntry.PolicyChange initial, long nowMs) {
-        List<Long> sequenced = new ArrayList<>();
+    public void sequencePending(String cluster, LogEntry.PolicyChange initial, long nowMs,
+            Collection<Long> sequenced) {
         try (Connection c = dataSource.getConnection()) {
             lockAndSequence(c, cluster, initial, nowMs, sequenced);
-            return sequenced;
         } catch (SQLException e) {
             throw new IllegalStateException("cannot sequence the admission log of " + cluster, e);
         }
@@ -85,7 +91,7 @@ public class AdmissionLog {
 
     /** Locks the cluster's log, writes the initial policy if the log is empty, sequences waiting rows; -1 if empty. */
     private long lockAndSequence(Connection c, String cluster, LogEntry.PolicyChange initial, long nowMs,
-            List<Long> sequenced) throws SQLException {
+            Collection<Long> sequenced) throws SQLException {
         try (PreparedStatement ps = c.prepareStatement(LOCK)) {
             ps.setString(1, "fairledger.admission/" + cluster);
             ps.execute();
@@ -102,7 +108,7 @@ public class AdmissionLog {
             if (initial == null) {
                 return -1;
             }
-            insert(c, cluster, "policy:initial", nowMs, LogEntry.POLICY_CHANGE, initial, 1);
+            insert(c, cluster, INITIAL_POLICY_ID, nowMs, LogEntry.POLICY_CHANGE, initial, 1);
             sequenced.add(1L);
             last = 1;
         }

@@ -3,10 +3,10 @@ package io.fairledger.admission;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -131,8 +131,7 @@ public class AdmissionService {
         AdmissionLog.Heads heads = log.heads();
         for (String cluster : heads.waiting()) {
             LogEntry.PolicyChange initial = heads.last().containsKey(cluster) ? null : initialPolicyOrNull(cluster);
-            List<Long> sequenced = log.sequencePending(cluster, initial, clock.millis());
-            holder(cluster).mine.addAll(sequenced);
+            log.sequencePending(cluster, initial, clock.millis(), holder(cluster).mine);
         }
         for (Map.Entry<String, Long> head : heads.last().entrySet()) {
             Holder h = holder(head.getKey());
@@ -145,14 +144,13 @@ public class AdmissionService {
             boolean due;
             h.lock.lock();
             try {
-                due = h.state.hasRunningOrQueued() && now - h.state.nowMillis() >= tickInterval.toMillis();
+                due = h.state.needsTimer() && now - h.state.nowMillis() >= tickInterval.toMillis();
             } finally {
                 h.lock.unlock();
             }
             if (due) {
-                long p = log.append(h.state.cluster(), "tick:" + now + ":" + java.util.UUID.randomUUID(), now,
-                        LogEntry.TICK, Map.of(), null, new ArrayList<>());
-                h.mine.add(p);
+                log.append(h.state.cluster(), "tick:" + now + ":" + UUID.randomUUID(), now, LogEntry.TICK, Map.of(),
+                        null, h.mine);
                 catchUp(h);
             }
         }
@@ -176,7 +174,9 @@ public class AdmissionService {
                     }
                     if (h.mine.remove(row.position())) {
                         applied.decisions().forEach(publisher::publish);
-                        h.results.put(row.position(), applied);
+                        if (awaited(row)) {
+                            h.results.put(row.position(), applied);
+                        }
                     }
                     if (applied.refusal() != null) {
                         LOG.debugf("Admission log %s position %d refused: %s", h.state.cluster(), row.position(),
@@ -190,6 +190,16 @@ public class AdmissionService {
         } finally {
             h.lock.unlock();
         }
+    }
+
+    /** Rows whose outcome a request thread waits for (and removes from the results). */
+    private static boolean awaited(LogEntry row) {
+        return switch (row.kind()) {
+            case LogEntry.HTTP_JOB, LogEntry.HTTP_COMPLETION, LogEntry.HTTP_WORKFLOW -> true;
+            case LogEntry.POLICY_CHANGE -> row.eventId().startsWith("policy:") && !row.eventId().equals(
+                    AdmissionLog.INITIAL_POLICY_ID);
+            default -> false;
+        };
     }
 
     /**
@@ -225,14 +235,11 @@ public class AdmissionService {
     public ClusterAdmission.Applied append(String cluster, String eventId, Instant at, String kind, Object payload) {
         Holder h = holder(cluster);
         LogEntry.PolicyChange initial = h.state.position() > 0 ? null : initialPolicy(cluster);
-        List<Long> sequenced = new ArrayList<>();
-        long position = log.append(cluster, eventId, at.toEpochMilli(), kind, payload, initial, sequenced);
-        h.mine.addAll(sequenced);
+        long position = log.append(cluster, eventId, at.toEpochMilli(), kind, payload, initial, h.mine);
         if (position < 0) {
             throw ProblemException.conflict(eventId.substring(eventId.indexOf(':') + 1) + " was already "
                     + (kind.equals(LogEntry.HTTP_COMPLETION) ? "reported" : "submitted") + " on cluster " + cluster);
         }
-        h.mine.add(position);
         catchUp(h);
         ClusterAdmission.Applied applied = h.results.remove(position);
         if (applied == null) {
@@ -250,18 +257,15 @@ public class AdmissionService {
         catchUp(h);
         LogEntry.PolicyChange change = new LogEntry.PolicyChange(settings.normalised(), capacity(cluster));
         Instant at = clock.instant();
-        PolicyView before = h.state.position() == 0 ? null : view(h.state);
-        List<Long> sequenced = new ArrayList<>();
+        PolicyView before = read(cluster, s -> s.position() == 0 ? null : view(s));
         long position = QuarkusTransaction.requiringNew().call(() -> {
-            LogEntry.PolicyChange initial = h.state.position() > 0 ? null : change;
-            long p = log.append(cluster, "policy:" + java.util.UUID.randomUUID(), at.toEpochMilli(),
-                    LogEntry.POLICY_CHANGE, change, initial, sequenced);
+            LogEntry.PolicyChange initial = before != null ? null : change;
+            long p = log.append(cluster, "policy:" + UUID.randomUUID(), at.toEpochMilli(), LogEntry.POLICY_CHANGE,
+                    change, initial, h.mine);
             audit.record(cluster, "admission-policy", before,
                     new PolicyView(cluster, change.settings(), change.capacity(), at), at);
             return p;
         });
-        h.mine.addAll(sequenced);
-        h.mine.add(position);
         catchUp(h);
         h.results.remove(position);
         return change;

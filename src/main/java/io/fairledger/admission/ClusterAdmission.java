@@ -192,9 +192,16 @@ public final class ClusterAdmission {
         return policy == null ? 0 : policy.queuedJobs();
     }
 
-    /** Jobs running under the policy's allocation. */
-    public boolean hasRunningOrQueued() {
-        return jobs.values().stream().anyMatch(j -> j.status == Status.QUEUED || j.status == Status.RUNNING);
+    /**
+     * True when a timer pass could decide something: jobs are queued (their TTD runs out), or jobs run under a kill
+     * threshold.
+     */
+    public boolean needsTimer() {
+        if (queuedJobs() > 0) {
+            return true;
+        }
+        return settings != null && settings.killAboveTasks() != null
+                && jobs.values().stream().anyMatch(j -> j.status == Status.RUNNING);
     }
 
     /** One job, or null. */
