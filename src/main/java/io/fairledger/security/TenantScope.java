@@ -1,39 +1,76 @@
 package io.fairledger.security;
 
+import java.util.ArrayList;
 import java.util.Collection;
+import java.util.Collections;
 import java.util.LinkedHashSet;
+import java.util.List;
 import java.util.Set;
+
+import org.eclipse.microprofile.jwt.JsonWebToken;
 
 import io.fairledger.core.model.TenantPath;
 import io.quarkus.security.identity.SecurityIdentity;
-import jakarta.enterprise.context.RequestScoped;
-import jakarta.inject.Inject;
+import jakarta.json.JsonArray;
 import jakarta.json.JsonString;
-import org.eclipse.microprofile.jwt.JsonWebToken;
+import jakarta.json.JsonValue;
 
 /**
- * Which tenants the caller may see. An admin sees every tenant; anybody else sees the subtrees named in the token's
- * {@value #CLAIM} claim, each value {@code cluster/tenant-path} (the Keycloak realm maps it from the
- * {@code fairledger_tenants} attribute of the caller's groups), e.g. {@code demo-yarn/root.a}.
+ * Which tenants of which cluster the caller may see. Tenants get their ids from the access-token claim
+ * {@value #CLAIM} (Keycloak maps the {@code fairledger_tenants} user or group attribute into it, see
+ * {@code src/main/keycloak/fairledger-realm.json}); each value is {@code cluster/tenantPath}, e.g.
+ * {@code demo-yarn/root.a} or, for a Mesos role, {@code demo-mesos/analytics/etl} (the cluster id is up to the first
+ * {@code /}). A tenant sees its own subtree: {@code root.a} sees {@code root.a} and {@code root.a.etl}, not
+ * {@code root.ab}. An admin sees everything ({@link #seesAll()}); anyone else without the claim sees nothing.
+ *
+ * <p>
+ * Built per request with {@link #of(SecurityIdentity)}; immutable, so it can also be built from plain values in tests
+ * with {@link #of(boolean, Collection)}.
  */
-@RequestScoped
-public class TenantScope {
+public final class TenantScope {
 
-    /** The token claim listing the caller's tenants. */
+    /** The access-token claim that lists the caller's tenants. */
     public static final String CLAIM = "fairledger_tenants";
 
-    @Inject
-    SecurityIdentity identity;
+    private final boolean all;
+    private final List<String> grants;
 
-    /** True for callers who see every tenant's grant and the cluster aggregates: admins and resource managers. */
-    public boolean isPrivileged() {
-        return identity.hasRole(Roles.ADMIN) || identity.hasRole(Roles.RESOURCE_MANAGER);
+    private TenantScope(boolean all, List<String> grants) {
+        this.all = all;
+        this.grants = grants;
     }
 
-    /** True when the caller may see {@code tenantPath} of {@code cluster}: an admin, or it lies in a claimed subtree. */
+    /** The scope of the caller: everything for the {@link Roles#ADMIN} role, else the tenants of the token claim. */
+    public static TenantScope of(SecurityIdentity identity) {
+        if (identity == null || identity.isAnonymous()) {
+            return new TenantScope(false, List.of());
+        }
+        return of(identity.hasRole(Roles.ADMIN), claimValues(identity));
+    }
+
+    /** A scope from plain values: {@code admin} sees all; {@code claimValues} are {@code cluster/tenantPath} strings. */
+    public static TenantScope of(boolean admin, Collection<String> claimValues) {
+        List<String> grants = new ArrayList<>();
+        for (String value : claimValues) {
+            if (value != null && value.strip().indexOf('/') > 0) {
+                grants.add(value.strip());
+            }
+        }
+        return new TenantScope(admin, List.copyOf(grants));
+    }
+
+    /** True for an admin: every tenant of every cluster. */
+    public boolean seesAll() {
+        return all;
+    }
+
+    /** May the caller see {@code tenantPath} of {@code cluster}? True when it is in the subtree of a granted tenant. */
     public boolean maySee(String cluster, String tenantPath) {
-        if (identity.hasRole(Roles.ADMIN)) {
+        if (all) {
             return true;
+        }
+        if (cluster == null || tenantPath == null || tenantPath.isEmpty()) {
+            return false;
         }
         TenantPath wanted;
         try {
@@ -41,39 +78,53 @@ public class TenantScope {
         } catch (IllegalArgumentException e) {
             return false;
         }
-        for (String own : tenants(cluster)) {
-            if (wanted.isWithin(TenantPath.parse(own))) {
+        for (String granted : tenants(cluster)) {
+            if (wanted.isWithin(TenantPath.parse(granted))) {
                 return true;
             }
         }
         return false;
     }
 
-    /** The subtrees of {@code cluster} the token names (an admin's token may name none: admins see all anyway). */
+    /**
+     * The tenant paths of {@code cluster} the claim grants (each with its subtree); empty for an admin, who is not
+     * limited to listed tenants (see {@link #seesAll()}).
+     */
     public Set<String> tenants(String cluster) {
         Set<String> out = new LinkedHashSet<>();
         String prefix = cluster + "/";
-        for (String value : claimed()) {
-            if (value.startsWith(prefix) && value.length() > prefix.length()) {
-                out.add(value.substring(prefix.length()));
+        for (String grant : grants) {
+            if (grant.startsWith(prefix) && grant.length() > prefix.length()) {
+                out.add(grant.substring(prefix.length()));
             }
         }
-        return out;
+        return Collections.unmodifiableSet(out);
     }
 
-    private Collection<String> claimed() {
-        if (!(identity.getPrincipal() instanceof JsonWebToken jwt) || !jwt.containsClaim(CLAIM)) {
-            return Set.of();
+    private static List<String> claimValues(SecurityIdentity identity) {
+        Object claim = null;
+        if (identity.getPrincipal() instanceof JsonWebToken token) {
+            claim = token.getClaim(CLAIM);
         }
-        Object claim = jwt.getClaim(CLAIM);
-        Set<String> out = new LinkedHashSet<>();
-        if (claim instanceof Collection<?> values) {
-            for (Object v : values) {
-                out.add(v instanceof JsonString s ? s.getString() : String.valueOf(v));
+        if (claim == null) {
+            claim = identity.getAttribute(CLAIM);
+        }
+        List<String> values = new ArrayList<>();
+        if (claim instanceof JsonArray array) {
+            for (JsonValue v : array) {
+                if (v instanceof JsonString s) {
+                    values.add(s.getString());
+                }
             }
-        } else if (claim != null) {
-            out.add(claim instanceof JsonString s ? s.getString() : String.valueOf(claim));
+        } else if (claim instanceof JsonString s) {
+            values.add(s.getString());
+        } else if (claim instanceof Collection<?> collection) {
+            for (Object o : collection) {
+                values.add(o instanceof JsonString s ? s.getString() : String.valueOf(o));
+            }
+        } else if (claim instanceof String s) {
+            values.add(s);
         }
-        return out;
+        return values;
     }
 }

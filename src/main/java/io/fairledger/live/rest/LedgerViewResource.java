@@ -16,6 +16,7 @@ import io.fairledger.live.rest.LiveViewsModel.TenantView;
 import io.fairledger.security.Roles;
 import io.fairledger.security.TenantScope;
 import io.fairledger.web.ProblemException;
+import io.quarkus.security.identity.SecurityIdentity;
 import jakarta.annotation.security.RolesAllowed;
 import jakarta.inject.Inject;
 import jakarta.ws.rs.GET;
@@ -38,7 +39,7 @@ public class LedgerViewResource {
     LiveLedgers ledgers;
 
     @Inject
-    TenantScope scope;
+    SecurityIdentity identity;
 
     @Inject
     StatementService statements;
@@ -67,7 +68,9 @@ public class LedgerViewResource {
     @APIResponse(responseCode = "404", description = "no such cluster")
     @APIResponse(responseCode = "409", description = "the cluster has no ledger settings yet")
     public FairnessView fairness(@PathParam("clusterId") String clusterId) {
-        if (!scope.isPrivileged() && scope.tenants(clusterId).isEmpty()) {
+        TenantScope scope = TenantScope.of(identity);
+        boolean privileged = scope.seesAll() || identity.hasRole(Roles.RESOURCE_MANAGER);
+        if (!privileged && scope.tenants(clusterId).isEmpty()) {
             throw ProblemException.forbidden("you have no tenant in cluster '" + clusterId + "'");
         }
         return FairnessView.of(ledgers.view(clusterId));
@@ -146,6 +149,7 @@ public class LedgerViewResource {
 
     private void authorise(String clusterId, String tenant) {
         ledgers.view(clusterId);
+        TenantScope scope = TenantScope.of(identity);
         if (!scope.maySee(clusterId, tenant)) {
             throw ProblemException.forbidden("tenant '" + tenant + "' of cluster '" + clusterId
                     + "' is not yours: your token names " + scope.tenants(clusterId));

@@ -1,0 +1,61 @@
+package io.fairledger.admission;
+
+import java.util.HashMap;
+import java.util.Map;
+
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.serialization.StringSerializer;
+import org.jboss.logging.Logger;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import com.fasterxml.jackson.datatype.jsr310.JavaTimeModule;
+
+/**
+ * Publishes admission decisions to {@value #TOPIC}, keyed by cluster id (so one cluster's decisions stay in order on
+ * one partition), as JSON {@link ClusterAdmission.DecisionEvent}s. Sends are asynchronous; a failed send is logged
+ * (the decision stays readable over HTTP).
+ */
+final class DecisionPublisher implements AutoCloseable {
+
+    /** The topic resource managers read decisions from. */
+    static final String TOPIC = "fairledger.admission-decisions";
+
+    private static final Logger LOG = Logger.getLogger(DecisionPublisher.class);
+    private static final ObjectMapper JSON = new ObjectMapper().registerModule(new JavaTimeModule())
+            .disable(SerializationFeature.WRITE_DATES_AS_TIMESTAMPS);
+
+    private final KafkaProducer<String, String> producer;
+
+    DecisionPublisher(Map<String, Object> kafkaConfig) {
+        Map<String, Object> config = new HashMap<>();
+        config.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, kafkaConfig.get(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG));
+        config.put(ProducerConfig.ACKS_CONFIG, "all");
+        config.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
+        config.put(ProducerConfig.LINGER_MS_CONFIG, 5);
+        this.producer = new KafkaProducer<>(config, new StringSerializer(), new StringSerializer());
+    }
+
+    void publish(ClusterAdmission.DecisionEvent decision) {
+        String value;
+        try {
+            value = JSON.writeValueAsString(decision);
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("cannot encode a decision", e);
+        }
+        producer.send(new ProducerRecord<>(TOPIC, decision.cluster(), value), (metadata, error) -> {
+            if (error != null) {
+                LOG.errorf(error, "Decision for job %s of %s (position %d) not published", decision.jobId(),
+                        decision.cluster(), decision.position());
+            }
+        });
+    }
+
+    @Override
+    public void close() {
+        producer.close();
+    }
+}
