@@ -55,9 +55,17 @@ public final class IngestThroughput {
             String bootstrap = kafka.config().get("kafka.bootstrap.servers");
             List<byte[]> events = events();
             int port = Processes.freePort();
-            ProcessBuilder server = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java")
-                    .toString(), "-jar", jar.toString(), "serve").redirectErrorStream(true)
-                    .redirectOutput(Files.createTempFile("fairledger-bench-server", ".log").toFile());
+            List<String> command = new ArrayList<>(
+                    List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString()));
+            // e.g. BENCH_SERVER_JVM_OPTS="-XX:StartFlightRecording=filename=/tmp/server.jfr,settings=profile"
+            String jvmOptions = System.getenv("BENCH_SERVER_JVM_OPTS");
+            if (jvmOptions != null && !jvmOptions.isBlank()) {
+                command.addAll(List.of(jvmOptions.trim().split("\\s+")));
+            }
+            command.addAll(List.of("-jar", jar.toString(), "serve"));
+            Path log = Files.createTempFile("fairledger-bench-server", ".log");
+            System.out.println("server log: " + log);
+            ProcessBuilder server = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile());
             server.environment().putAll(Map.of("QUARKUS_HTTP_PORT", Integer.toString(port),
                     "QUARKUS_DATASOURCE_JDBC_URL", postgres.config().get("quarkus.datasource.jdbc.url"),
                     "QUARKUS_DATASOURCE_USERNAME", postgres.config().get("quarkus.datasource.username"),
@@ -75,7 +83,7 @@ public final class IngestThroughput {
                 HttpResponse<String> metrics = HttpClient.newHttpClient().send(
                         HttpRequest.newBuilder(URI.create(base + "/q/metrics")).build(),
                         HttpResponse.BodyHandlers.ofString());
-                metrics.body().lines().filter(l -> l.startsWith("fairledger_ingest_batch_"))
+                metrics.body().lines().filter(l -> l.startsWith("fairledger_ingest_batch_") && !l.contains("_bucket"))
                         .forEach(System.out::println);
                 System.out.printf("%nevents: %d (%d tenants, %d running tasks at the end)%n", events.size(), TENANTS,
                         RUNNING);
