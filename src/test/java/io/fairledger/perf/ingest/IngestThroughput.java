@@ -38,6 +38,10 @@ import io.fairledger.testsupport.RealDependency;
  * ./mvnw -B package -DskipTests
  * ./mvnw -Pbench test-compile exec:exec -Dbench.main=io.fairledger.perf.ingest.IngestThroughput
  * </pre>
+ *
+ * Environment: {@code BENCH_SERVER_JAR} runs another build of the server (A/B under the same load);
+ * {@code BENCH_SERVER_JVM_OPTS} adds JVM options to the server, e.g.
+ * {@code -XX:StartFlightRecording=filename=/tmp/server.jfr,settings=profile}.
  */
 public final class IngestThroughput {
 
@@ -46,7 +50,9 @@ public final class IngestThroughput {
     private static final String CLUSTER = "bench-yarn";
 
     public static void main(String[] args) throws Exception {
-        Path jar = Path.of("target/quarkus-app/quarkus-run.jar");
+        // BENCH_SERVER_JAR=... runs another build of the server (an A/B comparison under the same load)
+        String otherJar = System.getenv("BENCH_SERVER_JAR");
+        Path jar = Path.of(otherJar == null ? "target/quarkus-app/quarkus-run.jar" : otherJar);
         if (!Files.isRegularFile(jar)) {
             throw new IllegalStateException("package the server first: ./mvnw -B package -DskipTests");
         }
@@ -83,7 +89,8 @@ public final class IngestThroughput {
                 HttpResponse<String> metrics = HttpClient.newHttpClient().send(
                         HttpRequest.newBuilder(URI.create(base + "/q/metrics")).build(),
                         HttpResponse.BodyHandlers.ofString());
-                metrics.body().lines().filter(l -> l.startsWith("fairledger_ingest_batch_") && !l.contains("_bucket"))
+                metrics.body().lines().filter(
+                        l -> l.startsWith("fairledger_ingest_") && !l.contains("_bucket") && !l.contains("_events_"))
                         .forEach(System.out::println);
                 System.out.printf("%nevents: %d (%d tenants, %d running tasks at the end)%n", events.size(), TENANTS,
                         RUNNING);
