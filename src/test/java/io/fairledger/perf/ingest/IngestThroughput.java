@@ -83,8 +83,15 @@ public final class IngestThroughput {
                 Processes.awaitHttpOk("fairledger", base + "/q/health/ready", process, Duration.ofMinutes(2),
                         "the server log");
                 post(base + "/api/v1/admin/clusters", "{\"id\":\"" + CLUSTER + "\",\"resourceManager\":\"YARN\"}");
+                Map<Long, Duration> pgBefore = postgresCpu(postgres);
+                Duration serverBefore = cpu(process.pid());
                 produce(bootstrap, events);
                 double fairledgerRate = awaitCommitted(postgres, events.size());
+                Duration serverCpu = cpu(process.pid()).minus(serverBefore);
+                Duration pgCpu = Duration.ZERO;
+                for (Map.Entry<Long, Duration> e : postgresCpu(postgres).entrySet()) {
+                    pgCpu = pgCpu.plus(e.getValue().minus(pgBefore.getOrDefault(e.getKey(), Duration.ZERO)));
+                }
                 double kafkaOwn = consumerPerformance(bootstrap, events.size());
                 HttpResponse<String> metrics = HttpClient.newHttpClient().send(
                         HttpRequest.newBuilder(URI.create(base + "/q/metrics")).build(),
@@ -97,6 +104,9 @@ public final class IngestThroughput {
                 System.out.printf("fairledger, topic to committed ledger: %.0f events/s%n", fairledgerRate);
                 System.out.printf("Kafka ConsumerPerformance, same topic:  %.0f events/s%n", kafkaOwn);
                 System.out.printf("ratio: %.2f (goal: at least 0.5)%n", fairledgerRate / kafkaOwn);
+                System.out.printf("CPU per event while ingesting: server %.1f us, PostgreSQL %.1f us "
+                        + "(independent of how busy the machine is, unlike the rates)%n",
+                        serverCpu.toNanos() / 1e3 / events.size(), pgCpu.toNanos() / 1e3 / events.size());
             } finally {
                 Processes.stop(process);
             }
@@ -140,6 +150,26 @@ public final class IngestThroughput {
             }
             producer.flush();
         }
+    }
+
+    /** CPU time a process has used so far (zero when the platform does not say). */
+    private static Duration cpu(long pid) {
+        return ProcessHandle.of(pid).flatMap(h -> h.info().totalCpuDuration()).orElse(Duration.ZERO);
+    }
+
+    /** CPU time used so far by each PostgreSQL process of the benchmark's database (backends and workers). */
+    private static Map<Long, Duration> postgresCpu(RealDependency.Running postgres) throws Exception {
+        Map<Long, Duration> out = new java.util.HashMap<>();
+        try (Connection db = DriverManager.getConnection(postgres.config().get("quarkus.datasource.jdbc.url"),
+                postgres.config().get("quarkus.datasource.username"),
+                postgres.config().get("quarkus.datasource.password"));
+                Statement st = db.createStatement();
+                ResultSet rs = st.executeQuery("SELECT pid FROM pg_stat_activity")) {
+            while (rs.next()) {
+                out.put(rs.getLong(1), cpu(rs.getLong(1)));
+            }
+        }
+        return out;
     }
 
     /** Events per second between the first and the last committed offset of the server's consumer. */
