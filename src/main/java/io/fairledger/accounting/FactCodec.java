@@ -3,9 +3,9 @@ package io.fairledger.accounting;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 
+import com.fasterxml.jackson.core.io.JsonStringEncoder;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 
 import io.fairledger.core.ledger.LedgerEvent;
 import io.fairledger.core.model.ResourceVector;
@@ -15,6 +15,7 @@ import io.fairledger.core.model.TenantPath;
 public final class FactCodec {
 
     private static final ObjectMapper JSON = new ObjectMapper();
+    private static final JsonStringEncoder QUOTER = JsonStringEncoder.getInstance();
 
     private FactCodec() {
     }
@@ -27,36 +28,79 @@ public final class FactCodec {
         return fact.getClass().getSimpleName();
     }
 
+    /**
+     * The fact as one JSON object: {@code kind}, {@code cluster}, {@code at}, {@code key}, then the kind's own members.
+     * Written straight into a string (this runs once per fact on the ingestion hot path); {@link #decode} reads it.
+     */
     public static String encode(LedgerFact fact) {
-        ObjectNode node = JSON.createObjectNode();
-        node.put("kind", kind(fact));
-        node.put("cluster", fact.clusterId());
-        node.put("at", fact.at());
-        node.put("key", fact.dedupeKey());
+        Json out = new Json();
+        out.string("kind", kind(fact)).string("cluster", fact.clusterId()).number("at", fact.at())
+                .string("key", fact.dedupeKey());
         if (fact instanceof LedgerFact.Event e) {
             LedgerEvent event = e.event();
             if (event instanceof LedgerEvent.TaskStarted s) {
-                node.put("task", s.taskId()).put("tenant", s.tenant().toString()).put("application",
-                        s.applicationId());
-                resources(node, s.resources());
+                out.string("task", s.taskId()).string("tenant", s.tenant().toString())
+                        .string("application", s.applicationId()).resources(s.resources());
             } else if (event instanceof LedgerEvent.TaskFinished f) {
-                node.put("task", f.taskId());
+                out.string("task", f.taskId());
             } else if (event instanceof LedgerEvent.CapacityChanged c) {
-                resources(node, c.capacity());
+                out.resources(c.capacity());
             } else if (event instanceof LedgerEvent.DemandChanged d) {
-                node.put("tenant", d.tenant().toString());
-                resources(node, d.pending());
+                out.string("tenant", d.tenant().toString()).resources(d.pending());
             } else if (event instanceof LedgerEvent.WeightChanged w) {
-                node.put("tenant", w.tenant().toString()).put("weight", w.weight());
+                out.string("tenant", w.tenant().toString()).number("weight", w.weight());
             }
         } else if (fact instanceof LedgerFact.NodeCapacity n) {
-            node.put("node", n.node());
-            resources(node, n.capacity());
+            out.string("node", n.node()).resources(n.capacity());
         } else if (fact instanceof LedgerFact.Demand d) {
-            node.put("tenant", d.tenant()).put("application", d.applicationId());
-            resources(node, d.pending());
+            out.string("tenant", d.tenant()).string("application", d.applicationId()).resources(d.pending());
         }
-        return node.toString();
+        return out.end();
+    }
+
+    /** A flat JSON object written member by member. */
+    private static final class Json {
+        private final StringBuilder text = new StringBuilder(192).append('{');
+
+        private StringBuilder name(String name) {
+            if (text.length() > 1) {
+                text.append(',');
+            }
+            return text.append('"').append(name).append("\":");
+        }
+
+        Json string(String name, String value) {
+            StringBuilder b = name(name);
+            if (value == null) {
+                b.append("null");
+            } else {
+                b.append('"');
+                QUOTER.quoteAsString(value, b);
+                b.append('"');
+            }
+            return this;
+        }
+
+        Json number(String name, long value) {
+            name(name).append(value);
+            return this;
+        }
+
+        Json number(String name, double value) {
+            if (!Double.isFinite(value)) {
+                throw new IllegalArgumentException(name + " must be finite, got " + value);
+            }
+            name(name).append(value);
+            return this;
+        }
+
+        Json resources(ResourceVector v) {
+            return number("millicores", v.millicores()).number("memoryMb", v.memoryMb()).number("gpus", v.gpus());
+        }
+
+        String end() {
+            return text.append('}').toString();
+        }
     }
 
     public static LedgerFact decode(String json) {
@@ -87,10 +131,6 @@ public final class FactCodec {
                     resources(n), at, key);
             default -> throw new IllegalStateException("unknown stored fact kind in " + json);
         };
-    }
-
-    private static void resources(ObjectNode node, ResourceVector v) {
-        node.put("millicores", v.millicores()).put("memoryMb", v.memoryMb()).put("gpus", v.gpus());
     }
 
     private static ResourceVector resources(JsonNode n) {

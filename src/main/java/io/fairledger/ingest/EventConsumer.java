@@ -7,9 +7,17 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.OptionalLong;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicLong;
 
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRebalanceListener;
@@ -17,6 +25,7 @@ import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.ConsumerRecords;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.InterruptException;
 import org.apache.kafka.common.errors.WakeupException;
 import org.apache.kafka.common.header.Header;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
@@ -35,6 +44,7 @@ import io.fairledger.observability.MetricNames;
 import io.fairledger.tenancy.TenancyService;
 import io.fairledger.web.ProblemException;
 import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import io.quarkus.runtime.ShutdownEvent;
@@ -52,12 +62,18 @@ import jakarta.inject.Inject;
  * A record that cannot be applied goes to the dead-letter topic with its reason before the batch commits, and the
  * consumer goes on; a batch that cannot be committed (PostgreSQL down) is read again from the stored offsets after a
  * pause.
+ * <p>
+ * Decoding and committing overlap: while one committer thread writes batch n, the consumer thread polls and decodes
+ * batch n+1. Batches still commit one at a time and in order, each with its own offsets, and batch n+1 is handed over
+ * only once batch n is committed; when batch n fails, batch n+1 is dropped and both are read again from the stored
+ * offsets. Before partitions are revoked the consumer waits for the commit in flight, so the next owner seeks to
+ * offsets that include it.
  */
 @ApplicationScoped
 public class EventConsumer {
 
     private static final Logger LOG = Logger.getLogger(EventConsumer.class);
-    /** How long to wait before reading an uncommitted batch again (PostgreSQL unreachable, say). */
+    /** How long to wait before reading an uncommitted batch again (PostgreSQL unreachable, say), and between tries. */
     private static final Duration RETRY_PAUSE = Duration.ofSeconds(5);
     private static final ObjectMapper JSON = new ObjectMapper().registerModule(new JavaTimeModule())
             .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES);
@@ -83,6 +99,18 @@ public class EventConsumer {
     private String groupId;
     private Set<String> clusters = Set.of();
     private final Map<String, Counter> counters = new HashMap<>();
+    private final Map<TopicPartition, AtomicLong> lags = new ConcurrentHashMap<>();
+    private final Map<TopicPartition, Gauge> lagGauges = new HashMap<>();
+    private ExecutorService committer;
+    /** The commit of the last batch handed over, or null when it has been awaited. */
+    private Future<?> inFlight;
+    /** Why the last commit failed, until the batch is read again. */
+    private Throwable commitFailure;
+    /** Partitions paused until they are positioned at their stored offsets (after a failed commit). */
+    private final Set<TopicPartition> unpositioned = new HashSet<>();
+    private long retryAtNanos;
+    private Timer decodeTimer;
+    private Timer commitTimer;
 
     void start(@Observes StartupEvent event) {
         groupId = String.valueOf(kafkaConfig.getOrDefault(ConsumerConfig.GROUP_ID_CONFIG, "fairledger"));
@@ -98,6 +126,9 @@ public class EventConsumer {
         config.put(ConsumerConfig.MAX_PARTITION_FETCH_BYTES_CONFIG, 8 * 1024 * 1024);
         consumer = new KafkaConsumer<>(config, new ByteArrayDeserializer(), new ByteArrayDeserializer());
         deadLetters = new DeadLetters(kafkaConfig);
+        decodeTimer = Timer.builder(MetricNames.INGEST_BATCH_DECODE).publishPercentileHistogram().register(meters);
+        commitTimer = Timer.builder(MetricNames.INGEST_BATCH_COMMIT).publishPercentileHistogram().register(meters);
+        committer = Executors.newSingleThreadExecutor(r -> new Thread(r, "fairledger-commit"));
         running = true;
         thread = new Thread(this::run, "fairledger-events");
         thread.start();
@@ -117,19 +148,32 @@ public class EventConsumer {
             topics.add(Topics.REGISTRATIONS);
             consumer.subscribe(topics, new SeekToStoredOffsets());
             while (running) {
+                positionWhenDue();
                 ConsumerRecords<byte[], byte[]> records = consumer.poll(Duration.ofMillis(500));
+                publishLag();
                 if (records.isEmpty()) {
+                    if (!previousCommitted()) {
+                        readAgain();
+                    }
                     continue;
                 }
+                Batch batch;
                 try {
-                    handle(records);
+                    batch = decode(records);
                 } catch (SQLException | RuntimeException e) {
-                    // nothing of the batch is committed: read it again from the stored offsets after a pause
-                    LOG.errorf(e, "Batch of %d record(s) not committed; retrying from the stored offsets in %d s",
-                            records.count(), RETRY_PAUSE.toSeconds());
-                    Thread.sleep(RETRY_PAUSE.toMillis());
-                    seekToStoredOffsets(consumer.assignment());
+                    previousCommitted();
+                    commitFailure = commitFailure == null ? e : commitFailure;
+                    readAgain();
+                    continue;
                 }
+                if (!previousCommitted()) {
+                    readAgain();
+                    continue;
+                }
+                inFlight = committer.submit(() -> {
+                    commit(batch);
+                    return null;
+                });
             }
         } catch (WakeupException e) {
             if (running) {
@@ -140,12 +184,75 @@ public class EventConsumer {
         } catch (RuntimeException e) {
             LOG.error("Event consumer stopped; unread records stay in Kafka until restart", e);
         } finally {
+            try {
+                previousCommitted();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            committer.shutdown();
             consumer.close();
             deadLetters.close();
         }
     }
 
-    private void handle(ConsumerRecords<byte[], byte[]> records) throws SQLException {
+    /** A decoded batch: what to store, and the offsets after it. */
+    private record Batch(int records, List<FactStore.Stored> facts, List<FactStore.AdmissionRecord> admissions,
+            Map<TopicPartition, Long> next) {
+    }
+
+    /**
+     * Waits for the commit in flight, if any; false when it (or an earlier one not yet read again) failed. Called on
+     * the consumer thread only.
+     */
+    private boolean previousCommitted() throws InterruptedException {
+        if (inFlight != null) {
+            try {
+                inFlight.get();
+            } catch (ExecutionException e) {
+                commitFailure = e.getCause();
+            } finally {
+                inFlight = null;
+            }
+        }
+        return commitFailure == null;
+    }
+
+    /**
+     * Nothing after the stored offsets is committed: pause every partition and read them again from the stored offsets
+     * once the pause is over and the offsets can be read. Polling goes on meanwhile, so the consumer keeps its group
+     * membership however long PostgreSQL is away.
+     */
+    private void readAgain() {
+        LOG.errorf(commitFailure, "Batch not committed; reading again from the stored offsets in %d s",
+                RETRY_PAUSE.toSeconds());
+        commitFailure = null;
+        unpositioned(consumer.assignment());
+    }
+
+    /** These partitions are paused until they can be positioned at their stored offsets, after the retry pause. */
+    private void unpositioned(Collection<TopicPartition> partitions) {
+        consumer.pause(partitions);
+        unpositioned.addAll(partitions);
+        retryAtNanos = System.nanoTime() + RETRY_PAUSE.toNanos();
+    }
+
+    /** Seeks the partitions waiting for it to their stored offsets and resumes them, when the pause is over. */
+    private void positionWhenDue() {
+        if (unpositioned.isEmpty() || System.nanoTime() - retryAtNanos < 0) {
+            return;
+        }
+        try {
+            seekToStoredOffsets(unpositioned);
+            consumer.resume(unpositioned);
+            unpositioned.clear();
+        } catch (SQLException e) {
+            LOG.warnf("Stored offsets cannot be read (%s); trying again in %d s", e.getMessage(),
+                    RETRY_PAUSE.toSeconds());
+            retryAtNanos = System.nanoTime() + RETRY_PAUSE.toNanos();
+        }
+    }
+
+    private Batch decode(ConsumerRecords<byte[], byte[]> records) throws SQLException {
         Timer.Sample sample = Timer.start(meters);
         List<FactStore.Stored> facts = new ArrayList<>();
         List<FactStore.AdmissionRecord> admissions = new ArrayList<>();
@@ -158,13 +265,49 @@ public class EventConsumer {
             count(record.topic(), outcome);
         }
         deadLetters.awaitSent();
-        sample.stop(meters.timer(MetricNames.INGEST_BATCH_DECODE));
-        Timer.Sample commit = Timer.start(meters);
-        int inserted = store.commit(groupId, facts, admissions, next);
-        commit.stop(meters.timer(MetricNames.INGEST_BATCH_COMMIT));
-        if (facts.size() > inserted) {
+        sample.stop(decodeTimer);
+        return new Batch(records.count(), facts, admissions, next);
+    }
+
+    /** On the committer thread: the batch's facts, records and offsets in one transaction. */
+    private void commit(Batch batch) throws SQLException {
+        Timer.Sample sample = Timer.start(meters);
+        int inserted = store.commit(groupId, batch.facts(), batch.admissions(), batch.next());
+        sample.stop(commitTimer);
+        if (batch.facts().size() > inserted) {
             meters.counter(MetricNames.INGEST_EVENTS, MetricNames.TOPIC, "all", MetricNames.OUTCOME, "duplicate")
-                    .increment(facts.size() - inserted);
+                    .increment(batch.facts().size() - inserted);
+        }
+    }
+
+    /**
+     * The consumer's own lag (log end offset minus its position) of each assigned partition, as last fetched; one
+     * gauge per assigned partition, removed when the partition is revoked.
+     */
+    private void publishLag() {
+        for (TopicPartition tp : consumer.assignment()) {
+            OptionalLong lag = consumer.currentLag(tp);
+            if (lag.isPresent()) {
+                lags.computeIfAbsent(tp, this::lagGauge).set(lag.getAsLong());
+            }
+        }
+    }
+
+    private AtomicLong lagGauge(TopicPartition tp) {
+        AtomicLong value = new AtomicLong();
+        lagGauges.put(tp, Gauge.builder(MetricNames.INGEST_CONSUMER_LAG, value, AtomicLong::doubleValue)
+                .tag(MetricNames.TOPIC, tp.topic()).tag(MetricNames.PARTITION, Integer.toString(tp.partition()))
+                .baseUnit("records").register(meters));
+        return value;
+    }
+
+    private void forgetLag(Collection<TopicPartition> partitions) {
+        for (TopicPartition tp : partitions) {
+            lags.remove(tp);
+            Gauge gauge = lagGauges.remove(tp);
+            if (gauge != null) {
+                meters.remove(gauge);
+            }
         }
     }
 
@@ -172,15 +315,16 @@ public class EventConsumer {
             List<FactStore.AdmissionRecord> admissions) throws SQLException {
         Decoded decoded = decoder.decode(record.topic(), record.headers(), record.value());
         if (decoded instanceof Decoded.Rejected rejected) {
-            return deadLetter(record, rejected.rejection().describe());
+            return deadLetter(record, rejected.rejection().reason().code(), rejected.rejection().describe());
         }
         FairledgerEvent event = ((Decoded.Ok) decoded).event();
         if (!knownCluster(event.cluster())) {
-            return deadLetter(record, "unknown-cluster: no cluster '" + event.cluster() + "' is registered");
+            return deadLetter(record, "unknown-cluster",
+                    "unknown-cluster: no cluster '" + event.cluster() + "' is registered");
         }
         Normaliser.Result result = Normaliser.normalise(event);
         if (result instanceof Normaliser.Invalid invalid) {
-            return deadLetter(record, "invalid: " + invalid.reason());
+            return deadLetter(record, "invalid", "invalid: " + invalid.reason());
         }
         if (result instanceof Normaliser.Admission) {
             admissions.add(new FactStore.AdmissionRecord(event.cluster(), event.eventId(),
@@ -201,11 +345,11 @@ public class EventConsumer {
         try {
             event = JSON.readValue(record.value(), RegistrationEvent.class);
         } catch (IOException | RuntimeException e) {
-            return deadLetter(record, "undecodable: " + firstLine(e.getMessage()));
+            return deadLetter(record, "undecodable", "undecodable: " + firstLine(e.getMessage()));
         }
         String problem = event.problem();
         if (problem != null) {
-            return deadLetter(record, "invalid: " + problem);
+            return deadLetter(record, "invalid", "invalid: " + problem);
         }
         try {
             switch (event.type()) {
@@ -216,7 +360,7 @@ public class EventConsumer {
             }
             return "applied";
         } catch (ProblemException e) {
-            return deadLetter(record, "rejected: " + e.getMessage());
+            return deadLetter(record, "rejected", "rejected: " + e.getMessage());
         }
     }
 
@@ -227,8 +371,13 @@ public class EventConsumer {
         return clusters.contains(clusterId);
     }
 
-    private String deadLetter(ConsumerRecord<byte[], byte[]> record, String reason) {
+    /** @param code a stable reason code (bounded set: the metric's tag), @param reason the header's full text */
+    private String deadLetter(ConsumerRecord<byte[], byte[]> record, String code, String reason) {
         deadLetters.send(record, reason);
+        counters.computeIfAbsent("dlq\n" + record.topic() + '\n' + code,
+                k -> meters.counter(MetricNames.INGEST_DEAD_LETTERS, MetricNames.TOPIC, record.topic(),
+                        MetricNames.REASON, code))
+                .increment();
         return "dead-letter";
     }
 
@@ -251,35 +400,56 @@ public class EventConsumer {
     }
 
     /** Positions each partition at the offset stored with the facts (its beginning when none is), not at Kafka's. */
-    private void seekToStoredOffsets(Collection<TopicPartition> partitions) {
-        try {
-            Map<TopicPartition, Long> stored = store.offsets(groupId, partitions);
-            List<TopicPartition> fresh = new ArrayList<>();
-            for (TopicPartition tp : partitions) {
-                Long offset = stored.get(tp);
-                if (offset == null) {
-                    fresh.add(tp);
-                } else {
-                    consumer.seek(tp, offset);
-                }
+    private void seekToStoredOffsets(Collection<TopicPartition> partitions) throws SQLException {
+        Map<TopicPartition, Long> stored = store.offsets(groupId, partitions);
+        List<TopicPartition> fresh = new ArrayList<>();
+        for (TopicPartition tp : partitions) {
+            Long offset = stored.get(tp);
+            if (offset == null) {
+                fresh.add(tp);
+            } else {
+                consumer.seek(tp, offset);
             }
-            consumer.seekToBeginning(fresh);
-            LOG.infof("Assigned %d partition(s), %d at stored offsets", partitions.size(), stored.size());
-        } catch (SQLException e) {
-            throw new IllegalStateException("cannot read stored consumer offsets", e);
         }
+        consumer.seekToBeginning(fresh);
+        LOG.infof("Positioned %d partition(s), %d at stored offsets", partitions.size(), stored.size());
     }
 
     /** Seeks on every assignment: the offsets that count are those committed with the facts. */
     private final class SeekToStoredOffsets implements ConsumerRebalanceListener {
         @Override
         public void onPartitionsAssigned(Collection<TopicPartition> partitions) {
-            seekToStoredOffsets(partitions);
+            try {
+                seekToStoredOffsets(partitions);
+            } catch (SQLException e) {
+                LOG.warnf("Stored offsets cannot be read (%s); the assigned partitions wait %d s", e.getMessage(),
+                        RETRY_PAUSE.toSeconds());
+                unpositioned(partitions);
+            }
         }
 
         @Override
         public void onPartitionsRevoked(Collection<TopicPartition> partitions) {
-            // every processed batch is already committed with its offsets
+            // the batch in flight commits (or fails, and is then read again) before the partitions go
+            awaitInFlight();
+            unpositioned.removeAll(partitions);
+            forgetLag(partitions);
+        }
+
+        @Override
+        public void onPartitionsLost(Collection<TopicPartition> partitions) {
+            awaitInFlight();
+            unpositioned.removeAll(partitions);
+            forgetLag(partitions);
+        }
+
+        private void awaitInFlight() {
+            try {
+                previousCommitted();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new InterruptException(e);
+            }
         }
     }
 }

@@ -60,7 +60,8 @@ public final class Normaliser {
             if (event instanceof DemandReported d) {
                 ResourceVector pending = new ResourceVector(Math.round(d.pendingCpus() * 1000), d.pendingMemoryMb(),
                         Math.round(d.pendingGpus()));
-                return facts(new LedgerFact.Demand(d.cluster(), tenant(d.tenant()),
+                tenant(d.tenant());
+                return facts(new LedgerFact.Demand(d.cluster(), d.tenant(),
                         d.applicationId() == null ? "" : d.applicationId(), pending, millis(d.eventTime()),
                         LedgerFact.eventKey(d.eventId())));
             }
@@ -75,7 +76,7 @@ public final class Normaliser {
 
     private static Result yarn(YarnContainerEvent y) {
         ResourceVector size = ResourceVector.of(y.allocatedVcores(), y.allocatedMemoryMb(), y.allocatedGpus());
-        String tenant = tenant(y.queue());
+        TenantPath tenant = tenant(y.queue());
         return switch (y.state()) {
             case ALLOCATED, ACQUIRED, RUNNING -> facts(start(y.cluster(), y.containerId(), tenant, y.applicationId(),
                     size, first(y.createdTime(), y.startedTime(), y.eventTime())));
@@ -131,13 +132,13 @@ public final class Normaliser {
                 Math.round(orZero(m.gpus())));
     }
 
-    private static LedgerFact start(String cluster, String taskId, String tenant, String applicationId,
+    private static LedgerFact start(String cluster, String taskId, TenantPath tenant, String applicationId,
             ResourceVector size, long at) {
-        return new LedgerFact.Event(new LedgerEvent.TaskStarted(cluster, taskId, TenantPath.parse(tenant),
+        return new LedgerFact.Event(new LedgerEvent.TaskStarted(cluster, taskId, tenant,
                 applicationId, size, at), LedgerFact.taskKey(taskId, true));
     }
 
-    private static Result finish(String cluster, String taskId, String tenant, String applicationId,
+    private static Result finish(String cluster, String taskId, TenantPath tenant, String applicationId,
             ResourceVector size, Long startedAt, long finishedAt) {
         LedgerFact finish = new LedgerFact.Event(new LedgerEvent.TaskFinished(cluster, taskId, finishedAt),
                 LedgerFact.taskKey(taskId, false));
@@ -147,12 +148,12 @@ public final class Normaliser {
         return facts(start(cluster, taskId, tenant, applicationId, size, startedAt), finish);
     }
 
-    private static String tenant(String path) {
+    private static TenantPath tenant(String path) {
         TenantPath parsed = TenantPath.parse(path);
         if (parsed.isRoot()) {
             throw new IllegalArgumentException("tenant '" + path + "' is the root; events belong to a queue or role");
         }
-        return path;
+        return parsed;
     }
 
     private static Long first(Instant a, Instant b, Instant c) {

@@ -20,6 +20,7 @@ import com.fasterxml.jackson.core.StreamReadFeature;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.ObjectReader;
 import com.fasterxml.jackson.databind.json.JsonMapper;
 
 /**
@@ -47,6 +48,8 @@ public final class EventDecoder {
     private static final ObjectMapper MAPPER = JsonMapper.builder()
             .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS).enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
             .disable(JsonParser.Feature.AUTO_CLOSE_SOURCE).build();
+    /** The mapper's tree reader, its root type resolved once rather than on every record. */
+    private static final ObjectReader TREE = MAPPER.readerFor(JsonNode.class);
 
     private final EventValidator validator;
     private final AvroSingleObjectReader avro;
@@ -197,7 +200,7 @@ public final class EventDecoder {
     static JsonNode parse(byte[] value) throws RejectedException {
         JsonNode root;
         try {
-            root = MAPPER.readTree(value);
+            root = TREE.readTree(value);
         } catch (JsonProcessingException e) {
             JsonLocation at = e.getLocation();
             String where = at == null ? "" : " at line " + at.getLineNr() + ", column " + at.getColumnNr();

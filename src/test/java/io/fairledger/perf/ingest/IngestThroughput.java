@@ -38,6 +38,10 @@ import io.fairledger.testsupport.RealDependency;
  * ./mvnw -B package -DskipTests
  * ./mvnw -Pbench test-compile exec:exec -Dbench.main=io.fairledger.perf.ingest.IngestThroughput
  * </pre>
+ *
+ * Environment: {@code BENCH_SERVER_JAR} runs another build of the server (A/B under the same load);
+ * {@code BENCH_SERVER_JVM_OPTS} adds JVM options to the server, e.g.
+ * {@code -XX:StartFlightRecording=filename=/tmp/server.jfr,settings=profile}.
  */
 public final class IngestThroughput {
 
@@ -46,7 +50,9 @@ public final class IngestThroughput {
     private static final String CLUSTER = "bench-yarn";
 
     public static void main(String[] args) throws Exception {
-        Path jar = Path.of("target/quarkus-app/quarkus-run.jar");
+        // BENCH_SERVER_JAR=... runs another build of the server (an A/B comparison under the same load)
+        String otherJar = System.getenv("BENCH_SERVER_JAR");
+        Path jar = Path.of(otherJar == null ? "target/quarkus-app/quarkus-run.jar" : otherJar);
         if (!Files.isRegularFile(jar)) {
             throw new IllegalStateException("package the server first: ./mvnw -B package -DskipTests");
         }
@@ -55,9 +61,17 @@ public final class IngestThroughput {
             String bootstrap = kafka.config().get("kafka.bootstrap.servers");
             List<byte[]> events = events();
             int port = Processes.freePort();
-            ProcessBuilder server = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java")
-                    .toString(), "-jar", jar.toString(), "serve").redirectErrorStream(true)
-                    .redirectOutput(Files.createTempFile("fairledger-bench-server", ".log").toFile());
+            List<String> command = new ArrayList<>(
+                    List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString()));
+            // e.g. BENCH_SERVER_JVM_OPTS="-XX:StartFlightRecording=filename=/tmp/server.jfr,settings=profile"
+            String jvmOptions = System.getenv("BENCH_SERVER_JVM_OPTS");
+            if (jvmOptions != null && !jvmOptions.isBlank()) {
+                command.addAll(List.of(jvmOptions.trim().split("\\s+")));
+            }
+            command.addAll(List.of("-jar", jar.toString(), "serve"));
+            Path log = Files.createTempFile("fairledger-bench-server", ".log");
+            System.out.println("server log: " + log);
+            ProcessBuilder server = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile());
             server.environment().putAll(Map.of("QUARKUS_HTTP_PORT", Integer.toString(port),
                     "QUARKUS_DATASOURCE_JDBC_URL", postgres.config().get("quarkus.datasource.jdbc.url"),
                     "QUARKUS_DATASOURCE_USERNAME", postgres.config().get("quarkus.datasource.username"),
@@ -69,19 +83,30 @@ public final class IngestThroughput {
                 Processes.awaitHttpOk("fairledger", base + "/q/health/ready", process, Duration.ofMinutes(2),
                         "the server log");
                 post(base + "/api/v1/admin/clusters", "{\"id\":\"" + CLUSTER + "\",\"resourceManager\":\"YARN\"}");
+                Map<Long, Duration> pgBefore = postgresCpu(postgres);
+                Duration serverBefore = cpu(process.pid());
                 produce(bootstrap, events);
                 double fairledgerRate = awaitCommitted(postgres, events.size());
+                Duration serverCpu = cpu(process.pid()).minus(serverBefore);
+                Duration pgCpu = Duration.ZERO;
+                for (Map.Entry<Long, Duration> e : postgresCpu(postgres).entrySet()) {
+                    pgCpu = pgCpu.plus(e.getValue().minus(pgBefore.getOrDefault(e.getKey(), Duration.ZERO)));
+                }
                 double kafkaOwn = consumerPerformance(bootstrap, events.size());
                 HttpResponse<String> metrics = HttpClient.newHttpClient().send(
                         HttpRequest.newBuilder(URI.create(base + "/q/metrics")).build(),
                         HttpResponse.BodyHandlers.ofString());
-                metrics.body().lines().filter(l -> l.startsWith("fairledger_ingest_batch_"))
+                metrics.body().lines().filter(
+                        l -> l.startsWith("fairledger_ingest_") && !l.contains("_bucket") && !l.contains("_events_"))
                         .forEach(System.out::println);
                 System.out.printf("%nevents: %d (%d tenants, %d running tasks at the end)%n", events.size(), TENANTS,
                         RUNNING);
                 System.out.printf("fairledger, topic to committed ledger: %.0f events/s%n", fairledgerRate);
                 System.out.printf("Kafka ConsumerPerformance, same topic:  %.0f events/s%n", kafkaOwn);
                 System.out.printf("ratio: %.2f (goal: at least 0.5)%n", fairledgerRate / kafkaOwn);
+                System.out.printf("CPU per event while ingesting: server %.1f us, PostgreSQL %.1f us "
+                        + "(independent of how busy the machine is, unlike the rates)%n",
+                        serverCpu.toNanos() / 1e3 / events.size(), pgCpu.toNanos() / 1e3 / events.size());
             } finally {
                 Processes.stop(process);
             }
@@ -125,6 +150,26 @@ public final class IngestThroughput {
             }
             producer.flush();
         }
+    }
+
+    /** CPU time a process has used so far (zero when the platform does not say). */
+    private static Duration cpu(long pid) {
+        return ProcessHandle.of(pid).flatMap(h -> h.info().totalCpuDuration()).orElse(Duration.ZERO);
+    }
+
+    /** CPU time used so far by each PostgreSQL process of the benchmark's database (backends and workers). */
+    private static Map<Long, Duration> postgresCpu(RealDependency.Running postgres) throws Exception {
+        Map<Long, Duration> out = new java.util.HashMap<>();
+        try (Connection db = DriverManager.getConnection(postgres.config().get("quarkus.datasource.jdbc.url"),
+                postgres.config().get("quarkus.datasource.username"),
+                postgres.config().get("quarkus.datasource.password"));
+                Statement st = db.createStatement();
+                ResultSet rs = st.executeQuery("SELECT pid FROM pg_stat_activity")) {
+            while (rs.next()) {
+                out.put(rs.getLong(1), cpu(rs.getLong(1)));
+            }
+        }
+        return out;
     }
 
     /** Events per second between the first and the last committed offset of the server's consumer. */

@@ -1,0 +1,54 @@
+package io.fairledger.accounting;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.List;
+
+import org.junit.jupiter.api.Test;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+
+import io.fairledger.core.ledger.LedgerEvent;
+import io.fairledger.core.model.ResourceVector;
+import io.fairledger.core.model.TenantPath;
+
+class FactCodecTest {
+
+    private static final ResourceVector SIZE = new ResourceVector(1500, 4096, 1);
+    /** Quotes, a backslash, a tab, a newline, a control character and non-ASCII text. */
+    private static final String AWKWARD = "a\"b\\c\td\ne\u0001f é 漢 😀";
+
+    @Test
+    void everyKindOfFactReadsBackUnchanged() {
+        List<LedgerFact> facts = List.of(
+                new LedgerFact.Event(new LedgerEvent.TaskStarted("c1", "container_1", TenantPath.parse("root.a.b"),
+                        "application_1", SIZE, 1_795_132_800_000L), LedgerFact.taskKey("container_1", true)),
+                new LedgerFact.Event(new LedgerEvent.TaskStarted("c1", AWKWARD, TenantPath.parse("a/b"), AWKWARD,
+                        SIZE, 5), LedgerFact.taskKey(AWKWARD, true)),
+                new LedgerFact.Event(new LedgerEvent.TaskFinished("c1", "fw/task-7", 7), "task:fw/task-7:finish"),
+                new LedgerFact.Event(new LedgerEvent.CapacityChanged("c1", SIZE, 9), "event:e9"),
+                new LedgerFact.Event(new LedgerEvent.DemandChanged("c1", TenantPath.parse("root.q"), SIZE, 11),
+                        "event:e11"),
+                new LedgerFact.Event(new LedgerEvent.WeightChanged("c1", TenantPath.parse("root.q"), 2.5, 13),
+                        "event:e13"),
+                new LedgerFact.NodeCapacity("c1", "node-1:8041", ResourceVector.ZERO, 15, "event:e15"),
+                new LedgerFact.Demand("c1", "root.q", "", SIZE, 17, "event:e17"));
+        for (LedgerFact fact : facts) {
+            assertThat(FactCodec.decode(FactCodec.encode(fact))).as(FactCodec.encode(fact)).isEqualTo(fact);
+        }
+    }
+
+    @Test
+    void theStoredFormIsAFlatJsonObjectWithTheCommonMembersFirst() throws Exception {
+        LedgerFact fact = new LedgerFact.Event(new LedgerEvent.TaskStarted("c1", "t", TenantPath.parse("root.a"), "app",
+                SIZE, 42), "task:t:start");
+        String text = FactCodec.encode(fact);
+        assertThat(text).startsWith("{\"kind\":\"TaskStarted\",\"cluster\":\"c1\",\"at\":42,\"key\":\"task:t:start\",");
+        JsonNode node = new ObjectMapper().readTree(text);
+        assertThat(node.get("tenant").asText()).isEqualTo("root.a");
+        assertThat(node.get("millicores").asLong()).isEqualTo(1500);
+        assertThat(node.get("memoryMb").asLong()).isEqualTo(4096);
+        assertThat(node.get("gpus").asLong()).isEqualTo(1);
+    }
+}
