@@ -31,9 +31,9 @@ import org.openjdk.jmh.annotations.Warmup;
  * ({@code indexed=true}) and on the papers' rescan ({@code indexed=false}).
  *
  * <p>
- * Queues ({@code queue}): {@code large}, 10,000 jobs of 4 to 200 tasks, none of which fits what a completion frees;
- * {@code mixed}, 1 to 200 tasks, so a few percent of the queued jobs (those of few tasks) may fit the 2 or 3 CPUs a
- * completion frees and compete with the new arrivals. In both, about 50 four-task jobs run. Deadlines of 30 to 60 days: nothing expires during a run. Error smoothing ({@code smoothing}): {@code equal}
+ * Queues ({@code queue}): {@code large}, 10,000 jobs of 4 to 200 tasks, of which only the smallest (4 to about 7
+ * tasks) can fit the 2 or 3 CPUs a completion frees; {@code mixed}, 1 to 200 tasks, so jobs of 1 to 3 tasks compete
+ * too. In both, about 50 four-task jobs run. Deadlines of 30 to 60 days: nothing expires during a run. Error smoothing ({@code smoothing}): {@code equal}
  * (the default, equal weights: the fraction moves a little with every completion) or {@code exp} (exponential, alpha
  * 0.5: it jumps).
  *
