@@ -16,9 +16,9 @@ import java.util.Set;
  */
 final class AdmissionEngine implements AdmissionState {
 
-    /** Learns from a completed job; returns true when future requests may differ. */
+    /** Learns from a completed job (the queue reads the estimator's new state at the next pass). */
     interface CompletionTracker {
-        boolean track(RunningJob job, JobCompletion completion, boolean metDeadline);
+        void track(RunningJob job, JobCompletion completion, boolean metDeadline);
     }
 
     private final int capacity;
@@ -88,9 +88,7 @@ final class AdmissionEngine implements AdmissionState {
         }
         freeCpus += job.cpus();
         boolean met = completion.finishMillis() <= job.request().deadlineAbsMillis();
-        if (tracker.track(job, completion, met)) {
-            queue.estimatesChanged();
-        }
+        tracker.track(job, completion, met);
     }
 
     @Override

@@ -17,9 +17,6 @@ interface AdmissionQueue {
 
     void add(QueuedJob job);
 
-    /** The estimator's state changed: every request must be recomputed at the next pass. */
-    void estimatesChanged();
-
     /** One pass; admitted and dropped jobs leave the queue. */
     PassResult pass(long nowMillis, int freeCpus);
 

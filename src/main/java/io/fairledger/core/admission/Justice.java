@@ -76,7 +76,7 @@ public final class Justice extends StatefulPolicy {
     }
 
     /** The state {@code TRACK_JOB} keeps, and the estimate derived from it. */
-    private static final class Statistics implements RequestEstimator {
+    private static final class Statistics extends ScaledRequestEstimator {
         private final int capacity;
         private final int bootstrapCompletions;
         private final ErrorSmoothing.Average errors;
@@ -94,7 +94,7 @@ public final class Justice extends StatefulPolicy {
         }
 
         /** Algorithm 3, then Algorithms 4 and 5 once, since their result only changes here. */
-        boolean track(RunningJob job, JobCompletion completion, boolean metDeadline) {
+        void track(RunningJob job, JobCompletion completion, boolean metDeadline) {
             double deadlineSeconds = job.request().deadlineMillis() / 1000.0;
             double deadlineCpus = completion.compTimeCpuSeconds() / deadlineSeconds;
             int maxCpus = job.request().maxCpus(capacity);
@@ -113,7 +113,6 @@ public final class Justice extends StatefulPolicy {
                 corrected = 1;
             }
             fraction = corrected;
-            return true;
         }
 
         @Override
@@ -122,17 +121,8 @@ public final class Justice extends StatefulPolicy {
         }
 
         @Override
-        public long requiredCpus(QueuedJob job, long ttdMillis) {
-            if (bootstrapping()) {
-                return job.maxCpus;
-            }
-            double scaled = fraction * ((double) job.request.deadlineMillis() / ttdMillis);
-            return Math.max((long) Math.ceil(scaled * job.maxCpus), 1);
-        }
-
-        @Override
-        public long boundaryGuess(QueuedJob job, long request) {
-            return (long) Math.ceil(fraction * job.request.deadlineMillis() * job.maxCpus / request) - 1;
+        public double fraction() {
+            return fraction;
         }
     }
 }

@@ -21,18 +21,34 @@ public final class Oracle extends StatefulPolicy {
             }
 
             @Override
-            public long requiredCpus(QueuedJob job, long ttdMillis) {
+            public double fraction() {
+                return 0; // requests do not scale with any learnt fraction
+            }
+
+            @Override
+            public long requiredCpus(QueuedJob job, long ttdMillis, double fraction) {
                 double cpuMillis = job.request.compTimeCpuSeconds() * MILLIS_PER_SECOND;
                 return Math.max((long) Math.ceil(cpuMillis / ttdMillis), 1);
             }
 
             @Override
-            public long boundaryGuess(QueuedJob job, long request) {
+            public long minimalCpus(int maxCpus, double fraction) {
+                return 1;
+            }
+
+            @Override
+            public long ttdBoundaryGuess(QueuedJob job, long request, double fraction) {
                 return (long) Math.ceil(job.request.compTimeCpuSeconds() * MILLIS_PER_SECOND / request) - 1;
+            }
+
+            @Override
+            public double fractionBoundaryGuess(QueuedJob job, long ttdMillis, long request) {
+                return requiredCpus(job, ttdMillis, 0) <= request ? Double.POSITIVE_INFINITY : Double.NEGATIVE_INFINITY;
             }
         };
         this.engine = new AdmissionEngine(capacity, AdmissionEngine.queue(indexed, estimator, priority, capacity),
-                JusticeConfig.NEVER_KILL, (job, completion, met) -> false);
+                JusticeConfig.NEVER_KILL, (job, completion, met) -> {
+                });
     }
 
     public Oracle(int capacity) {

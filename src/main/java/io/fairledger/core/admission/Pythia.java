@@ -54,7 +54,7 @@ public final class Pythia extends StatefulPolicy {
     }
 
     /** {@code TRACK_JOB} of Algorithm 2 and {@code ESTIMATE_REQ} of Algorithm 1. */
-    private static final class Statistics implements RequestEstimator {
+    private static final class Statistics extends ScaledRequestEstimator {
         private final int capacity;
         private final int bootstrapCompletions;
         private long completed;
@@ -65,16 +65,13 @@ public final class Pythia extends StatefulPolicy {
             this.bootstrapCompletions = bootstrapCompletions;
         }
 
-        boolean track(RunningJob job, JobCompletion completion, boolean metDeadline) {
+        void track(RunningJob job, JobCompletion completion, boolean metDeadline) {
             double deadlineCpus = completion.compTimeCpuSeconds() / (job.request().deadlineMillis() / 1000.0);
             double minReqRate = Math.min(deadlineCpus / job.request().maxCpus(capacity), 1.0);
-            boolean wasBootstrapping = bootstrapping();
             completed++;
             if (minReqRate > cpuFrac) {
                 cpuFrac = minReqRate;
-                return true;
             }
-            return wasBootstrapping != bootstrapping();
         }
 
         @Override
@@ -83,17 +80,8 @@ public final class Pythia extends StatefulPolicy {
         }
 
         @Override
-        public long requiredCpus(QueuedJob job, long ttdMillis) {
-            if (bootstrapping()) {
-                return job.maxCpus;
-            }
-            double scaled = ((double) job.request.deadlineMillis() / ttdMillis) * cpuFrac;
-            return Math.max((long) Math.ceil(scaled * job.maxCpus), 1);
-        }
-
-        @Override
-        public long boundaryGuess(QueuedJob job, long request) {
-            return (long) Math.ceil(cpuFrac * job.request.deadlineMillis() * job.maxCpus / request) - 1;
+        public double fraction() {
+            return cpuFrac;
         }
     }
 }

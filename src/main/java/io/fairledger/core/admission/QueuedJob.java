@@ -19,6 +19,13 @@ final class QueuedJob {
     int indexSlot = -1;
     /** Bumped whenever the job leaves or moves inside an index, so stale index entries can be recognised. */
     int version;
+    /** {@link IndexedAdmissionQueue}: group (maxCPUs, or 0 if first placed before its submit instant), -1 if none. */
+    int group = -1;
+    /** {@link IndexedAdmissionQueue}: fractions between which {@link #placedRequest} holds until its timer. */
+    double placedFromFraction;
+    double placedUpToFraction;
+    /** {@link IndexedAdmissionQueue}: bumped whenever the job's feasibility certificate is replaced or dropped. */
+    int feasibilityVersion;
 
     QueuedJob(JobRequest request, int capacity) {
         this.request = request;

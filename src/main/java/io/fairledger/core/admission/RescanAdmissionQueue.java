@@ -25,11 +25,6 @@ final class RescanAdmissionQueue implements AdmissionQueue {
     }
 
     @Override
-    public void estimatesChanged() {
-        // every pass recomputes everything
-    }
-
-    @Override
     public PassResult pass(long nowMillis, int freeCpus) {
         List<QueuedJob> dropped = new ArrayList<>();
         List<Decision.Drop> drops = new ArrayList<>();
