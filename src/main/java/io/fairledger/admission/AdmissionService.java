@@ -85,11 +85,18 @@ public class AdmissionService {
             state = new ClusterAdmission(cluster);
             Tags tags = Tags.of(MetricNames.CLUSTER, cluster);
             meters.gauge(MetricNames.ADMISSION_QUEUE, tags, this, h -> h.read(ClusterAdmission::queuedJobs));
-            meters.gauge(MetricNames.ADMISSION_CPU_FRACTION, tags.and(MetricNames.KIND, "corrected"), this,
-                    h -> h.read(s -> s.policy() instanceof Justice j ? j.allocationFraction() : Double.NaN));
+            fraction(tags, "min", Justice.Fractions::min);
+            fraction(tags, "max", Justice.Fractions::max);
+            fraction(tags, "last", Justice.Fractions::last);
+            fraction(tags, "corrected", Justice.Fractions::corrected);
             meters.gauge(MetricNames.ADMISSION_SDR, tags, this, h -> h.read(s -> s.summary().sdr()));
             meters.gauge(MetricNames.ADMISSION_PTR, tags, this, h -> h.read(s -> s.summary().ptr()));
             meters.gauge(MetricNames.ADMISSION_WTR, tags, this, h -> h.read(s -> s.summary().wtr()));
+        }
+
+        private void fraction(Tags tags, String kind, java.util.function.ToDoubleFunction<Justice.Fractions> f) {
+            meters.gauge(MetricNames.ADMISSION_CPU_FRACTION, tags.and(MetricNames.KIND, kind), this,
+                    h -> h.read(s -> s.policy() instanceof Justice j ? f.applyAsDouble(j.fractions()) : Double.NaN));
         }
 
         <T extends Number> double read(Function<ClusterAdmission, T> f) {

@@ -51,6 +51,20 @@ public final class Justice extends StatefulPolicy {
         return statistics.bootstrapping() ? 1.0 : statistics.fraction;
     }
 
+    /**
+     * What {@code TRACK_JOB} has learnt (seed 001 Algorithm 3): MinCPUFrac, MaxCPUFrac and LastCPUFrac over the
+     * completed jobs (NaN before the first), and the corrected fraction {@link #allocationFraction()}.
+     */
+    public record Fractions(double min, double max, double last, double corrected) {
+    }
+
+    /** The fractions learnt so far. */
+    public Fractions fractions() {
+        boolean none = statistics.completed == 0;
+        return new Fractions(none ? Double.NaN : statistics.minCpuFrac, none ? Double.NaN : statistics.maxCpuFrac,
+                none ? Double.NaN : statistics.lastCpuFrac, allocationFraction());
+    }
+
     /** CPUs a job of {@code job}'s shape needs if admitted at {@code nowMillis}, or more than maxCPUs if infeasible. */
     public long requiredCpus(JobRequest job, long nowMillis) {
         long ttd = job.deadlineAbsMillis() - nowMillis;
