@@ -10,13 +10,27 @@ final class ApiMatrix {
 
     /** The callers of the matrix. */
     enum Caller {
-        ANONYMOUS, EXPIRED_TOKEN, WRONG_AUDIENCE, TENANT_A, TENANT_B, RESOURCE_MANAGER, ADMIN
+        ANONYMOUS, EXPIRED_TOKEN, WRONG_AUDIENCE, TENANT_A, TENANT_B, RESOURCE_MANAGER, ADMIN;
+
+        String id() {
+            return name().toLowerCase(java.util.Locale.ROOT).replace('_', '-');
+        }
     }
 
     /**
      * One operation: its OpenAPI method and path template, the concrete request, and the expected status per caller.
      */
     record Row(String method, String template, String path, String accept, String body, int... expected) {
+        /** The path for {@code caller}: {@code {caller}} replaced by its name. */
+        String pathFor(Caller caller) {
+            return path.replace("{caller}", caller.id());
+        }
+
+        /** The body for {@code caller}, likewise. */
+        String bodyFor(Caller caller) {
+            return body == null ? null : body.replace("{caller}", caller.id());
+        }
+
         int expectedFor(Caller caller) {
             return expected[caller.ordinal()];
         }
@@ -61,11 +75,36 @@ final class ApiMatrix {
                 tenantA("/statements", JSON), tenantA("/statements", "text/csv"),
                 new Row("GET", CLUSTERS + "/{clusterId}/tenants/{tenant}", CLUSTERS + "/" + c + "/tenants/root.b", JSON,
                         null, 401, 401, 401, 403, 200, 403, 200),
+                rm("POST", CLUSTERS + "/{cluster}/jobs", CLUSTERS + "/" + c + "/jobs",
+                        "{\"id\":\"job-{caller}\",\"tenant\":\"root.a\",\"tasks\":1,\"deadlineSeconds\":3600,"
+                                + "\"estimatedCpuSeconds\":10}",
+                        201),
+                rm("GET", CLUSTERS + "/{cluster}/jobs/{id}", CLUSTERS + "/" + c + "/jobs/job-{caller}", null, 200),
+                new Row("GET", CLUSTERS + "/{cluster}/jobs/{id}/explanation",
+                        CLUSTERS + "/" + c + "/jobs/job-admin/explanation", JSON, null, 401, 401, 401, 200, 404, 200,
+                        200),
+                rm("POST", CLUSTERS + "/{cluster}/jobs/{id}/completion",
+                        CLUSTERS + "/" + c + "/jobs/job-{caller}/completion", "{\"compTimeCpuSeconds\":5}", 200),
+                rm("POST", CLUSTERS + "/{cluster}/workflows", CLUSTERS + "/" + c + "/workflows",
+                        "{\"id\":\"wf-{caller}\",\"deadlineSeconds\":3600,\"jobs\":[{\"id\":\"a\",\"tasks\":1,"
+                                + "\"taskRuntimeSeconds\":10}]}",
+                        201),
+                rm("GET", CLUSTERS + "/{cluster}/workflows/{id}", CLUSTERS + "/" + c + "/workflows/wf-{caller}", null,
+                        200),
+                admin("GET", ADMIN + "/{cluster}/admission-policy", ADMIN + "/" + c + "/admission-policy", JSON, null,
+                        200),
+                admin("PUT", ADMIN + "/{cluster}/admission-policy", ADMIN + "/" + c + "/admission-policy", JSON,
+                        "{\"policy\":\"justice\"}", 200),
                 open("/q/health/ready"), open("/q/metrics"), open("/q/openapi"));
     }
 
     private static Row admin(String method, String template, String path, String accept, String body, int ok) {
         return new Row(method, template, path, accept, body, 401, 401, 401, 403, 403, 403, ok);
+    }
+
+    /** A resource-manager operation; {@code {caller}} in the path or body becomes the caller's name. */
+    private static Row rm(String method, String template, String path, String body, int ok) {
+        return new Row(method, template, path, JSON, body, 401, 401, 401, 403, 403, ok, ok);
     }
 
     private static Row tenantA(String suffix, String accept) {

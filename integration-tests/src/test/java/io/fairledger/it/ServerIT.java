@@ -193,11 +193,11 @@ class ServerIT {
                     request.auth().oauth2(tokenOf.get(caller));
                 }
                 if (row.body() != null) {
-                    request.contentType(ContentType.JSON).body(row.body());
+                    request.contentType(ContentType.JSON).body(row.bodyFor(caller));
                 }
-                Response response = request.request(row.method(), row.path());
+                Response response = request.request(row.method(), row.pathFor(caller));
                 cells++;
-                String where = row.method() + " " + row.path() + " (" + row.accept() + ") as " + caller;
+                String where = row.method() + " " + row.pathFor(caller) + " (" + row.accept() + ") as " + caller;
                 String body = response.asString();
                 if (response.statusCode() != row.expectedFor(caller)) {
                     wrong.add(where + ": " + response.statusCode() + ", expected " + row.expectedFor(caller) + ": "
