@@ -114,7 +114,10 @@ public class LedgerMetrics {
                 Tenant t = new Tenant(a, view.line(a.path().toString()).orElse(null));
                 Tags tags = c.and(MetricNames.TENANT, a.path().toString());
                 for (int i = 0; i < TENANT_GAUGES.size(); i++) {
-                    tenantRows.get(i).add(MultiGauge.Row.of(tags, TENANT_GAUGES.get(i).value().applyAsDouble(t)));
+                    double value = TENANT_GAUGES.get(i).value().applyAsDouble(t);
+                    if (!Double.isNaN(value)) { // rho without entitlement is absent, not NaN
+                        tenantRows.get(i).add(MultiGauge.Row.of(tags, value));
+                    }
                 }
             }
         }
