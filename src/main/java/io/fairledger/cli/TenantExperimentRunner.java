@@ -30,7 +30,7 @@ final class TenantExperimentRunner {
         @Option(names = "--tenant-experiment", required = true, description = "Run the LTRF vs MLRF tenant experiment instead of admission policies.")
         boolean enabled;
 
-        @Option(names = "--te-tenants", defaultValue = "3", paramLabel = "N", description = "Tenants (weight 1 each). Default: ${DEFAULT-VALUE}.")
+        @Option(names = "--te-tenants", defaultValue = "2", paramLabel = "N", description = "Tenants (weight 1 each). Default: ${DEFAULT-VALUE}.")
         int tenants;
 
         @Option(names = "--te-capacity", defaultValue = "100", paramLabel = "N", description = "CPUs. Default: ${DEFAULT-VALUE}.")
@@ -42,10 +42,13 @@ final class TenantExperimentRunner {
         @Option(names = "--te-phases", defaultValue = "36", paramLabel = "N", description = "Phases. Default: ${DEFAULT-VALUE}.")
         int phases;
 
-        @Option(names = "--te-task-minutes", defaultValue = "10", paramLabel = "M", description = "Mean task duration (exponential). Default: ${DEFAULT-VALUE}.")
+        @Option(names = "--te-task-minutes", defaultValue = "30", paramLabel = "M", description = "Mean task duration (exponential). Default: ${DEFAULT-VALUE}.")
         double taskMinutes;
 
-        @Option(names = "--te-intensity", defaultValue = "0.45", paramLabel = "X", description = "Work a busy tenant brings per phase, as a fraction of capacity x phase. Default: ${DEFAULT-VALUE}.")
+        @Option(names = "--te-steady-intensity", defaultValue = "1.0", paramLabel = "X", description = "Work the steady tenant t0 brings per phase, as a fraction of capacity x phase. Default: ${DEFAULT-VALUE}.")
+        double steadyIntensity;
+
+        @Option(names = "--te-intensity", defaultValue = "0.4", paramLabel = "X", description = "Work a bursty tenant brings per burst (every other phase, in turn), same unit. Default: ${DEFAULT-VALUE}.")
         double intensity;
 
         @Option(names = "--te-memory", defaultValue = "full", paramLabel = "full|rounds:H|decay:H", description = "Ledger memory mode: full, rounds of H hours, or decay with a half-life of H hours. Default: ${DEFAULT-VALUE}.")
@@ -80,7 +83,7 @@ final class TenantExperimentRunner {
         TenantFairnessSimulation sim;
         try {
             sim = new TenantFairnessSimulation(o.tenants, o.capacity, o.phaseHours * 3600, o.phases,
-                    o.taskMinutes * 60, o.intensity, memory(o.memory), o.sampleMinutes * 60);
+                    o.taskMinutes * 60, o.steadyIntensity, o.intensity, memory(o.memory), o.sampleMinutes * 60);
         } catch (IllegalArgumentException e) {
             err.println("error: " + e.getMessage());
             return SimulateCommand.EXIT_BAD_INPUT;
@@ -137,10 +140,11 @@ final class TenantExperimentRunner {
     private static void writeReport(Path dir, Options o, long seed, Map<Policy, Series> results) throws IOException {
         HtmlReport report = new HtmlReport("fairledger simulate: LTRF vs MLRF, shifting demand");
         report.paragraph(String.format(Locale.ROOT,
-                "%d tenants of weight 1, %d CPUs, %d phases of %.1f h; in phase k tenant i is busy when (k + i) mod n"
-                        + " != 0 and brings %.2f x capacity x phase of tasks (exponential, mean %.1f min); no preemption;"
-                        + " memory %s; seed %d.",
-                o.tenants, o.capacity, o.phases, o.phaseHours, o.intensity, o.taskMinutes, o.memory, seed));
+                "%d tenants of weight 1, %d CPUs, %d phases of %.1f h; t0 is steady and submits %.2f x capacity x phase"
+                        + " of work every phase; at every even phase one bursty tenant in turn submits %.2f x capacity"
+                        + " x phase; tasks exponential, mean %.1f min; no preemption; memory %s; seed %d.",
+                o.tenants, o.capacity, o.phases, o.phaseHours, o.steadyIntensity, o.intensity, o.taskMinutes,
+                o.memory, seed));
         Map<String, double[][]> omega = new LinkedHashMap<>();
         Map<String, double[][]> psi = new LinkedHashMap<>();
         for (Series s : results.values()) {

@@ -32,9 +32,11 @@ import java.util.SplittableRandom;
  * Model. Tasks are not preempted (as in YARN and Mesos without preemption): a slot, once given, is held until the task
  * ends. At every event (task end, phase start) the grants are recomputed and free slots go, one at a time, to the
  * tenant with pending tasks whose grant exceeds what it holds by most (ties: tenant order). Demand shifts by phases:
- * in phase {@code k} tenant {@code i} is busy when {@code (k + i) mod n != 0}, and a busy tenant submits, at the phase
- * start, tasks worth {@code intensity x capacity x phase} CPU-seconds with exponential durations; unfinished tasks stay
- * pending. Task durations are drawn once from the seed, so LTRF and MLRF see the same tasks. Every tenant weighs 1.
+ * tenant {@code t0} is steady, submitting {@code steadyIntensity x capacity x phase} CPU-seconds of tasks at every
+ * phase start, enough to keep the cluster busy alone; the others are bursty: at the start of every even phase
+ * {@code k} tenant {@code 1 + (k / 2) mod (n - 1)} submits {@code intensity x capacity x phase}. Tasks have exponential
+ * durations; unfinished tasks stay pending. A bursty tenant thus arrives at a cluster held by the steady tenant's
+ * tasks and, without preemption, reaches its share only as they end: the sharing loss LTRF is designed to pay back. Task durations are drawn once from the seed, so LTRF and MLRF see the same tasks. Every tenant weighs 1.
  *
  * @param tenants
  *            number of tenants, at least 2
@@ -46,15 +48,17 @@ import java.util.SplittableRandom;
  *            number of phases
  * @param meanTaskSeconds
  *            mean task duration
+ * @param steadyIntensity
+ *            work the steady tenant brings per phase, as a fraction of the cluster's capacity over the phase
  * @param intensity
- *            work a busy tenant brings per phase, as a fraction of the cluster's capacity over the phase
+ *            work a bursty tenant brings per burst, same unit
  * @param memory
  *            the ledger's memory mode (what LTRF grants remember)
  * @param sampleSeconds
  *            how often rho, Omega and Psi are sampled
  */
 public record TenantFairnessSimulation(int tenants, int capacity, double phaseSeconds, int phases,
-        double meanTaskSeconds, double intensity, MemoryMode memory, double sampleSeconds) {
+        double meanTaskSeconds, double steadyIntensity, double intensity, MemoryMode memory, double sampleSeconds) {
 
     /** The grant policies compared. */
     public enum Policy {
@@ -90,7 +94,8 @@ public record TenantFairnessSimulation(int tenants, int capacity, double phaseSe
         if (tenants < 2 || capacity < 1 || phases < 1) {
             throw new IllegalArgumentException("need at least 2 tenants, 1 CPU and 1 phase");
         }
-        if (!(phaseSeconds > 0) || !(meanTaskSeconds > 0) || !(intensity > 0) || !(sampleSeconds > 0)) {
+        if (!(phaseSeconds > 0) || !(meanTaskSeconds > 0) || !(intensity > 0) || !(steadyIntensity > 0)
+                || !(sampleSeconds > 0)) {
             throw new IllegalArgumentException("phase, task duration, intensity and sample period must be > 0");
         }
     }
@@ -132,7 +137,6 @@ public record TenantFairnessSimulation(int tenants, int capacity, double phaseSe
         int nextSample = 0;
         int nextPhase = 0;
         long taskCounter = 0;
-        int batch = 0;
         while (true) {
             long nextPhaseMillis = nextPhase < phases ? nextPhase * phaseMillis : Long.MAX_VALUE;
             long nextEnd = running.isEmpty() ? Long.MAX_VALUE : running.peek().endMillis();
@@ -145,7 +149,7 @@ public record TenantFairnessSimulation(int tenants, int capacity, double phaseSe
                 psi[nextSample] = report.sharingBenefit();
                 util[nextSample] = (double) running.size() / capacity;
                 for (String n : names) {
-                    var degree = report.degrees().get(n);
+                    var degree = report.degrees().get(TenantPath.parse(n).toString());
                     rho.get(n)[nextSample] = degree == null || degree.noEntitlement() ? Double.NaN : degree.value();
                 }
                 nextSample++;
@@ -160,12 +164,12 @@ public record TenantFairnessSimulation(int tenants, int capacity, double phaseSe
                 ledger.apply(new LedgerEvent.TaskFinished(CLUSTER, r.id(), now));
             }
             if (now == nextPhaseMillis) {
-                for (int i = 0; i < tenants; i++) {
-                    if ((nextPhase + i) % tenants != 0) {
-                        pending.get(i).addAll(batches.get(batch));
-                        demandChanged[i] = true;
-                    }
-                    batch++;
+                pending.get(0).addAll(batches.get(2 * nextPhase));
+                demandChanged[0] = true;
+                if (nextPhase % 2 == 0) {
+                    int bursty = 1 + (nextPhase / 2) % (tenants - 1);
+                    pending.get(bursty).addAll(batches.get(2 * nextPhase + 1));
+                    demandChanged[bursty] = true;
                 }
                 nextPhase++;
             }
@@ -222,22 +226,20 @@ public record TenantFairnessSimulation(int tenants, int capacity, double phaseSe
         return accounts.stream().filter(a -> a.path().depth() == 1).toList();
     }
 
-    /** Batches in (phase, tenant) order; a tenant idle in a phase gets an empty batch slot (unused). */
+    /** Two batches per phase: the steady tenant's, then the bursty one's (drawn even when unused). */
     private List<List<Double>> tasks(long seed) {
         SplittableRandom random = new SplittableRandom(seed);
-        double work = intensity * capacity * phaseSeconds;
         List<List<Double>> out = new ArrayList<>();
-        for (int k = 0; k < phases; k++) {
-            for (int i = 0; i < tenants; i++) {
-                List<Double> batch = new ArrayList<>();
-                double sum = 0;
-                while (sum < work) {
-                    double d = -meanTaskSeconds * Math.log(1 - random.nextDouble());
-                    batch.add(d);
-                    sum += d;
-                }
-                out.add(batch);
+        for (int k = 0; k < 2 * phases; k++) {
+            double work = (k % 2 == 0 ? steadyIntensity : intensity) * capacity * phaseSeconds;
+            List<Double> batch = new ArrayList<>();
+            double sum = 0;
+            while (sum < work) {
+                double d = -meanTaskSeconds * Math.log(1 - random.nextDouble());
+                batch.add(d);
+                sum += d;
             }
+            out.add(batch);
         }
         return out;
     }
