@@ -301,6 +301,14 @@ public final class SimulateCommand implements Callable<Integer> {
             writeJsonl(writeTrace, jobs, trace.taskSeconds());
         }
         boolean flat = models.size() <= 1 && capacities.size() == 1;
+        double work = jobs.stream().mapToDouble(JobRequest::compTimeCpuSeconds).sum();
+        long firstSubmit = jobs.stream().mapToLong(JobRequest::submitMillis).min().orElse(0);
+        long lastSubmit = jobs.stream().mapToLong(JobRequest::submitMillis).max().orElse(0);
+        String offered = String.format(
+                "trace: %,d jobs, %,.0f CPU-seconds submitted over %,.0f s: offered load %,.1f CPUs on average",
+                jobs.size(), work, (lastSubmit - firstSubmit) / 1000.0,
+                lastSubmit > firstSubmit ? work * 1000.0 / (lastSubmit - firstSubmit) : Double.NaN);
+        out.println(offered);
         int cells = Math.max(1, models.size()) * capacities.size() * policies.size();
         int workers = threads != null ? Math.max(1, threads) : Runtime.getRuntime().availableProcessors();
         ProgressBar progress = new ProgressBar(err, !quiet && System.console() != null, (long) jobs.size() * cells);
@@ -341,7 +349,7 @@ public final class SimulateCommand implements Callable<Integer> {
                     : (jobsFile != null ? jobsFile : traceFile) + " (" + (format == null ? "jsonl" : format) + ")";
             SummaryFiles.writeReport(outDir, "fairledger simulate: " + source, runs, policies,
                     models.isEmpty() ? List.of("trace") : models.stream().map(DeadlineModel::name).toList(),
-                    capacities, List.of(source, "execution model: " + executionModel + ", seed " + seed,
+                    capacities, List.of(source, offered, "execution model: " + executionModel + ", seed " + seed,
                             trace.stats().skipped() > 0 ? "left out: " + trace.stats().note() : "", performance));
         }
         return 0;
