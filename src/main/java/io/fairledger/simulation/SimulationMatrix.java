@@ -23,7 +23,7 @@ import java.util.function.BiFunction;
  */
 public final class SimulationMatrix {
 
-    /** What to do with a finished cell (write its files); called from the worker thread, one cell at a time. */
+    /** What to do with a finished cell (write its files); called from the worker threads, one call per cell. */
     public interface Sink {
         void accept(RunKey key, SimulationResult result, double seconds) throws Exception;
     }
