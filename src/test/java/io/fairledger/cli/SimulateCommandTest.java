@@ -119,4 +119,80 @@ class SimulateCommandTest {
         assertThat(err.toString()).contains("alpha");
         assertThat(run("--capacity", "4")).isEqualTo(2);
     }
+
+    @Test
+    void aTraceFormatWithoutDeadlinesNeedsADeadlineModel() throws IOException {
+        Path swf = tmp.resolve("t.swf");
+        Files.writeString(swf, "; generated\n1 0 -1 100 8 -1 -1 -1 -1 -1 -1 1 1 -1 -1 -1 -1 -1\n"
+                + "2 30 -1 50 2 -1 -1 -1 -1 -1 -1 2 1 -1 -1 -1 -1 -1\n");
+        assertThat(run("--trace", swf.toString(), "--format", "swf", "--capacity", "8", "--out",
+                tmp.resolve("o").toString())).isEqualTo(2);
+        assertThat(err.toString()).contains("has no deadlines: give --deadlines");
+        assertThat(run("--trace", swf.toString(), "--format", "pbs", "--capacity", "8", "--deadlines", "Fixed2x",
+                "--out", tmp.resolve("o").toString())).isEqualTo(2);
+        assertThat(err.toString()).contains("unknown trace format 'pbs'");
+    }
+
+    @Test
+    void theMatrixWritesEveryCellTheSummaryCsvPlotsAndTheReport() throws Exception {
+        Path swf = tmp.resolve("t.swf");
+        Files.writeString(swf, "1 0 -1 100 8 -1 -1 -1 -1 -1 -1 1 1 -1 -1 -1 -1 -1\n"
+                + "2 30 -1 50 2 -1 -1 -1 -1 -1 -1 2 1 -1 -1 -1 -1 -1\n"
+                + "3 31 -1 20 4 -1 -1 -1 -1 -1 -1 2 1 -1 -1 -1 -1 -1\n");
+        Path out = tmp.resolve("m");
+        assertThat(run("--trace", swf.toString(), "--format", "swf", "--capacity", "4,8", "--deadlines",
+                "Fixed1x,Jockey2x4x", "--model", "waves", "--policy", "justice,reactive-fs", "--out",
+                out.toString())).as(err.toString()).isZero();
+        for (String d : List.of("Fixed1x", "Jockey2x4x")) {
+            for (String c : List.of("c4", "c8")) {
+                for (String p : List.of("justice", "reactive-fs")) {
+                    assertThat(out.resolve(d).resolve(c).resolve(p).resolve("jobs.csv")).exists();
+                    assertThat(out.resolve(d).resolve(c).resolve(p).resolve("summary.json")).exists();
+                }
+            }
+        }
+        List<String> csv = Files.readAllLines(out.resolve("summary.csv"));
+        assertThat(csv.get(0)).isEqualTo(
+                "deadlines,capacity,policy,jobs,SDR,PTR,WTR,utilization,fairness,equality,seconds");
+        assertThat(csv).hasSize(1 + 8);
+        for (String metric : List.of("SDR", "PTR", "WTR", "utilization", "fairness", "equality")) {
+            assertThat(out.resolve("plots").resolve(metric + "-c4.png")).isNotEmptyFile();
+            assertThat(Files.readString(out.resolve("plots").resolve(metric + "-c8.svg"))).contains("<svg");
+        }
+        String html = Files.readString(out.resolve("report.html"));
+        assertThat(html).contains("data:image/png;base64,").contains("reactive-fs").doesNotContain("src=\"plots");
+    }
+
+    @Test
+    void syntheticRunsAreReproducible() throws Exception {
+        String[] args = {"--synthetic", "300", "--seed", "4", "--capacity", "50", "--deadlines", "90loose",
+                "--no-report", "--out", ""};
+        args[args.length - 1] = tmp.resolve("a").toString();
+        assertThat(run(args)).as(err.toString()).isZero();
+        args[args.length - 1] = tmp.resolve("b").toString();
+        assertThat(run(args)).isZero();
+        for (String p : POLICY_NAMES) {
+            assertThat(Files.readString(tmp.resolve("b").resolve(p).resolve("jobs.csv")))
+                    .isEqualTo(Files.readString(tmp.resolve("a").resolve(p).resolve("jobs.csv")));
+        }
+        assertThat(Files.readAllLines(tmp.resolve("a").resolve("baseline-fs").resolve("jobs.csv"))).hasSize(301);
+    }
+
+    @Test
+    void tenantExperimentWritesSeriesAndPlots() throws Exception {
+        Path out = tmp.resolve("te");
+        assertThat(run("--tenant-experiment", "--te-capacity", "20", "--te-phases", "4", "--te-phase-hours", "1",
+                "--out", out.toString())).as(err.toString()).isZero();
+        List<String> ltrf = Files.readAllLines(out.resolve("tenants-ltrf.csv"));
+        assertThat(ltrf.get(0)).isEqualTo("seconds,rho_t0,rho_t1,omega,psi,utilization");
+        assertThat(ltrf).hasSize(1 + 4 * 6 + 1);
+        assertThat(out.resolve("tenants-mlrf.csv")).exists();
+        assertThat(out.resolve("plots").resolve("omega.svg")).isNotEmptyFile();
+        assertThat(out.resolve("plots").resolve("rho-mlrf.png")).isNotEmptyFile();
+        assertThat(run("--tenant-experiment", "--te-memory", "weekly", "--out", out.toString())).isEqualTo(2);
+        assertThat(err.toString()).contains("--te-memory must be full, rounds:H or decay:H");
+    }
+
+    private static final List<String> POLICY_NAMES = List.of("justice", "pythia", "oracle", "baseline-fs",
+            "reactive-fs");
 }

@@ -1,9 +1,7 @@
 package io.fairledger.core.jobsim;
 
 import io.fairledger.core.stats.JainIndex;
-import java.util.ArrayList;
-import java.util.HashMap;
-import java.util.List;
+import java.util.Arrays;
 import java.util.Map;
 
 /**
@@ -17,23 +15,71 @@ final class AllocationSampler {
 
     static final long SAMPLE_PERIOD_MILLIS = 60_000;
 
+    /** The current allocation of every queued or running job, in groups of jobs with equal allocation and demand. */
+    interface State {
+        /** Number of groups (at most the number of jobs queued or running). */
+        int groups();
+
+        /**
+         * Writes each group's allocation per job, demand {@code D_i} and number of jobs into the arrays (at least
+         * {@link #groups()} long), in any order.
+         */
+        void fill(double[] allocation, int[] demand, int[] count);
+    }
+
     private long nextSampleMillis;
     private boolean started;
     private double fairnessSum;
     private double equalitySum;
     private long samples;
+    private double[] allocation = new double[16];
+    private int[] demand = new int[16];
+    private int[] count = new int[16];
+    private int[] classCounts = new int[16];
+    private double[] fractions = new double[16];
+    private long[] byDemand = new long[16];
+    private double[] classValues = new double[16];
 
     /** Takes every sample strictly before {@code beforeMillis} from the current state. */
-    void sampleBefore(long beforeMillis, Map<String, Double> allocation, Map<String, Integer> demand) {
+    void sampleBefore(long beforeMillis, State state) {
         while (started && nextSampleMillis < beforeMillis) {
-            take(allocation, demand);
+            take(state);
             nextSampleMillis += SAMPLE_PERIOD_MILLIS;
         }
     }
 
     /** Takes every sample at or before {@code untilMillis}. */
-    void sampleThrough(long untilMillis, Map<String, Double> allocation, Map<String, Integer> demand) {
-        sampleBefore(untilMillis + 1, allocation, demand);
+    void sampleThrough(long untilMillis, State state) {
+        sampleBefore(untilMillis + 1, state);
+    }
+
+    /** Map form: job id to allocation, job id to demand. */
+    void sampleBefore(long beforeMillis, Map<String, Double> allocations, Map<String, Integer> demands) {
+        sampleBefore(beforeMillis, mapState(allocations, demands));
+    }
+
+    /** Map form of {@link #sampleThrough(long, State)}. */
+    void sampleThrough(long untilMillis, Map<String, Double> allocations, Map<String, Integer> demands) {
+        sampleThrough(untilMillis, mapState(allocations, demands));
+    }
+
+    private static State mapState(Map<String, Double> allocations, Map<String, Integer> demands) {
+        return new State() {
+            @Override
+            public int groups() {
+                return allocations.size();
+            }
+
+            @Override
+            public void fill(double[] a, int[] d, int[] c) {
+                int i = 0;
+                for (Map.Entry<String, Double> e : allocations.entrySet()) {
+                    a[i] = e.getValue();
+                    c[i] = 1;
+                    d[i++] = demands.get(e.getKey());
+                }
+            }
+        };
     }
 
     void start(long firstSubmitMillis) {
@@ -51,24 +97,53 @@ final class AllocationSampler {
         return samples == 0 ? 1.0 : equalitySum / samples;
     }
 
-    private void take(Map<String, Double> allocation, Map<String, Integer> demand) {
-        if (allocation.isEmpty()) {
+    private void take(State state) {
+        int n = state.groups();
+        if (n == 0) {
             return;
         }
-        double[] fractions = new double[allocation.size()];
-        Map<Integer, List<Double>> classes = new HashMap<>();
-        int i = 0;
-        for (Map.Entry<String, Double> e : allocation.entrySet()) {
-            int d = demand.get(e.getKey());
-            fractions[i++] = Math.min(e.getValue() / d, 1.0);
-            classes.computeIfAbsent(d, k -> new ArrayList<>()).add(e.getValue());
+        if (allocation.length < n) {
+            int size = Math.max(n, allocation.length * 2);
+            allocation = new double[size];
+            demand = new int[size];
+            count = new int[size];
+            fractions = new double[size];
+            byDemand = new long[size];
+            classValues = new double[size];
+            classCounts = new int[size];
         }
+        state.fill(allocation, demand, count);
+        long jobs = 0;
+        for (int i = 0; i < n; i++) {
+            fractions[i] = Math.min(allocation[i] / demand[i], 1.0);
+            jobs += count[i];
+            // demand in the high bits, index in the low: sorting groups equal demands
+            byDemand[i] = ((long) demand[i] << 32) | i;
+        }
+        if (jobs == 0) {
+            return;
+        }
+        Arrays.sort(byDemand, 0, n);
         double weighted = 0;
-        for (List<Double> members : classes.values()) {
-            weighted += members.size() * JainIndex.of(members.stream().mapToDouble(Double::doubleValue).toArray());
+        int start = 0;
+        while (start < n) {
+            int d = (int) (byDemand[start] >>> 32);
+            int end = start;
+            long members = 0;
+            while (end < n && (int) (byDemand[end] >>> 32) == d) {
+                int g = (int) byDemand[end];
+                classValues[end] = allocation[g];
+                classCounts[end] = count[g];
+                members += count[g];
+                end++;
+            }
+            if (members > 0) {
+                weighted += members * JainIndex.ofRepeated(classValues, classCounts, start, end);
+            }
+            start = end;
         }
-        fairnessSum += JainIndex.of(fractions);
-        equalitySum += weighted / allocation.size();
+        fairnessSum += JainIndex.ofRepeated(fractions, count, 0, n);
+        equalitySum += weighted / jobs;
         samples++;
     }
 }

@@ -16,18 +16,33 @@ public final class JainIndex {
 
     /** Jain's index of {@code values}; every value must be finite and non-negative. */
     public static double of(double[] values) {
+        return ofRepeated(values, null, 0, values.length);
+    }
+
+    /**
+     * Jain's index of {@code values[from..to)} where {@code values[k]} occurs {@code counts[k] >= 0} times ({@code
+     * counts} null: once each): the simulator's jobs that share one allocation are one entry. O(to - from).
+     */
+    public static double ofRepeated(double[] values, int[] counts, int from, int to) {
         double sum = 0;
         double sumOfSquares = 0;
-        for (double v : values) {
+        long n = 0;
+        for (int k = from; k < to; k++) {
+            double v = values[k];
             if (!(v >= 0) || Double.isInfinite(v)) {
                 throw new IllegalArgumentException("Jain's index needs finite non-negative values, got " + v);
             }
-            sum += v;
-            sumOfSquares += v * v;
+            int c = counts == null ? 1 : counts[k];
+            if (c < 0) {
+                throw new IllegalArgumentException("a count must be >= 0, got " + c);
+            }
+            sum += c * v;
+            sumOfSquares += c * v * v;
+            n += c;
         }
         if (sumOfSquares == 0) {
             return 1.0;
         }
-        return sum * sum / (values.length * sumOfSquares);
+        return sum * sum / (n * sumOfSquares);
     }
 }
