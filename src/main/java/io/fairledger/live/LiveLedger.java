@@ -30,7 +30,6 @@ public final class LiveLedger {
     private static final GrantPolicy GRANTS = new LongTermMaxMin();
 
     private final String clusterId;
-    private final LedgerSettings settings;
     private final Replay replay;
     private final LedgerFeed feed;
     private long lastApplied = Long.MIN_VALUE;
@@ -39,17 +38,12 @@ public final class LiveLedger {
     /** A ledger of {@code clusterId} under {@code settings} holding {@code facts} (any order). */
     public LiveLedger(String clusterId, LedgerSettings settings, List<LedgerFact> facts) {
         this.clusterId = clusterId;
-        this.settings = settings;
         ReplayConfig config = settings.toReplayConfig(clusterId, settings.registeredAt());
         this.replay = new Replay(config);
         this.feed = new LedgerFeed(config.cluster().capacity());
         if (!offer(facts)) {
             throw new IllegalStateException("a fresh ledger refused facts");
         }
-    }
-
-    LedgerSettings settings() {
-        return settings;
     }
 
     /**

@@ -54,17 +54,26 @@ public class LiveLedgers {
 
     private final Map<String, LiveLedger> ledgers = new ConcurrentHashMap<>();
     private final Map<String, LiveView> views = new ConcurrentHashMap<>();
+    private final Map<String, String> versions = new ConcurrentHashMap<>();
+    /** Every registered cluster as of the last tick, and whether it has ledger settings. */
+    private final Map<String, Boolean> clusters = new ConcurrentHashMap<>();
     private String horizon = FactCursor.START;
     private Counter rebuilds;
 
-    /** The latest view of {@code clusterId}: 404 if unknown, 409 without ledger settings, 503 before the first tick. */
+    /**
+     * The latest view of {@code clusterId}: 404 if unknown, 409 without ledger settings, 503 before its first replay.
+     * Reads only memory (the clusters as of the last tick), so it may be called on an I/O thread.
+     */
     public LiveView view(String clusterId) {
         LiveView view = views.get(clusterId);
         if (view != null) {
             return view;
         }
-        ClusterEntity cluster = tenancy.cluster(clusterId);
-        if (cluster.ledgerSettings == null) {
+        Boolean hasSettings = clusters.get(clusterId);
+        if (hasSettings == null) {
+            throw ProblemException.notFound("no cluster '" + clusterId + "' is registered");
+        }
+        if (!hasSettings) {
             throw ProblemException.conflict("cluster '" + clusterId + "' has no ledger settings yet: an admin PUTs "
                     + "them to /api/v1/admin/clusters/" + clusterId + "/ledger-settings");
         }
@@ -83,32 +92,40 @@ public class LiveLedgers {
         try {
             String next = cursor.horizon();
             Map<String, List<LedgerFact>> fresh = cursor.between(horizon, next);
+            boolean changed = false;
             for (ClusterEntity cluster : tenancy.clusters()) {
+                clusters.put(cluster.id, cluster.ledgerSettings != null);
                 if (cluster.ledgerSettings != null) {
-                    update(cluster.id, fresh.getOrDefault(cluster.id, List.of()), next);
+                    changed |= update(cluster.id, fresh.getOrDefault(cluster.id, List.of()), next);
                 }
             }
             horizon = next;
-            metrics.publish(views());
+            if (changed) {
+                metrics.publish(views());
+            }
         } catch (SQLException | RuntimeException e) {
             LOG.warnf(e, "live ledgers: tick failed, retried at the next one");
         }
     }
 
-    private void update(String clusterId, List<LedgerFact> fresh, String next) throws SQLException {
-        LedgerSettings settings = statements.settings(clusterId);
+    /** Brings one cluster's ledger up to date; true when its view changed. */
+    private boolean update(String clusterId, List<LedgerFact> fresh, String next) throws SQLException {
+        String version = tenancy.configurationVersion(clusterId);
         LiveLedger ledger = ledgers.get(clusterId);
-        boolean applied = ledger != null && settings.equals(ledger.settings()) && ledger.offer(fresh);
-        if (!applied) {
+        boolean sameConfiguration = ledger != null && version.equals(versions.get(clusterId));
+        if (sameConfiguration && fresh.isEmpty() && views.containsKey(clusterId)) {
+            return false;
+        }
+        if (!sameConfiguration || !ledger.offer(fresh)) {
             if (ledger != null) {
                 rebuildCounter().increment();
             }
-            ledger = new LiveLedger(clusterId, settings, cursor.before(clusterId, next));
+            ledger = new LiveLedger(clusterId, statements.settings(clusterId), cursor.before(clusterId, next));
             ledgers.put(clusterId, ledger);
-        } else if (fresh.isEmpty() && views.containsKey(clusterId)) {
-            return;
+            versions.put(clusterId, version);
         }
         views.put(clusterId, ledger.view(grantInterval.toMillis()));
+        return true;
     }
 
     private Counter rebuildCounter() {

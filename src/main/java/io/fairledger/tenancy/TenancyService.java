@@ -62,6 +62,20 @@ public class TenancyService {
         return cluster;
     }
 
+    /**
+     * A fingerprint of the cluster's configuration (its ledger settings and its tenant tree) that changes whenever
+     * either does; one cheap query, for callers that cache what they derive from the configuration.
+     */
+    public String configurationVersion(String clusterId) {
+        Object version = ClusterEntity.getEntityManager()
+                .createNativeQuery("SELECT md5(coalesce(c.ledger_settings::text, "
+                        + "'')) || ':' || (SELECT count(*) || ':' || coalesce(max(t.updated_at)::text, '') FROM tenant t "
+                        + "WHERE t.cluster_id = c.id) FROM cluster c WHERE c.id = ?1")
+                .setParameter(1, clusterId)
+                .getResultStream().findFirst().orElse(null);
+        return version == null ? "" : version.toString();
+    }
+
     public List<TenantEntity> tenants(String clusterId) {
         cluster(clusterId);
         return TenantEntity.ofCluster(clusterId);

@@ -73,6 +73,9 @@ class LiveViewsTest {
             JsonNode grants = JSON.readTree(given().get(base + "/grants").then().statusCode(200).extract().asString());
             assertThat(grants).isEqualTo(offlineGrants);
         });
+        String etag = given().get(base + "/grants").then().statusCode(200).header("Content-Encoding", "gzip")
+                .extract().header("ETag");
+        given().header("If-None-Match", etag).get(base + "/grants").then().statusCode(304);
         JsonNode statements = JSON.readTree(given().accept(ContentType.JSON).queryParam("until", until)
                 .get("/api/v1/admin/clusters/" + cluster + "/statements").then().statusCode(200).extract()
                 .asString());

@@ -1,40 +1,58 @@
 package io.fairledger.live.rest;
 
-import java.util.concurrent.atomic.AtomicReference;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.HexFormat;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.zip.GZIPOutputStream;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.fairledger.live.LiveView;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 
 /**
- * The grants body of each live view, serialised once: a view is immutable, so every request until the next view
- * gets the same bytes (the hot path of resource managers polling for grants).
+ * The grants body of each live view, encoded once: a view is immutable, so every request until the next view gets the
+ * same bytes, plain or gzip-compressed, with an entity tag derived from the content (equal on every replica for the
+ * same grants). This is the hot path of resource managers polling for grants.
  */
 @ApplicationScoped
 public class GrantsCache {
 
-    private record Entry(LiveView view, byte[] json) {
+    /** One view's grants: JSON, the same gzip-compressed, and the strong entity tag of the JSON. */
+    record Encoded(LiveView view, byte[] json, byte[] gzip, String etag) {
     }
 
     @Inject
     ObjectMapper json;
 
-    private final java.util.Map<String, AtomicReference<Entry>> byCluster = new java.util.concurrent.ConcurrentHashMap<>();
+    private final Map<String, Encoded> byCluster = new ConcurrentHashMap<>();
 
-    /** The grants of {@code view} as JSON. */
-    byte[] json(LiveView view) {
-        AtomicReference<Entry> ref = byCluster.computeIfAbsent(view.cluster(), c -> new AtomicReference<>());
-        Entry e = ref.get();
+    /** The grants of {@code view}, encoded. */
+    Encoded of(LiveView view) {
+        Encoded e = byCluster.get(view.cluster());
         if (e == null || e.view() != view) {
-            try {
-                e = new Entry(view, json.writeValueAsBytes(LiveViewsModel.GrantsView.of(view)));
-            } catch (JsonProcessingException ex) {
-                throw new IllegalStateException("cannot serialise the grants of " + view.cluster(), ex);
-            }
-            ref.set(e);
+            e = encode(view);
+            byCluster.put(view.cluster(), e);
         }
-        return e.json();
+        return e;
+    }
+
+    private Encoded encode(LiveView view) {
+        try {
+            byte[] body = json.writeValueAsBytes(LiveViewsModel.GrantsView.of(view));
+            ByteArrayOutputStream zipped = new ByteArrayOutputStream(body.length / 4);
+            try (GZIPOutputStream gz = new GZIPOutputStream(zipped)) {
+                gz.write(body);
+            }
+            byte[] digest = MessageDigest.getInstance("SHA-256").digest(body);
+            return new Encoded(view, body, zipped.toByteArray(),
+                    "\"" + HexFormat.of().formatHex(digest, 0, 16) + "\"");
+        } catch (IOException | NoSuchAlgorithmException e) {
+            throw new IllegalStateException("cannot encode the grants of " + view.cluster(), e);
+        }
     }
 }

@@ -17,13 +17,19 @@ import io.fairledger.security.Roles;
 import io.fairledger.security.TenantScope;
 import io.fairledger.web.ProblemException;
 import io.quarkus.security.identity.SecurityIdentity;
+import io.smallrye.common.annotation.NonBlocking;
 import jakarta.annotation.security.RolesAllowed;
 import jakarta.inject.Inject;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.PathParam;
 import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.HeaderParam;
+import jakarta.ws.rs.core.HttpHeaders;
 import jakarta.ws.rs.core.MediaType;
+import jakarta.ws.rs.core.Response;
+import org.eclipse.microprofile.openapi.annotations.media.Content;
+import org.eclipse.microprofile.openapi.annotations.media.Schema;
 import org.eclipse.microprofile.openapi.annotations.Operation;
 import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
 
@@ -50,13 +56,26 @@ public class LedgerViewResource {
     @GET
     @Path("grants")
     @RolesAllowed({Roles.RESOURCE_MANAGER, Roles.ADMIN})
+    @NonBlocking // memory only: answered on the I/O thread, no hand-over to a worker
     @Operation(summary = "Grants for the next interval: per-tenant targets, level by level, in serving order")
-    @APIResponse(responseCode = "200", description = "the grants as of the latest event")
+    @APIResponse(responseCode = "200", description = "the grants as of the latest event (gzip when accepted; ETag)", content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = LiveViewsModel.GrantsView.class)))
+    @APIResponse(responseCode = "304", description = "unchanged since the ETag given in If-None-Match")
     @APIResponse(responseCode = "404", description = "no such cluster")
     @APIResponse(responseCode = "409", description = "the cluster has no ledger settings yet")
     @APIResponse(responseCode = "503", description = "the live ledger is still being built")
-    public byte[] grants(@PathParam("clusterId") String clusterId) {
-        return grants.json(ledgers.view(clusterId));
+    public Response grants(@PathParam("clusterId") String clusterId,
+            @HeaderParam(HttpHeaders.IF_NONE_MATCH) String ifNoneMatch,
+            @HeaderParam(HttpHeaders.ACCEPT_ENCODING) String acceptEncoding) {
+        GrantsCache.Encoded grants = this.grants.of(ledgers.view(clusterId));
+        if (grants.etag().equals(ifNoneMatch)) {
+            return Response.notModified(grants.etag()).build();
+        }
+        Response.ResponseBuilder ok = Response.ok().type(MediaType.APPLICATION_JSON_TYPE)
+                .header(HttpHeaders.ETAG, grants.etag()).header(HttpHeaders.VARY, HttpHeaders.ACCEPT_ENCODING);
+        if (acceptEncoding != null && acceptEncoding.contains("gzip")) {
+            return ok.entity(grants.gzip()).header(HttpHeaders.CONTENT_ENCODING, "gzip").build();
+        }
+        return ok.entity(grants.json()).build();
     }
 
     @GET
@@ -126,8 +145,8 @@ public class LedgerViewResource {
     @APIResponse(responseCode = "200", description = "the statements, restricted to the tenant's subtree")
     @APIResponse(responseCode = "403", description = "not your tenant")
     @APIResponse(responseCode = "404", description = "no such cluster or tenant")
-    public jakarta.ws.rs.core.Response tenantStatements(@PathParam("clusterId") String clusterId,
-            @PathParam("tenant") String tenant, @jakarta.ws.rs.HeaderParam("Accept") String accept) {
+    public Response tenantStatements(@PathParam("clusterId") String clusterId,
+            @PathParam("tenant") String tenant, @HeaderParam("Accept") String accept) {
         authorise(clusterId, tenant);
         TenantPath own = TenantPath.parse(tenant);
         List<StatementView> mine = statements.statements(clusterId, java.time.Instant.now()).stream()
@@ -135,9 +154,9 @@ public class LedgerViewResource {
                         s.lines().stream().filter(l -> TenantPath.parse(l.tenant()).isWithin(own)).toList()))
                 .toList();
         if (accept != null && accept.contains("text/csv")) {
-            return jakarta.ws.rs.core.Response.ok(StatementView.csv(mine), "text/csv").build();
+            return Response.ok(StatementView.csv(mine), "text/csv").build();
         }
-        return jakarta.ws.rs.core.Response.ok(mine, MediaType.APPLICATION_JSON).build();
+        return Response.ok(mine, MediaType.APPLICATION_JSON).build();
     }
 
     private TenantAccount account(LiveView view, String tenant) {

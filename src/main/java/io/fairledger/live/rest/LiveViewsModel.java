@@ -26,11 +26,12 @@ public final class LiveViewsModel {
         }
     }
 
-    /** The children of {@code parent} and what each is granted, in the order the resource manager should serve them. */
-    public record Level(String parent, List<String> order, List<Grant> grants) {
+    /** The children of {@code parent} and what each is granted, listed in the order to serve them. */
+    public record Level(String parent, List<Grant> grants) {
         static Level of(GrantLevel l) {
-            return new Level(l.parent().toString(), l.grants().order(),
-                    l.grants().grants().stream().map(Grant::of).toList());
+            java.util.Map<String, Grants.Grant> byId = l.grants().byId();
+            return new Level(l.parent().toString(), l.grants().order().stream().map(id -> Grant.of(byId.get(id)))
+                    .toList());
         }
     }
 
