@@ -17,6 +17,7 @@ import io.fairledger.web.ProblemException;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.quarkus.scheduler.Scheduled;
+import jakarta.annotation.PostConstruct;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
@@ -96,7 +97,13 @@ public class LiveLedgers {
             for (ClusterEntity cluster : tenancy.clusters()) {
                 clusters.put(cluster.id, cluster.ledgerSettings != null);
                 if (cluster.ledgerSettings != null) {
-                    changed |= update(cluster.id, fresh.getOrDefault(cluster.id, List.of()), next);
+                    try {
+                        changed |= update(cluster.id, fresh.getOrDefault(cluster.id, List.of()), next);
+                    } catch (RuntimeException e) {
+                        // forget the ledger: the next tick rebuilds it from every stored fact; readers keep the last view
+                        ledgers.remove(cluster.id);
+                        LOG.warnf(e, "live ledger of cluster %s: update failed, rebuilt at the next tick", cluster.id);
+                    }
                 }
             }
             horizon = next;
@@ -118,7 +125,7 @@ public class LiveLedgers {
         }
         if (!sameConfiguration || !ledger.offer(fresh)) {
             if (ledger != null) {
-                rebuildCounter().increment();
+                rebuilds.increment();
             }
             ledger = new LiveLedger(clusterId, statements.settings(clusterId), cursor.before(clusterId, next));
             ledgers.put(clusterId, ledger);
@@ -128,13 +135,11 @@ public class LiveLedgers {
         return true;
     }
 
-    private Counter rebuildCounter() {
-        if (rebuilds == null) {
-            rebuilds = Counter.builder(MetricNames.LIVE_REBUILDS)
-                    .description("live ledgers rebuilt from all stored facts (a late fact or a settings change)")
-                    .register(registry);
-        }
-        return rebuilds;
+    @PostConstruct
+    void registerCounter() {
+        rebuilds = Counter.builder(MetricNames.LIVE_REBUILDS)
+                .description("live ledgers rebuilt from all stored facts (a late fact or a settings change)")
+                .register(registry);
     }
 
     /** The view of {@code clusterId} if it has one yet (for metrics and tests). */
