@@ -85,6 +85,8 @@ public final class GrantQueryLoad {
                         "--", "100");
                 Wrk pacedPlain = run(wrk, "-t2", "-c50", "-d30s", "--latency", "-s", pace.toString(), grants, "--",
                         "100");
+                Wrk pacedFew = run(wrk, "-t2", "-c10", "-d30s", "--latency", "-H", gzip, "-s", pace.toString(), grants,
+                        "--", "500");
                 Wrk pacedTrivial = run(wrk, "-t2", "-c50", "-d30s", "--latency", "-s", pace.toString(),
                         base + "/q/health/live", "--", "100");
                 Wrk grantMax = run(wrk, "-t2", "-c16", "-d20s", "--latency", "-H", gzip, grants);
@@ -94,6 +96,8 @@ public final class GrantQueryLoad {
                         + "p99 %.3f ms (goal p99 <= 2 ms)%n", paced.rate(), paced.p50(), paced.p99());
                 System.out.printf("grants paced at 5,000/s, uncompressed: %.0f req/s, p50 %.3f ms, p99 %.3f ms%n",
                         pacedPlain.rate(), pacedPlain.p50(), pacedPlain.p99());
+                System.out.printf("grants paced at 5,000/s from 10 connections x 500/s, gzip: %.0f req/s, p50 %.3f ms, "
+                        + "p99 %.3f ms%n", pacedFew.rate(), pacedFew.p50(), pacedFew.p99());
                 System.out.printf("/q/health/live paced at 5,000/s, for scale: %.0f req/s, p50 %.3f ms, p99 %.3f ms%n",
                         pacedTrivial.rate(), pacedTrivial.p50(), pacedTrivial.p99());
                 System.out.printf("unpaced: grants gzip %.0f req/s (p99 %.3f ms), grants uncompressed %.0f req/s "
