@@ -97,6 +97,7 @@ class LiveViewsTest {
                 .extract().asString();
         assertThat(csv.lines().skip(1)).isNotEmpty().allMatch(row -> row.contains(",root.q1,"));
         given().get(base + "/tenants/root.nope").then().statusCode(404).contentType("application/problem+json");
+        given().get(base + "/tenants/root..x").then().statusCode(422).contentType("application/problem+json");
         given().get("/api/v1/clusters/no-such-cluster/grants").then().statusCode(404);
     }
 

@@ -148,7 +148,7 @@ public class LedgerViewResource {
     public Response tenantStatements(@PathParam("clusterId") String clusterId,
             @PathParam("tenant") String tenant, @HeaderParam("Accept") String accept) {
         authorise(clusterId, tenant);
-        TenantPath own = TenantPath.parse(tenant);
+        TenantPath own = path(tenant);
         List<StatementView> mine = statements.statements(clusterId, java.time.Instant.now()).stream()
                 .map(s -> new StatementView(s.cluster(), s.period(), s.start(), s.end(), s.model(), null,
                         s.lines().stream().filter(l -> TenantPath.parse(l.tenant()).isWithin(own)).toList()))
@@ -161,7 +161,7 @@ public class LedgerViewResource {
 
     private TenantAccount account(LiveView view, String tenant) {
         authorise(view.cluster(), tenant);
-        String id = TenantPath.parse(tenant).toString();
+        String id = path(tenant).toString();
         return view.account(id).orElseThrow(() -> ProblemException.notFound("cluster '" + view.cluster()
                 + "' has no tenant '" + tenant + "' in its ledger"));
     }
@@ -172,6 +172,14 @@ public class LedgerViewResource {
         if (!scope.maySee(clusterId, tenant)) {
             throw ProblemException.forbidden("tenant '" + tenant + "' of cluster '" + clusterId
                     + "' is not yours: your token names " + scope.tenants(clusterId));
+        }
+    }
+
+    private static TenantPath path(String tenant) {
+        try {
+            return TenantPath.parse(tenant);
+        } catch (IllegalArgumentException e) {
+            throw ProblemException.unprocessable("'" + tenant + "' is not a tenant path: " + e.getMessage());
         }
     }
 }
