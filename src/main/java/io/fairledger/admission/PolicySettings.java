@@ -3,14 +3,10 @@ package io.fairledger.admission;
 import com.fasterxml.jackson.annotation.JsonInclude;
 
 import io.fairledger.core.admission.AdmissionPolicy;
-import io.fairledger.core.admission.BaselineFairShare;
 import io.fairledger.core.admission.ErrorSmoothing;
+import io.fairledger.core.admission.AdmissionPolicies;
 import io.fairledger.core.admission.JusticeConfig;
-import io.fairledger.core.admission.Justice;
-import io.fairledger.core.admission.Oracle;
 import io.fairledger.core.admission.PriorityPolicy;
-import io.fairledger.core.admission.Pythia;
-import io.fairledger.core.admission.ReactiveFairShare;
 import jakarta.validation.constraints.DecimalMax;
 import jakarta.validation.constraints.DecimalMin;
 import jakarta.validation.constraints.Max;
@@ -70,23 +66,14 @@ public record PolicySettings(
     /** Justice's configuration for these settings (the fast indexed queue). */
     public JusticeConfig justiceConfig() {
         PolicySettings n = normalised();
-        ErrorSmoothing errors = n.smoothing.equals("exponential")
-                ? new ErrorSmoothing.Exponential(n.alpha)
-                : new ErrorSmoothing.EqualWeights();
-        return JusticeConfig.defaults().withSmoothing(errors)
+        return JusticeConfig.defaults()
+                .withSmoothing(ErrorSmoothing.named(n.smoothing, n.alpha == null ? Double.NaN : n.alpha))
                 .withKillAboveTasks(n.killAboveTasks == null ? JusticeConfig.NEVER_KILL : n.killAboveTasks)
                 .withPriority(PriorityPolicy.named(n.priority)).withBootstrapCompletions(n.bootstrapJobs);
     }
 
     /** A fresh policy of {@code capacity} CPUs. */
     public AdmissionPolicy build(int capacity) {
-        return switch (normalised().policy) {
-            case "justice" -> new Justice(capacity, justiceConfig());
-            case "pythia" -> new Pythia(capacity, justiceConfig());
-            case "oracle" -> new Oracle(capacity, justiceConfig().priority(), true);
-            case "baseline-fs" -> new BaselineFairShare(capacity);
-            case "reactive-fs" -> new ReactiveFairShare(capacity);
-            default -> throw new IllegalArgumentException("unknown admission policy '" + policy + "'");
-        };
+        return AdmissionPolicies.create(normalised().policy, capacity, justiceConfig());
     }
 }

@@ -2,16 +2,11 @@ package io.fairledger.cli;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
-import io.fairledger.core.admission.AdmissionPolicy;
-import io.fairledger.core.admission.BaselineFairShare;
 import io.fairledger.core.admission.ErrorSmoothing;
 import io.fairledger.core.admission.JobRequest;
-import io.fairledger.core.admission.Justice;
+import io.fairledger.core.admission.AdmissionPolicies;
 import io.fairledger.core.admission.JusticeConfig;
-import io.fairledger.core.admission.Oracle;
 import io.fairledger.core.admission.PriorityPolicy;
-import io.fairledger.core.admission.Pythia;
-import io.fairledger.core.admission.ReactiveFairShare;
 import io.fairledger.core.deadline.DeadlineGenerator;
 import io.fairledger.core.deadline.DeadlineModel;
 import io.fairledger.core.jobsim.JobOutcome;
@@ -69,9 +64,6 @@ public final class SimulateCommand implements Callable<Integer> {
     public static final int EXIT_BAD_INPUT = 2;
     /** Exit code for an I/O failure. */
     public static final int EXIT_IO = 1;
-
-    private static final List<String> POLICIES = List.of("justice", "pythia", "oracle", "baseline-fs",
-            "reactive-fs");
 
     @Spec
     private CommandSpec spec;
@@ -192,8 +184,9 @@ public final class SimulateCommand implements Callable<Integer> {
                 }
             }
             for (String policy : policies) {
-                if (!POLICIES.contains(policy)) {
-                    throw new BadInputException("unknown policy '" + policy + "', expected one of " + POLICIES);
+                if (!AdmissionPolicies.NAMES.contains(policy)) {
+                    throw new BadInputException(
+                            "unknown policy '" + policy + "', expected one of " + AdmissionPolicies.NAMES);
                 }
             }
             model = switch (executionModel) {
@@ -313,7 +306,8 @@ public final class SimulateCommand implements Callable<Integer> {
         List<RunSummary> runs;
         try {
             runs = new SimulationMatrix(jobs, trace.taskSeconds(), model, seed).run(models, capacities, policies,
-                    (name, capacity) -> policy(name, capacity, config), workers, progress, (key, result, secs) -> {
+                    (name, capacity) -> AdmissionPolicies.create(name, capacity, config), workers, progress,
+                    (key, result, secs) -> {
                         Path dir = flat
                                 ? outDir.resolve(key.policy())
                                 : outDir.resolve(key.deadlines()).resolve("c" + key.capacity()).resolve(key.policy());
@@ -352,14 +346,8 @@ public final class SimulateCommand implements Callable<Integer> {
     }
 
     private JusticeConfig justiceConfig() throws BadInputException {
-        ErrorSmoothing errorSmoothing;
         try {
-            errorSmoothing = switch (smoothing) {
-                case "equal" -> new ErrorSmoothing.EqualWeights();
-                case "exponential" -> new ErrorSmoothing.Exponential(alpha);
-                default -> throw new BadInputException(
-                        "--smoothing must be equal or exponential, got '" + smoothing + "'");
-            };
+            ErrorSmoothing errorSmoothing = ErrorSmoothing.named(smoothing, alpha);
             if (killAboveTasks != null && killAboveTasks < 0) {
                 throw new BadInputException("--kill-above-tasks must be >= 0, got " + killAboveTasks);
             }
@@ -376,17 +364,6 @@ public final class SimulateCommand implements Callable<Integer> {
         } catch (IllegalArgumentException e) {
             throw new BadInputException("--deadlines: " + e.getMessage());
         }
-    }
-
-    private static AdmissionPolicy policy(String name, int capacity, JusticeConfig config) {
-        return switch (name) {
-            case "justice" -> new Justice(capacity, config);
-            case "pythia" -> new Pythia(capacity, config);
-            case "oracle" -> new Oracle(capacity, config.priority(), config.indexed());
-            case "baseline-fs" -> new BaselineFairShare(capacity);
-            case "reactive-fs" -> new ReactiveFairShare(capacity);
-            default -> throw new IllegalStateException("unchecked policy " + name);
-        };
     }
 
     private static void writeJsonl(Path file, List<JobRequest> jobs, Map<String, double[]> taskSeconds)

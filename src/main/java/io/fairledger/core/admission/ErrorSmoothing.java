@@ -13,6 +13,20 @@ public sealed interface ErrorSmoothing permits ErrorSmoothing.EqualWeights, Erro
     /** Short name used in options and reports. */
     String describe();
 
+    /**
+     * The smoothing called {@code name}: {@code equal}, or {@code exponential} with factor {@code alpha}.
+     *
+     * @throws IllegalArgumentException
+     *             for another name or an alpha outside (0, 1]
+     */
+    static ErrorSmoothing named(String name, double alpha) {
+        return switch (name) {
+            case "equal" -> new EqualWeights();
+            case "exponential" -> new Exponential(alpha);
+            default -> throw new IllegalArgumentException("smoothing must be equal or exponential, got '" + name + "'");
+        };
+    }
+
     /** The arithmetic mean of all errors so far. O(1) per error. */
     record EqualWeights() implements ErrorSmoothing {
         @Override
