@@ -11,7 +11,6 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
-import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -21,6 +20,7 @@ import io.fairledger.testsupport.KafkaDependency;
 import io.fairledger.testsupport.PostgresDependency;
 import io.fairledger.testsupport.Processes;
 import io.fairledger.testsupport.RealDependency;
+import io.fairledger.testsupport.ServerEnvironment;
 import io.fairledger.testsupport.YarnWorkload;
 
 /**
@@ -53,11 +53,7 @@ public final class GrantQueryLoad {
             ProcessBuilder server = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java")
                     .toString(), "-jar", jar.toString(), "serve").redirectErrorStream(true)
                     .redirectOutput(Files.createTempFile("fairledger-grants-server", ".log").toFile());
-            server.environment().putAll(Map.of("QUARKUS_HTTP_PORT", Integer.toString(port),
-                    "QUARKUS_DATASOURCE_JDBC_URL", postgres.config().get("quarkus.datasource.jdbc.url"),
-                    "QUARKUS_DATASOURCE_USERNAME", postgres.config().get("quarkus.datasource.username"),
-                    "QUARKUS_DATASOURCE_PASSWORD", postgres.config().get("quarkus.datasource.password"),
-                    "KAFKA_BOOTSTRAP_SERVERS", bootstrap));
+            server.environment().putAll(ServerEnvironment.of(port, postgres, kafka));
             Process process = server.start();
             try {
                 String base = "http://127.0.0.1:" + port;

@@ -28,6 +28,7 @@ import io.fairledger.testsupport.KafkaDependency;
 import io.fairledger.testsupport.PostgresDependency;
 import io.fairledger.testsupport.Processes;
 import io.fairledger.testsupport.RealDependency;
+import io.fairledger.testsupport.ServerEnvironment;
 
 /**
  * The ingestion load tool: events per second from topic to committed ledger (facts and offsets in PostgreSQL) for
@@ -72,11 +73,7 @@ public final class IngestThroughput {
             Path log = Files.createTempFile("fairledger-bench-server", ".log");
             System.out.println("server log: " + log);
             ProcessBuilder server = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile());
-            server.environment().putAll(Map.of("QUARKUS_HTTP_PORT", Integer.toString(port),
-                    "QUARKUS_DATASOURCE_JDBC_URL", postgres.config().get("quarkus.datasource.jdbc.url"),
-                    "QUARKUS_DATASOURCE_USERNAME", postgres.config().get("quarkus.datasource.username"),
-                    "QUARKUS_DATASOURCE_PASSWORD", postgres.config().get("quarkus.datasource.password"),
-                    "KAFKA_BOOTSTRAP_SERVERS", bootstrap));
+            server.environment().putAll(ServerEnvironment.of(port, postgres, kafka));
             Process process = server.start();
             try {
                 String base = "http://127.0.0.1:" + port;
