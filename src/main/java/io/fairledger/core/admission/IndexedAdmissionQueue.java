@@ -35,6 +35,10 @@ import java.util.PriorityQueue;
  * the current fraction belongs to a group that cannot fit; it is re-evaluated (it moves above the free CPUs) and the
  * query starts again. Every job that truly fits is in an up-to-date group, hence in its true bucket, and a bucket's
  * head is the first of its true members.</li>
+ * <li>Uniform groups: when the estimator {@linkplain RequestEstimator#scalesWithUrgency scales with urgency} and a
+ * group's urgency bound proves that all its members need the same request (two evaluations), the members leave their
+ * buckets and the group offers its first member in the fixed order; a fraction change then costs no work per member
+ * ({@link Group}).</li>
  * <li>Free CPUs only shrink during a pass, so taking the best job that fits, repeatedly, is the pseudocode's single
  * sweep that skips jobs that do not fit.</li>
  * </ol>
@@ -43,9 +47,10 @@ import java.util.PriorityQueue;
  * Certificates are widened halfway towards the estimator's guess of the next boundary, in fraction and in time, and
  * kept only when an exact evaluation confirms them (otherwise they shrink to the current fraction, which is always
  * valid). Cost of a pass: O(k log n) for the k jobs whose certificate ran out (by time, or by a fraction change that
- * crossed it, counted only in groups that may fit), plus O(b) per admission for the b non-empty buckets at or below the
- * free CPUs. A fraction change is free for jobs whose request it does not change, and for all jobs of groups that need
- * more CPUs than are free. A bootstrap change (once per policy) rebuilds everything.
+ * crossed it, counted only in placed groups that may fit), plus O(b + u) per admission for the b non-empty buckets and
+ * the u uniform groups at or below the free CPUs. A fraction change is free for jobs whose request it does not change,
+ * for all jobs of groups that need more CPUs than are free, and costs two evaluations for a uniform group. A bootstrap
+ * change (once per policy) rebuilds everything.
  */
 final class IndexedAdmissionQueue implements AdmissionQueue {
 
@@ -184,9 +189,10 @@ final class IndexedAdmissionQueue implements AdmissionQueue {
             groups[g] = new Group();
             nonEmptyGroups.set(g);
         }
-        groups[g].live++;
+        Group group = groups[g];
+        group.join(job, now, fixedOrder);
         certifyFeasibility(job);
-        if (job.indexSlot >= 0) {
+        if (job.indexSlot >= 0 && !group.uniform) {
             certifyRequest(job);
         }
     }
@@ -196,6 +202,9 @@ final class IndexedAdmissionQueue implements AdmissionQueue {
         for (int g = nonEmptyGroups.nextSetBit(0); g >= 0; g = nonEmptyGroups.nextSetBit(g + 1)) {
             if (g > 0 && estimator.minimalCpus(g, fraction) > free) {
                 break;
+            }
+            if (g > 0 && settledUniformly(g)) {
+                continue;
             }
             while (groups[g] != null && !groups[g].from.isEmpty() && groups[g].from.peek().fraction > fraction) {
                 Bound bound = groups[g].from.poll();
@@ -212,26 +221,75 @@ final class IndexedAdmissionQueue implements AdmissionQueue {
         }
     }
 
+    /**
+     * Puts the group in uniform mode when two evaluations prove that all its members need the same CPUs now (its
+     * members then leave their buckets), in placed mode otherwise (every member is certified); true when uniform.
+     */
+    private boolean settledUniformly(int g) {
+        if (!estimator.scalesWithUrgency()) {
+            return false;
+        }
+        Group group = groups[g];
+        if (uniformRequest(g) == 0 && now > group.horizon
+                && (group.uniform || group.recertified >= group.live / 8)) {
+            // a new bound costs O(members): in placed mode, only once re-certifications have cost as much
+            group.bound(now);
+            group.recertified = 0;
+        }
+        boolean uniform = uniformRequest(g) > 0;
+        if (uniform != group.uniform) {
+            group.uniform = uniform;
+            group.from.clear();
+            group.upTo.clear();
+            for (QueuedJob member : group.liveMembers()) {
+                if (uniform) {
+                    if (member.placedRequest > 0) {
+                        unplace(member);
+                    }
+                } else {
+                    certifyRequest(member);
+                }
+            }
+        }
+        return uniform;
+    }
+
+    /**
+     * The request every member of group {@code g} needs now, when the group's urgency bound proves it is the same for
+     * all (a member's urgency is at least 1, at most the bound, and requests are monotone in it); 0 otherwise.
+     */
+    private long uniformRequest(int g) {
+        Group group = groups[g];
+        if (now > group.horizon) {
+            return 0;
+        }
+        long least = estimator.minimalCpus(g, fraction);
+        return estimator.cpusAtUrgency(g, group.maxUrgency, fraction) == least ? least : 0;
+    }
+
     private List<Offer> offer(int freeCpus) {
         List<Offer> offers = new ArrayList<>(0);
         int free = freeCpus;
         while (free > 0) {
-            QueuedJob best = bestFitting(bootstrapping ? capacity : Math.min(free, capacity));
+            Candidate best = bestFitting(bootstrapping ? capacity : Math.min(free, capacity));
             if (best == null) {
                 break;
             }
-            int cpus = (int) Math.min(best.placedRequest, free);
-            offers.add(new Offer(best, cpus));
+            int cpus = (int) Math.min(best.request, free);
+            offers.add(new Offer(best.job, cpus));
             free -= cpus;
-            leave(best);
+            leave(best.job);
         }
         return offers;
     }
 
-    /** The first job in priority order among the buckets up to {@code limit}, or null. */
-    private QueuedJob bestFitting(int limit) {
+    /**
+     * The first job in priority order among the buckets up to {@code limit} and the heads of the uniform groups whose
+     * request is at most {@code limit} (all settled, since {@code limit} never exceeds the pass's free CPUs), or null.
+     */
+    private Candidate bestFitting(int limit) {
         scan : while (true) {
-            QueuedJob best = null;
+            Candidate best = null;
             for (int r = nonEmptyBuckets.nextSetBit(1); r >= 0 && r <= limit; r = nonEmptyBuckets.nextSetBit(r + 1)) {
                 QueuedJob head = buckets[r].head();
                 if (!(head.placedFromFraction <= fraction && fraction <= head.placedUpToFraction)) {
@@ -239,13 +297,28 @@ final class IndexedAdmissionQueue implements AdmissionQueue {
                     certifyRequest(head);
                     continue scan;
                 }
-                if (best == null || AdmissionQueue.compare(priority, head, head.placedRequest, best,
-                        best.placedRequest, now) < 0) {
-                    best = head;
+                best = better(best, head, head.placedRequest);
+            }
+            if (!bootstrapping) {
+                for (int g = nonEmptyGroups.nextSetBit(1); g >= 0; g = nonEmptyGroups.nextSetBit(g + 1)) {
+                    long request = estimator.minimalCpus(g, fraction);
+                    if (request > limit) {
+                        break;
+                    }
+                    if (groups[g].uniform) {
+                        best = better(best, groups[g].head(), request);
+                    }
                 }
             }
             return best;
         }
+    }
+
+    private Candidate better(Candidate best, QueuedJob job, long request) {
+        if (best == null || AdmissionQueue.compare(priority, job, request, best.job, best.request, now) < 0) {
+            return new Candidate(job, request);
+        }
+        return best;
     }
 
     /** Drops the job if it is infeasible now; otherwise proves it feasible up to a fraction and an instant. */
@@ -278,6 +351,7 @@ final class IndexedAdmissionQueue implements AdmissionQueue {
         if (job.placedRequest > 0) {
             unplace(job);
         }
+        groups[job.group].recertified++;
         double upTo = halfwayTo(fraction, estimator.fractionBoundaryGuess(job, ttd, request));
         if (!(upTo >= fraction) || estimator.requiredCpus(job, ttd, upTo) > request) {
             upTo = fraction;
@@ -326,6 +400,7 @@ final class IndexedAdmissionQueue implements AdmissionQueue {
         }
         job.version++;
         job.feasibilityVersion++;
+        job.membership++;
         if (--groups[job.group].live == 0) {
             groups[job.group] = null;
             nonEmptyGroups.clear(job.group);
@@ -460,17 +535,99 @@ final class IndexedAdmissionQueue implements AdmissionQueue {
         }
     }
 
-    /** The jobs of one {@code maxCPUs}: the fraction limits of their request certificates. */
+    /**
+     * The jobs of one {@code maxCPUs}: all members in the fixed order, an upper bound of their urgencies, and the
+     * fraction limits of their request certificates while they are placed.
+     *
+     * <p>
+     * In <em>uniform</em> mode the members are not placed: the urgency bound proves they all need {@link
+     * #uniformRequest}, so the group offers its first member in the fixed order, and a fraction change costs two
+     * evaluations, not one re-certification per member. That is the usual case when deadlines are long against
+     * queue times; otherwise the group is in placed mode and its members sit in buckets.
+     */
     private static final class Group {
         final PriorityQueue<Bound> from = new PriorityQueue<>(Bound.DESCENDING);
         final PriorityQueue<Bound> upTo = new PriorityQueue<>(Bound.ASCENDING);
+        final PriorityQueue<Member> members = new PriorityQueue<>();
         int live;
+        /** Request certifications since the urgency bound was last computed. */
+        int recertified;
+        boolean uniform;
+        /** At least every member's urgency at every instant up to {@link #horizon}; valid while not past it. */
+        double maxUrgency;
+        long horizon = Long.MIN_VALUE;
 
         void add(PriorityQueue<Bound> heap, Bound bound) {
             heap.add(bound);
             if (heap.size() > 2 * live + 16) {
                 heap.removeIf(b -> b.version != b.job.version);
             }
+        }
+
+        void join(QueuedJob job, long now, Comparator<QueuedJob> order) {
+            live++;
+            members.add(new Member(job, job.membership, order));
+            if (members.size() > 2 * live + 16) {
+                members.removeIf(m -> !m.isCurrent());
+            }
+            if (horizon >= now && job.ttdMillis(horizon) > 0) {
+                maxUrgency = Math.max(maxUrgency, job.urgency(job.ttdMillis(horizon)));
+            } else {
+                horizon = Long.MIN_VALUE;
+            }
+        }
+
+        /**
+         * A new bound from {@code now} to a horizon 1/1024 of the shortest member's TTD ahead, so urgencies grow by at
+         * most about 0.1% up to it: O(members), and only when the old bound ran out.
+         */
+        void bound(long now) {
+            long shortest = Long.MAX_VALUE;
+            for (Member member : members) {
+                if (member.isCurrent()) {
+                    shortest = Math.min(shortest, member.job.ttdMillis(now));
+                }
+            }
+            horizon = now + (shortest >> 10);
+            maxUrgency = 0;
+            for (Member member : members) {
+                if (member.isCurrent()) {
+                    maxUrgency = Math.max(maxUrgency, member.job.urgency(member.job.ttdMillis(horizon)));
+                }
+            }
+        }
+
+        QueuedJob head() {
+            while (!members.peek().isCurrent()) {
+                members.poll();
+            }
+            return members.peek().job;
+        }
+
+        List<QueuedJob> liveMembers() {
+            List<QueuedJob> jobs = new ArrayList<>(live);
+            for (Member member : members) {
+                if (member.isCurrent()) {
+                    jobs.add(member.job);
+                }
+            }
+            return jobs;
+        }
+    }
+
+    /** A job that fits, and its request. */
+    private record Candidate(QueuedJob job, long request) {
+    }
+
+    /** A group member in the fixed order; stale once the job left the group. */
+    private record Member(QueuedJob job, int membership, Comparator<QueuedJob> order) implements Comparable<Member> {
+        boolean isCurrent() {
+            return membership == job.membership;
+        }
+
+        @Override
+        public int compareTo(Member other) {
+            return order.compare(job, other.job);
         }
     }
 

@@ -26,6 +26,8 @@ final class QueuedJob {
     double placedUpToFraction;
     /** {@link IndexedAdmissionQueue}: bumped whenever the job's feasibility certificate is replaced or dropped. */
     int feasibilityVersion;
+    /** {@link IndexedAdmissionQueue}: bumped whenever the job leaves its group. */
+    int membership;
 
     QueuedJob(JobRequest request, int capacity) {
         this.request = request;
@@ -39,5 +41,13 @@ final class QueuedJob {
 
     long ttdMillis(long nowMillis) {
         return deadlineAbsMillis - nowMillis;
+    }
+
+    /**
+     * {@code deadline / TTD} in double precision: 1 at submission, growing as the deadline nears (the queue-time
+     * scaling of seed 001 Algorithm 6 line 27); non-increasing in {@code ttdMillis}.
+     */
+    double urgency(long ttdMillis) {
+        return (double) request.deadlineMillis() / ttdMillis;
     }
 }

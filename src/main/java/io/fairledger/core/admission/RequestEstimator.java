@@ -32,6 +32,25 @@ interface RequestEstimator {
     }
 
     /**
+     * True when requests depend on a job only through its {@code maxCPUs} and its urgency {@link
+     * QueuedJob#urgency(long)}, non-decreasingly in the urgency, as {@link #cpusAtUrgency} gives them (Justice,
+     * PYTHIA); false when they do not (Oracle). Lets {@link IndexedAdmissionQueue} prove with two evaluations that every job of
+     * one {@code maxCPUs} needs the same CPUs.
+     */
+    default boolean scalesWithUrgency() {
+        return false;
+    }
+
+    /**
+     * When {@link #scalesWithUrgency()}: the request of any job of {@code maxCpus} whose urgency is {@code urgency},
+     * that is {@code requiredCpus(job, ttd, fraction)} for every job and TTD with {@code job.urgency(ttd) ==
+     * urgency}; non-decreasing in the urgency and the fraction.
+     */
+    default long cpusAtUrgency(int maxCpus, double urgency, double fraction) {
+        throw new UnsupportedOperationException("requests do not scale with urgency alone");
+    }
+
+    /**
      * A lower bound of {@link #requiredCpus(QueuedJob, long, double)} over every job with this {@code maxCpus} and
      * every {@code ttdMillis} in {@code [1, deadline]} (that is, from its submission on); non-decreasing in
      * {@code maxCpus}.

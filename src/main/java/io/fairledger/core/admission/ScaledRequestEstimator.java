@@ -14,23 +14,30 @@ package io.fairledger.core.admission;
  */
 abstract class ScaledRequestEstimator implements RequestEstimator {
 
-    /** {@code max(ceil(fraction * deadline / ttd * maxCpus), 1)} in double precision. */
-    static long cpus(double fraction, long deadlineMillis, long ttdMillis, int maxCpus) {
-        double scaled = fraction * ((double) deadlineMillis / ttdMillis);
+    /** {@code max(ceil(fraction * urgency * maxCpus), 1)} in double precision, urgency being {@code deadline / TTD}. */
+    static long cpus(double fraction, double urgency, int maxCpus) {
+        double scaled = fraction * urgency;
         return Math.max((long) Math.ceil(scaled * maxCpus), 1);
     }
 
     @Override
     public final long requiredCpus(QueuedJob job, long ttdMillis, double fraction) {
-        if (bootstrapping()) {
-            return job.maxCpus;
-        }
-        return cpus(fraction, job.request.deadlineMillis(), ttdMillis, job.maxCpus);
+        return cpusAtUrgency(job.maxCpus, job.urgency(ttdMillis), fraction);
+    }
+
+    @Override
+    public final boolean scalesWithUrgency() {
+        return true;
+    }
+
+    @Override
+    public final long cpusAtUrgency(int maxCpus, double urgency, double fraction) {
+        return bootstrapping() ? maxCpus : cpus(fraction, urgency, maxCpus);
     }
 
     @Override
     public final long minimalCpus(int maxCpus, double fraction) {
-        return bootstrapping() ? maxCpus : cpus(fraction, 1, 1, maxCpus);
+        return cpusAtUrgency(maxCpus, 1.0, fraction);
     }
 
     @Override

@@ -13,7 +13,8 @@ import net.jqwik.api.constraints.LongRange;
 /**
  * The fast {@link IndexedAdmissionQueue} decides exactly as the pseudocode's {@link RescanAdmissionQueue}: same drops
  * (with reasons) and same offers in the same order, pass after pass, on random queues, times, free CPUs, fraction
- * changes (large jumps, tiny steps, oscillation between two values, the ends of the range) and bootstrap switches,
+ * changes (large jumps, tiny steps, oscillation between two values, the ends of the range), bootstrap switches, and
+ * deadlines short or long against the queue times (requests of equal maxCPUs differ, or are equal: uniform groups),
  * under every priority policy; and whole Justice, Pythia and Oracle runs (completions change the fraction, kills) built
  * on either decide identically.
  */
@@ -65,6 +66,16 @@ class FastPathEquivalenceTest {
         }
 
         @Override
+        public boolean scalesWithUrgency() {
+            return exact.scalesWithUrgency();
+        }
+
+        @Override
+        public long cpusAtUrgency(int maxCpus, double urgency, double fraction) {
+            return exact.cpusAtUrgency(maxCpus, urgency, fraction);
+        }
+
+        @Override
         public long ttdBoundaryGuess(QueuedJob job, long request, double fraction) {
             return exact.ttdBoundaryGuess(job, request, fraction) * random.nextInt(3) + random.nextInt(3) - 1;
         }
@@ -108,6 +119,7 @@ class FastPathEquivalenceTest {
             @ForAll @IntRange(min = 1, max = 40) int capacity, @ForAll @IntRange(min = 0, max = 2) int policy,
             @ForAll boolean misleadingGuesses) {
         Random random = new Random(seed);
+        boolean longDeadlines = random.nextInt(3) == 0;
         PriorityPolicy priority = POLICIES[policy];
         MisleadingEstimator misleading = new MisleadingEstimator(seed);
         FractionEstimator estimator = misleading.exact;
@@ -124,8 +136,10 @@ class FastPathEquivalenceTest {
             for (int i = 0; i < arrivals; i++) {
                 // now and then a job is passed over before its submit instant (its TTD exceeds its deadline)
                 long submit = random.nextInt(20) == 0 ? now + random.nextInt(100) : now;
+                // short deadlines make requests of equal maxCPUs differ; long ones make them equal (uniform groups)
+                int deadlines = longDeadlines ? 10_000_000 : random.nextBoolean() ? 50 : 5000;
                 JobRequest request = new JobRequest("j" + nextId++, submit, 1 + random.nextInt(2 * capacity),
-                        1 + random.nextInt(random.nextBoolean() ? 50 : 5000), 1, "");
+                        1 + random.nextInt(deadlines), 1, "");
                 fast.add(new QueuedJob(request, capacity));
                 slow.add(new QueuedJob(request, capacity));
             }
