@@ -163,15 +163,10 @@ public class FactStore {
             }
         }
 
-        /** Whether {@code value} has nothing to escape: the common case, appended whole. */
+        /** Whether {@code value} has nothing to escape: the common case, appended whole ({@code indexOf} is fast). */
         private static boolean plain(String value) {
-            for (int i = 0; i < value.length(); i++) {
-                char ch = value.charAt(i);
-                if (ch == '\\' || ch == '\t' || ch == '\n' || ch == '\r') {
-                    return false;
-                }
-            }
-            return true;
+            return value.indexOf('\\') < 0 && value.indexOf('\t') < 0 && value.indexOf('\n') < 0
+                    && value.indexOf('\r') < 0;
         }
 
         InputStream stream() {
