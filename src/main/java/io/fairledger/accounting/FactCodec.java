@@ -3,15 +3,19 @@ package io.fairledger.accounting;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.core.io.JsonStringEncoder;
-import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
 import io.fairledger.core.ledger.LedgerEvent;
 import io.fairledger.core.model.ResourceVector;
 import io.fairledger.core.model.TenantPath;
 
-/** Stores a {@link LedgerFact} as a small JSON document and reads it back unchanged. */
+/**
+ * Stores a {@link LedgerFact} as its columns ({@link #kind}, cluster, time, dedupe key) and a small JSON document of its
+ * kind's own members, and reads it back unchanged.
+ */
 public final class FactCodec {
 
     private static final ObjectMapper JSON = new ObjectMapper();
@@ -29,13 +33,13 @@ public final class FactCodec {
     }
 
     /**
-     * The fact as one JSON object: {@code kind}, {@code cluster}, {@code at}, {@code key}, then the kind's own members.
-     * Written straight into a string (this runs once per fact on the ingestion hot path); {@link #decode} reads it.
+     * The kind's own members of the fact as one flat JSON object, e.g. {@code {"task":"container_1"}} for a
+     * {@code TaskFinished}. The members every fact has (kind, cluster, time, dedupe key) are columns of their own next
+     * to it ({@code ledger_fact}), so they are not repeated here; {@link #decode} takes them back from there. Written
+     * straight into a string: this runs once per fact on the ingestion hot path.
      */
     public static String encode(LedgerFact fact) {
         Json out = new Json();
-        out.string("kind", kind(fact)).string("cluster", fact.clusterId()).number("at", fact.at())
-                .string("key", fact.dedupeKey());
         if (fact instanceof LedgerFact.Event e) {
             LedgerEvent event = e.event();
             if (event instanceof LedgerEvent.TaskStarted s) {
@@ -103,37 +107,95 @@ public final class FactCodec {
         }
     }
 
-    public static LedgerFact decode(String json) {
-        JsonNode n;
-        try {
-            n = JSON.readTree(json);
-        } catch (IOException e) {
-            throw new UncheckedIOException("stored fact is not JSON: " + json, e);
-        }
-        String cluster = n.get("cluster").asText();
-        long at = n.get("at").asLong();
-        String key = n.get("key").asText();
-        return switch (n.get("kind").asText()) {
-            case "TaskStarted" -> new LedgerFact.Event(new LedgerEvent.TaskStarted(cluster, n.get("task").asText(),
-                    TenantPath.parse(n.get("tenant").asText()), n.get("application").asText(), resources(n), at), key);
-            case "TaskFinished" -> new LedgerFact.Event(
-                    new LedgerEvent.TaskFinished(cluster, n.get("task").asText(), at), key);
-            case "CapacityChanged" -> new LedgerFact.Event(new LedgerEvent.CapacityChanged(cluster, resources(n), at),
+    /**
+     * The fact stored as {@code kind}, {@code cluster}, {@code at}, {@code key} (its columns) and {@code json} (what
+     * {@link #encode} wrote). Rows written before the columns were left out of the JSON repeat them there; those
+     * members are skipped, so both forms read the same. Read with a streaming parser, member by member: the live
+     * ledger reads every new fact back.
+     */
+    public static LedgerFact decode(String kind, String cluster, long at, String key, String json) {
+        Members n = Members.read(json);
+        return switch (kind) {
+            case "TaskStarted" -> new LedgerFact.Event(new LedgerEvent.TaskStarted(cluster, n.text("task"),
+                    TenantPath.parse(n.text("tenant")), n.text("application"), n.resources(), at), key);
+            case "TaskFinished" -> new LedgerFact.Event(new LedgerEvent.TaskFinished(cluster, n.text("task"), at),
+                    key);
+            case "CapacityChanged" -> new LedgerFact.Event(new LedgerEvent.CapacityChanged(cluster, n.resources(), at),
                     key);
             case "DemandChanged" -> new LedgerFact.Event(
-                    new LedgerEvent.DemandChanged(cluster, TenantPath.parse(n.get("tenant").asText()), resources(n),
-                            at),
-                    key);
+                    new LedgerEvent.DemandChanged(cluster, TenantPath.parse(n.text("tenant")), n.resources(), at), key);
             case "WeightChanged" -> new LedgerFact.Event(new LedgerEvent.WeightChanged(cluster,
-                    TenantPath.parse(n.get("tenant").asText()), n.get("weight").asDouble(), at), key);
-            case "NodeCapacity" -> new LedgerFact.NodeCapacity(cluster, n.get("node").asText(), resources(n), at, key);
-            case "Demand" -> new LedgerFact.Demand(cluster, n.get("tenant").asText(), n.get("application").asText(),
-                    resources(n), at, key);
-            default -> throw new IllegalStateException("unknown stored fact kind in " + json);
+                    TenantPath.parse(n.text("tenant")), n.weight, at), key);
+            case "NodeCapacity" -> new LedgerFact.NodeCapacity(cluster, n.text("node"), n.resources(), at, key);
+            case "Demand" -> new LedgerFact.Demand(cluster, n.text("tenant"), n.text("application"), n.resources(),
+                    at, key);
+            default -> throw new IllegalStateException("unknown stored fact kind " + kind + ": " + json);
         };
     }
 
-    private static ResourceVector resources(JsonNode n) {
-        return new ResourceVector(n.get("millicores").asLong(), n.get("memoryMb").asLong(), n.get("gpus").asLong());
+    /** The members a stored fact can have, read in one pass. */
+    private static final class Members {
+        private String task;
+        private String tenant;
+        private String application;
+        private String node;
+        private long millicores;
+        private long memoryMb;
+        private long gpus;
+        private double weight;
+        private final String json;
+
+        private Members(String json) {
+            this.json = json;
+        }
+
+        static Members read(String json) {
+            Members m = new Members(json);
+            try (JsonParser p = JSON.getFactory().createParser(json)) {
+                if (p.nextToken() != JsonToken.START_OBJECT) {
+                    throw new IllegalStateException("stored fact is not a JSON object: " + json);
+                }
+                for (String name = p.nextFieldName(); name != null; name = p.nextFieldName()) {
+                    p.nextToken();
+                    switch (name) {
+                        case "task" -> m.task = text(p);
+                        case "tenant" -> m.tenant = text(p);
+                        case "application" -> m.application = text(p);
+                        case "node" -> m.node = text(p);
+                        case "millicores" -> m.millicores = p.getValueAsLong();
+                        case "memoryMb" -> m.memoryMb = p.getValueAsLong();
+                        case "gpus" -> m.gpus = p.getValueAsLong();
+                        case "weight" -> m.weight = p.getValueAsDouble();
+                        default -> p.skipChildren(); // kind, cluster, at, key of older rows: the columns say them
+                    }
+                }
+            } catch (IOException e) {
+                throw new UncheckedIOException("stored fact is not JSON: " + json, e);
+            }
+            return m;
+        }
+
+        /** A text member's value; null written as null reads as "null", as the tree's {@code asText} read it. */
+        private static String text(JsonParser p) throws IOException {
+            return p.currentToken() == JsonToken.VALUE_NULL ? "null" : p.getValueAsString();
+        }
+
+        /** A text member every fact of its kind has. */
+        String text(String name) {
+            String value = switch (name) {
+                case "task" -> task;
+                case "tenant" -> tenant;
+                case "application" -> application;
+                default -> node;
+            };
+            if (value == null) {
+                throw new IllegalStateException("stored fact has no " + name + ": " + json);
+            }
+            return value;
+        }
+
+        ResourceVector resources() {
+            return new ResourceVector(millicores, memoryMb, gpus);
+        }
     }
 }

@@ -24,6 +24,9 @@ import javax.sql.DataSource;
 @ApplicationScoped
 public class FactCursor {
 
+    /** What a fact is stored as ({@link FactCodec#decode}). */
+    private static final String COLUMNS = "SELECT cluster_id, kind, event_time_ms, dedupe_key, fact FROM ledger_fact ";
+
     /** The horizon before any fact. */
     public static final String START = "0";
 
@@ -43,7 +46,7 @@ public class FactCursor {
     /** The facts stored by transactions in {@code [from, to)}, by cluster. */
     public Map<String, List<LedgerFact>> between(String from, String to) throws SQLException {
         Map<String, List<LedgerFact>> out = new HashMap<>();
-        read("SELECT cluster_id, fact FROM ledger_fact WHERE tx >= ?::xid8 AND tx < ?::xid8", from, to,
+        read(COLUMNS + "WHERE tx >= ?::xid8 AND tx < ?::xid8", from, to,
                 (cluster, fact) -> out.computeIfAbsent(cluster, k -> new ArrayList<>()).add(fact));
         return out;
     }
@@ -51,7 +54,7 @@ public class FactCursor {
     /** Every fact of {@code clusterId} stored by transactions before {@code to}. */
     public List<LedgerFact> before(String clusterId, String to) throws SQLException {
         List<LedgerFact> out = new ArrayList<>();
-        read("SELECT cluster_id, fact FROM ledger_fact WHERE cluster_id = ? AND tx < ?::xid8", clusterId, to,
+        read(COLUMNS + "WHERE cluster_id = ? AND tx < ?::xid8", clusterId, to,
                 (cluster, fact) -> out.add(fact));
         return out;
     }
@@ -69,7 +72,9 @@ public class FactCursor {
                 ps.setFetchSize(10_000);
                 try (ResultSet rs = ps.executeQuery()) {
                     while (rs.next()) {
-                        sink.accept(rs.getString(1), FactCodec.decode(rs.getString(2)));
+                        String cluster = rs.getString(1);
+                        sink.accept(cluster, FactCodec.decode(rs.getString(2), cluster, rs.getLong(3), rs.getString(4),
+                                rs.getString(5)));
                     }
                 }
             }

@@ -90,6 +90,15 @@ public final class EventDecoder {
      * none.
      */
     public Decoded decode(String topic, String contentType, byte[] value) {
+        return decode(topic, contentType, value, true);
+    }
+
+    /** As {@link #decode(String, String, byte[])}, but plain JSON always through the tree: the fast path's reference. */
+    Decoded decodeThroughTree(String topic, String contentType, byte[] value) {
+        return decode(topic, contentType, value, false);
+    }
+
+    private Decoded decode(String topic, String contentType, byte[] value, boolean flatFastPath) {
         try {
             List<EventType> types = EventType.onTopic(topic);
             if (types.isEmpty()) {
@@ -98,7 +107,7 @@ public final class EventDecoder {
             }
             FairledgerEvent event = isAvro(contentType, nonEmpty(value))
                     ? fromAvro(value, types, topic)
-                    : fromJson(parse(value), types, topic);
+                    : fromJson(value, types, topic, flatFastPath);
             validator.validate(event);
             return Decoded.ok(event);
         } catch (RejectedException e) {
@@ -167,6 +176,44 @@ public final class EventDecoder {
     private FairledgerEvent fromAvro(byte[] value, List<EventType> types, String topic) throws RejectedException {
         AvroSingleObjectReader.TypedRecord read = avro.read(value, types, topic);
         return read.type().toEvent(read.record());
+    }
+
+    /** The event of a plain JSON record value: by the flat fast path when it applies, else through the tree. */
+    private static FairledgerEvent fromJson(byte[] value, List<EventType> types, String topic, boolean flatFastPath)
+            throws RejectedException {
+        FairledgerEvent flat = flatFastPath ? fromFlatJson(value, types, topic) : null;
+        return flat != null ? flat : fromJson(parse(value), types, topic);
+    }
+
+    /**
+     * The event of a flat JSON object ({@link FlatJson}), read as {@link #fromJson(JsonNode, List, String)} reads its
+     * tree; null when the value takes the tree's way: it is not a flat object, may be a Mesos shape, its type is not
+     * clear, or anything in it would be rejected (the tree's way then says why, exactly as it always has).
+     */
+    private static FairledgerEvent fromFlatJson(byte[] value, List<EventType> types, String topic) {
+        FlatJson members = FlatJson.read(MAPPER.getFactory(), value);
+        if (members == null || topic.equals(EventTopics.MESOS_TASKS) && members.get("task_id") != null) {
+            return null;
+        }
+        JsonNode type = members.get("type");
+        EventType chosen = null;
+        if (type == null || type.isNull()) {
+            chosen = types.size() == 1 ? types.get(0) : null;
+        } else {
+            for (EventType candidate : types) {
+                if (type.isTextual() && candidate.typeName().equals(type.textValue())) {
+                    chosen = candidate;
+                }
+            }
+        }
+        if (chosen == null) {
+            return null;
+        }
+        try {
+            return chosen.toEvent(JsonRecordReader.read(members, chosen.schema()));
+        } catch (RejectedException | RuntimeException e) {
+            return null;
+        }
     }
 
     private static FairledgerEvent fromJson(JsonNode root, List<EventType> types, String topic)

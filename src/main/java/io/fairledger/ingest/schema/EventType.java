@@ -2,8 +2,10 @@ package io.fairledger.ingest.schema;
 
 import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.function.Function;
+import java.util.stream.Collectors;
 
 import org.apache.avro.Schema;
 import org.apache.avro.SchemaNormalization;
@@ -25,6 +27,10 @@ public enum EventType {
                                                     EventTopics.CAPACITY,
                                                     AvroRecords::capacity), WORKFLOW(SchemaTexts.WORKFLOW_SUBMITTED,
                                                             EventTopics.WORKFLOWS, AvroRecords::workflow);
+
+    /** {@link #onTopic}'s answers, worked out once: the decoder asks for every record. */
+    private static final Map<String, List<EventType>> ON_TOPIC = Arrays.stream(values())
+            .collect(Collectors.groupingBy(EventType::topic, Collectors.toUnmodifiableList()));
 
     private final Schema schema;
     private final long fingerprint;
@@ -60,7 +66,7 @@ public enum EventType {
 
     /** The types a topic carries; empty for a topic that is not an event topic. */
     public static List<EventType> onTopic(String topic) {
-        return Arrays.stream(values()).filter(type -> type.topic.equals(topic)).toList();
+        return ON_TOPIC.getOrDefault(topic, List.of());
     }
 
     /** The type with this Avro record name, e.g. {@code JobFinished}. */

@@ -26,15 +26,26 @@ final class JsonRecordReader {
     private JsonRecordReader() {
     }
 
-    /** The record for {@code object} under {@code schema}, or a rejection naming the first bad field. */
-    static GenericRecord read(JsonNode object, Schema schema) throws RejectedException {
-        return record(object, schema, "");
+    /** A JSON object's members by name: a tree's object node, or the members {@link FlatJson} read. */
+    interface Members {
+        /** The member called {@code name}, or null when there is none. */
+        JsonNode get(String name);
     }
 
-    private static GenericRecord record(JsonNode object, Schema schema, String prefix) throws RejectedException {
+    /** The record for {@code object} under {@code schema}, or a rejection naming the first bad field. */
+    static GenericRecord read(JsonNode object, Schema schema) throws RejectedException {
+        return record(object::get, schema, "");
+    }
+
+    /** The record for a flat object's members under {@code schema}, as {@link #read(JsonNode, Schema)} reads it. */
+    static GenericRecord read(FlatJson members, Schema schema) throws RejectedException {
+        return record(members::get, schema, "");
+    }
+
+    private static GenericRecord record(Members object, Schema schema, String prefix) throws RejectedException {
         GenericData.Record record = new GenericData.Record(schema);
         for (Schema.Field field : schema.getFields()) {
-            String path = prefix + field.name();
+            String path = prefix.isEmpty() ? field.name() : prefix + field.name();
             JsonNode node = object.get(field.name());
             if (node == null || node.isNull() && !nullable(field.schema())) {
                 if (field.hasDefaultValue()) {
@@ -91,7 +102,7 @@ final class JsonRecordReader {
                 if (!node.isObject()) {
                     throw invalid(path, "expected an object, got " + describe(node));
                 }
-                return record(node, schema, path + ".");
+                return record(node::get, schema, path + ".");
             default :
                 throw invalid(path, "schema type " + schema.getType() + " has no JSON mapping");
         }
@@ -131,7 +142,12 @@ final class JsonRecordReader {
     }
 
     private static Schema nonNullBranch(Schema union) {
-        return union.getTypes().stream().filter(s -> s.getType() != Schema.Type.NULL).findFirst().orElseThrow();
+        for (Schema branch : union.getTypes()) {
+            if (branch.getType() != Schema.Type.NULL) {
+                return branch;
+            }
+        }
+        throw new IllegalStateException("a union of null only: " + union);
     }
 
     private static boolean isTimestampMillis(Schema schema) {

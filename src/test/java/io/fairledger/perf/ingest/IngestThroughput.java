@@ -49,6 +49,8 @@ public final class IngestThroughput {
     private static final int TENANTS = 1_000;
     private static final int RUNNING = 100_000;
     private static final String CLUSTER = "bench-yarn";
+    /** The first container number of the warm-up's events (BENCH_WARMUP), after the measured run's. */
+    private static final int WARMUP_CONTAINERS = 1_000_000;
 
     public static void main(String[] args) throws Exception {
         // BENCH_SERVER_JAR=... runs another build of the server (an A/B comparison under the same load)
@@ -60,7 +62,7 @@ public final class IngestThroughput {
         try (RealDependency.Running postgres = PostgresDependency.start();
                 RealDependency.Running kafka = KafkaDependency.start()) {
             String bootstrap = kafka.config().get("kafka.bootstrap.servers");
-            List<byte[]> events = events();
+            List<byte[]> events = events(0);
             int port = Processes.freePort();
             List<String> command = new ArrayList<>(
                     List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString()));
@@ -80,11 +82,22 @@ public final class IngestThroughput {
                 Processes.awaitHttpOk("fairledger", base + "/q/health/ready", process, Duration.ofMinutes(2),
                         "the server log");
                 post(base + "/api/v1/admin/clusters", "{\"id\":\"" + CLUSTER + "\",\"resourceManager\":\"YARN\"}");
+                // BENCH_WARMUP=1: the same workload for other containers first, not measured, so that the measured
+                // run finds the server's code compiled (a server that ingests all day) rather than just started
+                int warmup = 0;
+                if ("1".equals(System.getenv("BENCH_WARMUP"))) {
+                    List<byte[]> warm = events(WARMUP_CONTAINERS);
+                    produce(bootstrap, warm);
+                    System.out.printf("warm-up: %.0f events/s%n", awaitCommitted(postgres, 0, warm.size()));
+                    warmup = warm.size();
+                }
                 Map<Long, Duration> pgBefore = postgresCpu(postgres);
                 Duration serverBefore = cpu(process.pid());
+                Map<String, Long> threadsBefore = threadCpuTicks(process.pid());
                 produce(bootstrap, events);
-                double fairledgerRate = awaitCommitted(postgres, events.size());
+                double fairledgerRate = awaitCommitted(postgres, warmup, warmup + events.size());
                 Duration serverCpu = cpu(process.pid()).minus(serverBefore);
+                Map<String, Long> threadsAfter = threadCpuTicks(process.pid());
                 Duration pgCpu = Duration.ZERO;
                 for (Map.Entry<Long, Duration> e : postgresCpu(postgres).entrySet()) {
                     pgCpu = pgCpu.plus(e.getValue().minus(pgBefore.getOrDefault(e.getKey(), Duration.ZERO)));
@@ -104,32 +117,38 @@ public final class IngestThroughput {
                 System.out.printf("CPU per event while ingesting: server %.1f us, PostgreSQL %.1f us "
                         + "(independent of how busy the machine is, unlike the rates)%n",
                         serverCpu.toNanos() / 1e3 / events.size(), pgCpu.toNanos() / 1e3 / events.size());
+                printThreadCpu(threadsBefore, threadsAfter, events.size());
+                System.out.printf("load average: %s%n", loadAverage());
             } finally {
                 Processes.stop(process);
             }
         }
     }
 
-    /** 100,000 container starts over 1,000 queues, then 50,000 finishes and 50,000 more starts. */
-    private static List<byte[]> events() {
+    /**
+     * 100,000 container starts over 1,000 queues, then 50,000 finishes and 50,000 more starts; containers numbered from
+     * {@code first}.
+     */
+    private static List<byte[]> events(int first) {
         List<byte[]> out = new ArrayList<>();
         long t = 1_795_132_800_000L;
         for (int i = 0; i < RUNNING + RUNNING / 2; i++) {
-            out.add(container(i, t + i, "RUNNING", ""));
+            out.add(container(first, i, t + i, "RUNNING", ""));
             if (i >= RUNNING) {
                 int done = i - RUNNING;
-                out.add(container(done, t + i, "COMPLETE", ",\"finishedTime\":" + (t + i)));
+                out.add(container(first, done, t + i, "COMPLETE", ",\"finishedTime\":" + (t + i)));
             }
         }
         return out;
     }
 
-    private static byte[] container(int i, long at, String state, String extra) {
+    /** Container {@code first + i}'s event; its creation time depends on {@code i} only, as in every round. */
+    private static byte[] container(int first, int i, long at, String state, String extra) {
         return ("{\"type\":\"YarnContainerEvent\",\"eventId\":\"e-%d-%s\",\"cluster\":\"%s\",\"eventTime\":%d,"
                 + "\"applicationId\":\"application_1_%d\",\"attemptId\":\"appattempt_1_%d_1\",\"containerId\":"
                 + "\"container_%d\",\"queue\":\"root.t%d\",\"user\":\"u\",\"allocatedMemoryMb\":2048,"
                 + "\"allocatedVcores\":1,\"node\":\"n%d\",\"state\":\"%s\",\"createdTime\":%d%s}")
-                .formatted(i, state, CLUSTER, at, i % 5000, i % 5000, i, i % TENANTS, i % 500, state,
+                .formatted(first + i, state, CLUSTER, at, i % 5000, i % 5000, first + i, i % TENANTS, i % 500, state,
                         1_795_132_800_000L + i, extra)
                 .getBytes(StandardCharsets.UTF_8);
     }
@@ -154,6 +173,45 @@ public final class IngestThroughput {
         return ProcessHandle.of(pid).flatMap(h -> h.info().totalCpuDuration()).orElse(Duration.ZERO);
     }
 
+    /**
+     * CPU time used so far by the server's threads, in clock ticks, summed by thread name with digits dropped (so the
+     * GC's or the compiler's threads count together); empty where {@code /proc} does not exist.
+     */
+    private static Map<String, Long> threadCpuTicks(long pid) {
+        Map<String, Long> out = new java.util.TreeMap<>();
+        try (var tasks = Files.list(Path.of("/proc", Long.toString(pid), "task"))) {
+            for (Path task : tasks.toList()) {
+                try {
+                    String stat = Files.readString(task.resolve("stat"));
+                    String name = stat.substring(stat.indexOf('(') + 1, stat.lastIndexOf(')')).replaceAll("\\d+", "#");
+                    String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+                    out.merge(name, Long.parseLong(f[11]) + Long.parseLong(f[12]), Long::sum);
+                } catch (IOException | RuntimeException threadGone) {
+                    // the thread ended meanwhile
+                }
+            }
+        } catch (IOException | RuntimeException noProc) {
+            // not Linux
+        }
+        return out;
+    }
+
+    /** Where the server's CPU went while ingesting, per event, by thread (1 tick = 10 ms on Linux). */
+    private static void printThreadCpu(Map<String, Long> before, Map<String, Long> after, int events) {
+        after.entrySet().stream().map(e -> Map.entry(e.getKey(), e.getValue() - before.getOrDefault(e.getKey(), 0L)))
+                .filter(e -> e.getValue() > 0).sorted(Map.Entry.<String, Long>comparingByValue().reversed())
+                .forEach(e -> System.out.printf("  server thread %-16s %5.1f us/event%n", e.getKey(),
+                        e.getValue() * 10_000.0 / events));
+    }
+
+    private static String loadAverage() {
+        try {
+            return Files.readString(Path.of("/proc/loadavg")).trim();
+        } catch (IOException e) {
+            return "unknown";
+        }
+    }
+
     /** CPU time used so far by each PostgreSQL process of the benchmark's database (backends and workers). */
     private static Map<Long, Duration> postgresCpu(RealDependency.Running postgres) throws Exception {
         Map<Long, Duration> out = new java.util.HashMap<>();
@@ -169,8 +227,11 @@ public final class IngestThroughput {
         return out;
     }
 
-    /** Events per second between the first and the last committed offset of the server's consumer. */
-    private static double awaitCommitted(RealDependency.Running postgres, int total) throws Exception {
+    /**
+     * Events per second between the first committed offset beyond {@code from} and the one that reaches {@code total},
+     * of the server's consumer.
+     */
+    private static double awaitCommitted(RealDependency.Running postgres, int from, int total) throws Exception {
         try (Connection db = DriverManager.getConnection(postgres.config().get("quarkus.datasource.jdbc.url"),
                 postgres.config().get("quarkus.datasource.username"),
                 postgres.config().get("quarkus.datasource.password"));
@@ -185,7 +246,7 @@ public final class IngestThroughput {
                     offset = rs.getLong(1);
                 }
                 long now = System.nanoTime();
-                if (firstAt == 0 && offset > 0) {
+                if (firstAt == 0 && offset > from) {
                     firstAt = now;
                     firstOffset = offset;
                 }
