@@ -26,12 +26,13 @@ import io.fairledger.testsupport.YarnWorkload;
 
 /**
  * Load tool for grant queries (issue #6): the packaged server with 1,000 tenants fed through Kafka, then wrk on
- * loopback: grants at a paced 5,000 requests/s (p50, p99), and the unpaced throughput of grants against a trivial
- * endpoint of the same server ({@code /q/health/live}). Prints the figures; asserts nothing.
+ * loopback: grants at a paced 5,000 requests/s (p50, p99; also with If-None-Match, and a trivial endpoint the same way),
+ * and the unpaced throughput of grants against a trivial endpoint of the same server ({@code /q/health/live}). Prints
+ * the figures; asserts nothing. docs/benchmarks.md has the results.
  *
  * <pre>
  * ./mvnw -B package -DskipTests
- * ./mvnw -B -Pbench test-compile exec:exec -Dbench.main=io.fairledger.perf.http.GrantQueryLoad
+ * flock /tmp/bench.lock ./mvnw -B -Pbench test-compile exec:exec -Dbench.main=io.fairledger.perf.http.GrantQueryLoad
  * </pre>
  */
 public final class GrantQueryLoad {
