@@ -80,10 +80,7 @@ class FlatJsonProperties {
 
     @Provide
     Arbitrary<String[]> examples() {
-        return Arbitraries.of(SchemaTestFiles.exampleFiles().stream()
-                .flatMap(file -> SchemaTestFiles.lines(file).stream()
-                        .map(line -> new String[]{SchemaTestFiles.topicOf(file), line}))
-                .toList());
+        return SchemaTestFiles.exampleLines();
     }
 
     @Provide

@@ -8,6 +8,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.stream.Stream;
+import net.jqwik.api.Arbitraries;
+import net.jqwik.api.Arbitrary;
 
 /** Where the tests find {@code kafka-schemas/} and the shared real-world samples. */
 final class SchemaTestFiles {
@@ -73,5 +75,11 @@ final class SchemaTestFiles {
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
+    }
+
+    /** Every line of every example file, with the topic it belongs on: {@code {topic, line}}. */
+    static Arbitrary<String[]> exampleLines() {
+        return Arbitraries.of(exampleFiles().stream()
+                .flatMap(file -> lines(file).stream().map(line -> new String[]{topicOf(file), line})).toList());
     }
 }

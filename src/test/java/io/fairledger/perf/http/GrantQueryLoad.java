@@ -84,19 +84,7 @@ public final class GrantQueryLoad {
                 RealDependency.Running kafka = KafkaDependency.start()) {
             String bootstrap = kafka.config().get("kafka.bootstrap.servers");
             int port = Processes.freePort();
-            List<String> command = new ArrayList<>(
-                    List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString()));
-            // e.g. BENCH_SERVER_JVM_OPTS="-Xlog:gc:file=/tmp/gc.log"
-            String jvmOptions = System.getenv("BENCH_SERVER_JVM_OPTS");
-            if (jvmOptions != null && !jvmOptions.isBlank()) {
-                command.addAll(List.of(jvmOptions.trim().split("\\s+")));
-            }
-            command.addAll(List.of("-jar", jar.toString(), "serve"));
-            Path log = Files.createTempFile("fairledger-grants-server", ".log");
-            System.out.println("server log: " + log + ", command: " + command);
-            ProcessBuilder server = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile());
-            server.environment().putAll(ServerEnvironment.of(port, postgres, kafka));
-            Process process = server.start();
+            Process process = ServerEnvironment.startPackaged(jar, port, postgres, kafka);
             try {
                 String base = "http://127.0.0.1:" + port;
                 Processes.awaitHttpOk("fairledger", base + "/q/health/ready", process, Duration.ofMinutes(3),

@@ -64,19 +64,7 @@ public final class IngestThroughput {
             String bootstrap = kafka.config().get("kafka.bootstrap.servers");
             List<byte[]> events = events(0);
             int port = Processes.freePort();
-            List<String> command = new ArrayList<>(
-                    List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString()));
-            // e.g. BENCH_SERVER_JVM_OPTS="-XX:StartFlightRecording=filename=/tmp/server.jfr,settings=profile"
-            String jvmOptions = System.getenv("BENCH_SERVER_JVM_OPTS");
-            if (jvmOptions != null && !jvmOptions.isBlank()) {
-                command.addAll(List.of(jvmOptions.trim().split("\\s+")));
-            }
-            command.addAll(List.of("-jar", jar.toString(), "serve"));
-            Path log = Files.createTempFile("fairledger-bench-server", ".log");
-            System.out.println("server log: " + log);
-            ProcessBuilder server = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile());
-            server.environment().putAll(ServerEnvironment.of(port, postgres, kafka));
-            Process process = server.start();
+            Process process = ServerEnvironment.startPackaged(jar, port, postgres, kafka);
             try {
                 String base = "http://127.0.0.1:" + port;
                 Processes.awaitHttpOk("fairledger", base + "/q/health/ready", process, Duration.ofMinutes(2),
