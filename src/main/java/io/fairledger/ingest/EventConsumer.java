@@ -53,6 +53,7 @@ import io.smallrye.common.annotation.Identifier;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 import jakarta.inject.Inject;
+import org.eclipse.microprofile.config.inject.ConfigProperty;
 
 /**
  * The one consumer of the group: registrations and every event topic. Per batch, each record is decoded, validated and
@@ -67,7 +68,7 @@ import jakarta.inject.Inject;
  * batch n+1. Batches still commit one at a time and in order, each with its own offsets, and batch n+1 is handed over
  * only once batch n is committed; when batch n fails, batch n+1 is dropped and both are read again from the stored
  * offsets. Before partitions are revoked the consumer waits for the commit in flight, so the next owner seeks to
- * offsets that include it.
+ * offsets that include it. Task starts known to be stored already ({@link CommittedStarts}) are left out of a batch.
  */
 @ApplicationScoped
 public class EventConsumer {
@@ -91,6 +92,10 @@ public class EventConsumer {
     @Inject
     MeterRegistry meters;
 
+    /** How many task starts the consumer remembers as stored ({@link CommittedStarts}): about 150 bytes each. */
+    @ConfigProperty(name = "fairledger.ingest.known-starts", defaultValue = "250000")
+    int knownStarts;
+
     private final EventDecoder decoder = new EventDecoder(Clock.systemUTC());
     private volatile boolean running;
     private KafkaConsumer<byte[], byte[]> consumer;
@@ -103,12 +108,15 @@ public class EventConsumer {
     private final Map<TopicPartition, Gauge> lagGauges = new HashMap<>();
     private ExecutorService committer;
     /** The commit of the last batch handed over, or null when it has been awaited. */
-    private Future<?> inFlight;
+    private Future<Batch> inFlight;
+    private CommittedStarts starts;
     /** Why the last commit failed, until the batch is read again. */
     private Throwable commitFailure;
     /** Partitions paused until they are positioned at their stored offsets (after a failed commit). */
     private final Set<TopicPartition> unpositioned = new HashSet<>();
     private long retryAtNanos;
+    /** Facts of the batch being decoded left out as known to be stored. */
+    private int knownInBatch;
     private Timer decodeTimer;
     private Timer commitTimer;
 
@@ -129,6 +137,7 @@ public class EventConsumer {
         decodeTimer = Timer.builder(MetricNames.INGEST_BATCH_DECODE).publishPercentileHistogram().register(meters);
         commitTimer = Timer.builder(MetricNames.INGEST_BATCH_COMMIT).publishPercentileHistogram().register(meters);
         committer = Executors.newSingleThreadExecutor(r -> new Thread(r, "fairledger-commit"));
+        starts = new CommittedStarts(knownStarts);
         running = true;
         thread = new Thread(this::run, "fairledger-events");
         thread.start();
@@ -172,7 +181,7 @@ public class EventConsumer {
                 }
                 inFlight = committer.submit(() -> {
                     commit(batch);
-                    return null;
+                    return batch;
                 });
             }
         } catch (WakeupException e) {
@@ -195,9 +204,9 @@ public class EventConsumer {
         }
     }
 
-    /** A decoded batch: what to store, and the offsets after it. */
-    private record Batch(int records, List<FactStore.Stored> facts, List<FactStore.AdmissionRecord> admissions,
-            Map<TopicPartition, Long> next) {
+    /** A decoded batch: what to store, and the offsets after it; {@code known} facts were left out as stored. */
+    private record Batch(int records, List<FactStore.Stored> facts, int known,
+            List<FactStore.AdmissionRecord> admissions, Map<TopicPartition, Long> next) {
     }
 
     /**
@@ -207,7 +216,7 @@ public class EventConsumer {
     private boolean previousCommitted() throws InterruptedException {
         if (inFlight != null) {
             try {
-                inFlight.get();
+                starts.committed(inFlight.get().facts());
             } catch (ExecutionException e) {
                 commitFailure = e.getCause();
             } finally {
@@ -257,6 +266,7 @@ public class EventConsumer {
         List<FactStore.Stored> facts = new ArrayList<>();
         List<FactStore.AdmissionRecord> admissions = new ArrayList<>();
         Map<TopicPartition, Long> next = new HashMap<>();
+        knownInBatch = 0;
         for (ConsumerRecord<byte[], byte[]> record : records) {
             next.put(new TopicPartition(record.topic(), record.partition()), record.offset() + 1);
             String outcome = record.topic().equals(Topics.REGISTRATIONS)
@@ -266,7 +276,7 @@ public class EventConsumer {
         }
         deadLetters.awaitSent();
         sample.stop(decodeTimer);
-        return new Batch(records.count(), facts, admissions, next);
+        return new Batch(records.count(), facts, knownInBatch, admissions, next);
     }
 
     /** On the committer thread: the batch's facts, records and offsets in one transaction. */
@@ -274,9 +284,10 @@ public class EventConsumer {
         Timer.Sample sample = Timer.start(meters);
         int inserted = store.commit(groupId, batch.facts(), batch.admissions(), batch.next());
         sample.stop(commitTimer);
-        if (batch.facts().size() > inserted) {
+        int duplicates = batch.facts().size() - inserted + batch.known();
+        if (duplicates > 0) {
             meters.counter(MetricNames.INGEST_EVENTS, MetricNames.TOPIC, "all", MetricNames.OUTCOME, "duplicate")
-                    .increment(batch.facts().size() - inserted);
+                    .increment(duplicates);
         }
     }
 
@@ -335,8 +346,12 @@ public class EventConsumer {
         }
         List<LedgerFact> normalised = ((Normaliser.Facts) result).facts();
         for (LedgerFact fact : normalised) {
-            facts.add(new FactStore.Stored(fact, event.eventId(), record.topic(), record.partition(),
-                    record.offset()));
+            if (starts.known(fact)) {
+                knownInBatch++;
+            } else {
+                facts.add(new FactStore.Stored(fact, event.eventId(), record.topic(), record.partition(),
+                        record.offset()));
+            }
         }
         return normalised.isEmpty() ? "ignored" : "accepted";
     }

@@ -2,12 +2,12 @@ package io.fairledger.ingest;
 
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
-import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.sql.Savepoint;
 import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -32,8 +32,13 @@ import jakarta.inject.Inject;
  * The ledger's facts and the consumer's offsets in PostgreSQL. A batch of facts and the offsets that follow it are
  * committed in one transaction, so after any crash the stored facts are exactly those of the records before the stored
  * offsets: nothing lost, nothing counted twice. Plain JDBC, because the hot path is the batch's facts streamed with
- * {@code COPY} into a session-local staging table and moved by one {@code INSERT ... SELECT ... ON CONFLICT DO NOTHING}
- * (columns with a default, such as {@code ingested_at}, are filled by PostgreSQL).
+ * {@code COPY} (columns with a default, such as {@code ingested_at}, are filled by PostgreSQL).
+ * <p>
+ * A batch is first copied straight into {@code ledger_fact} under a savepoint: when none of its keys is stored yet, the
+ * usual case, that is the whole insert. When one is (a redelivered event), the primary key rejects the copy, the
+ * savepoint is rolled back and the batch goes the safe way: {@code COPY} into a session-local staging table, then one
+ * {@code INSERT ... SELECT ... ON CONFLICT DO NOTHING}, which costs PostgreSQL about twice as much per row
+ * (docs/benchmarks.md, ingestion, fourth round).
  */
 @ApplicationScoped
 public class FactStore {
@@ -53,7 +58,10 @@ public class FactStore {
     private static final String CREATE_STAGING = "CREATE TEMP TABLE IF NOT EXISTS fact_batch (cluster_id TEXT, "
             + "dedupe_key TEXT, event_id TEXT, event_time_ms BIGINT, kind TEXT, fact TEXT, source_topic TEXT, "
             + "source_partition INT, source_offset BIGINT) ON COMMIT DELETE ROWS";
+    private static final String COPY_FACTS = "COPY ledger_fact (" + FACT_COLUMNS + ") FROM STDIN";
     private static final String COPY_STAGING = "COPY fact_batch (" + FACT_COLUMNS + ") FROM STDIN";
+    /** The SQLSTATE of a key already stored. */
+    private static final String UNIQUE_VIOLATION = "23505";
     private static final String MOVE_STAGING = "INSERT INTO ledger_fact (" + FACT_COLUMNS + ") SELECT "
             + FACT_COLUMNS + " FROM fact_batch ON CONFLICT DO NOTHING";
     private static final String INSERT_ADMISSION = "INSERT INTO admission_event (cluster_id, event_id, event_time_ms, "
@@ -93,8 +101,8 @@ public class FactStore {
     }
 
     /**
-     * Drops the batch's own duplicates (first one wins, as a row-by-row insert would), streams the rest into the
-     * staging table and moves them into {@code ledger_fact}, skipping keys already stored.
+     * Drops the batch's own duplicates (first one wins, as a row-by-row insert would), then copies the rest straight
+     * into {@code ledger_fact}, or, when a key is already stored, through the staging table, skipping stored keys.
      */
     private static int insertFacts(Connection c, List<Stored> facts) throws SQLException {
         if (facts.isEmpty()) {
@@ -104,22 +112,38 @@ public class FactStore {
         for (Stored s : facts) {
             unique.putIfAbsent(s.fact().clusterId() + '\n' + s.fact().dedupeKey(), s);
         }
-        try (Statement st = c.createStatement()) {
-            st.execute(CREATE_STAGING);
-        }
         CopyText rows = new CopyText(unique.size() * 256);
         for (Stored s : unique.values()) {
             rows.field(s.fact().clusterId()).field(s.fact().dedupeKey()).field(s.eventId()).field(s.fact().at())
                     .field(FactCodec.kind(s.fact())).field(FactCodec.encode(s.fact())).field(s.topic())
                     .field(s.partition()).last(s.offset());
         }
+        byte[] text = rows.bytes();
+        Savepoint fresh = c.setSavepoint();
         try {
-            c.unwrap(PGConnection.class).getCopyAPI().copyIn(COPY_STAGING, rows.stream());
-        } catch (IOException e) {
-            throw new SQLException("cannot stream facts to PostgreSQL: " + e.getMessage(), e);
+            long copied = copy(c, COPY_FACTS, text);
+            c.releaseSavepoint(fresh);
+            return Math.toIntExact(copied);
+        } catch (SQLException e) {
+            if (!UNIQUE_VIOLATION.equals(e.getSQLState())) {
+                throw e;
+            }
+            c.rollback(fresh);
         }
         try (Statement st = c.createStatement()) {
+            st.execute(CREATE_STAGING);
+        }
+        copy(c, COPY_STAGING, text);
+        try (Statement st = c.createStatement()) {
             return st.executeUpdate(MOVE_STAGING);
+        }
+    }
+
+    private static long copy(Connection c, String sql, byte[] text) throws SQLException {
+        try {
+            return c.unwrap(PGConnection.class).getCopyAPI().copyIn(sql, new ByteArrayInputStream(text));
+        } catch (IOException e) {
+            throw new SQLException("cannot stream facts to PostgreSQL: " + e.getMessage(), e);
         }
     }
 
@@ -169,8 +193,8 @@ public class FactStore {
                     && value.indexOf('\r') < 0;
         }
 
-        InputStream stream() {
-            return new ByteArrayInputStream(text.toString().getBytes(StandardCharsets.UTF_8));
+        byte[] bytes() {
+            return text.toString().getBytes(StandardCharsets.UTF_8);
         }
     }
 

@@ -1,0 +1,62 @@
+package io.fairledger.ingest;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.List;
+
+import org.junit.jupiter.api.Test;
+
+import io.fairledger.accounting.LedgerFact;
+import io.fairledger.core.ledger.LedgerEvent;
+import io.fairledger.core.model.ResourceVector;
+import io.fairledger.core.model.TenantPath;
+
+class CommittedStartsTest {
+
+    @Test
+    void aStartIsKnownFromItsCommitUntilItsFinishIsCommitted() {
+        CommittedStarts starts = new CommittedStarts(10);
+        assertThat(starts.known(start("c1", "t1"))).isFalse();
+
+        starts.committed(List.of(stored(start("c1", "t1")), stored(start("c1", "t2"))));
+        assertThat(starts.known(start("c1", "t1"))).isTrue();
+        assertThat(starts.known(start("c2", "t1"))).as("another cluster's task of the same id").isFalse();
+        assertThat(starts.known(finish("c1", "t1"))).as("only starts are ever left out").isFalse();
+
+        starts.committed(List.of(stored(finish("c1", "t1"))));
+        assertThat(starts.known(start("c1", "t1"))).isFalse();
+        assertThat(starts.known(start("c1", "t2"))).isTrue();
+        assertThat(starts.size()).isEqualTo(1);
+    }
+
+    @Test
+    void aFullSetStartsAfresh() {
+        CommittedStarts starts = new CommittedStarts(2);
+        starts.committed(List.of(stored(start("c", "t1")), stored(start("c", "t2")), stored(start("c", "t3"))));
+        assertThat(starts.size()).isEqualTo(1);
+        assertThat(starts.known(start("c", "t3"))).isTrue();
+        assertThat(starts.known(start("c", "t1"))).isFalse();
+    }
+
+    @Test
+    void otherFactsAreNeverKnown() {
+        CommittedStarts starts = new CommittedStarts(10);
+        LedgerFact demand = new LedgerFact.Demand("c", "root.a", "app", ResourceVector.ZERO, 1, "event:e1");
+        starts.committed(List.of(stored(demand)));
+        assertThat(starts.known(demand)).isFalse();
+        assertThat(starts.size()).isZero();
+    }
+
+    static LedgerFact start(String cluster, String task) {
+        return new LedgerFact.Event(new LedgerEvent.TaskStarted(cluster, task, TenantPath.parse("root.a"), "app",
+                new ResourceVector(1000, 1024, 0), 1_000), "task:" + task + ":start");
+    }
+
+    static LedgerFact finish(String cluster, String task) {
+        return new LedgerFact.Event(new LedgerEvent.TaskFinished(cluster, task, 2_000), "task:" + task + ":finish");
+    }
+
+    static FactStore.Stored stored(LedgerFact fact) {
+        return new FactStore.Stored(fact, "e-" + fact.dedupeKey(), "yarn", 0, 0);
+    }
+}

@@ -1,0 +1,116 @@
+package io.fairledger.ingest;
+
+import static io.fairledger.ingest.CommittedStartsTest.finish;
+import static io.fairledger.ingest.CommittedStartsTest.start;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+import javax.sql.DataSource;
+
+import org.apache.kafka.common.TopicPartition;
+import org.junit.jupiter.api.Test;
+
+import io.fairledger.accounting.LedgerFact;
+import io.fairledger.live.FactCursor;
+import io.fairledger.testsupport.KafkaResource;
+import io.fairledger.testsupport.PostgresResource;
+import io.quarkus.test.common.TestResourceScope;
+import io.quarkus.test.common.WithTestResource;
+import io.quarkus.test.junit.QuarkusTest;
+import jakarta.inject.Inject;
+
+/**
+ * Both ways a batch reaches {@code ledger_fact}: copied straight in when none of its keys is stored, and through the
+ * staging table when one is, with the same result as a row-by-row insert that skips stored keys.
+ */
+@QuarkusTest
+@WithTestResource(value = PostgresResource.class, scope = TestResourceScope.GLOBAL)
+@WithTestResource(value = KafkaResource.class, scope = TestResourceScope.GLOBAL)
+class FactStoreTest {
+
+    private static final String CLUSTER = "fact-store";
+    private static final TopicPartition PARTITION = new TopicPartition("fact-store-test", 0);
+
+    @Inject
+    FactStore store;
+
+    @Inject
+    FactCursor cursor;
+
+    @Inject
+    DataSource dataSource;
+
+    @Test
+    void aBatchWithStoredKeysStoresOnlyItsNewFactsAndMovesTheOffsetOnce() throws SQLException {
+        String horizon = cursor.horizon();
+        int first = store.commit("fact-store-group", batch(0, start(CLUSTER, "t1"), start(CLUSTER, "t2"),
+                finish(CLUSTER, "t1")), List.of(), Map.of(PARTITION, 3L));
+        assertThat(first).as("no key stored yet: copied straight in").isEqualTo(3);
+        assertThat(transactionsOf(0, 2)).as("one transaction id for the batch, as the live ledger reads it")
+                .isEqualTo(1);
+
+        // t2's start again (a YARN finish repeats it), a redelivered finish, and the batch's own duplicate
+        int second = store.commit("fact-store-group", batch(3, start(CLUSTER, "t2"), finish(CLUSTER, "t2"),
+                finish(CLUSTER, "t1"), start(CLUSTER, "t3"), start(CLUSTER, "t3")), List.of(), Map.of(PARTITION, 8L));
+        assertThat(second).as("t2's finish and t3's start are new").isEqualTo(2);
+
+        assertThat(keys()).containsExactlyInAnyOrder("task:t1:start", "task:t2:start", "task:t1:finish",
+                "task:t2:finish", "task:t3:start");
+        assertThat(sourceOffset("task:t2:start")).as("the first delivery's row stays").isEqualTo(1);
+        assertThat(sourceOffset("task:t3:start")).as("within a batch the first wins").isEqualTo(6);
+        assertThat(store.offsets("fact-store-group", List.of(PARTITION))).containsEntry(PARTITION, 8L);
+        List<LedgerFact> read = cursor.between(horizon, cursor.horizon()).get(CLUSTER);
+        assertThat(read).as("the live ledger reads both batches once").hasSize(5);
+    }
+
+    private static List<FactStore.Stored> batch(long firstOffset, LedgerFact... facts) {
+        List<FactStore.Stored> out = new ArrayList<>();
+        for (LedgerFact fact : facts) {
+            out.add(new FactStore.Stored(fact, "e" + (firstOffset + out.size()), PARTITION.topic(), 0,
+                    firstOffset + out.size()));
+        }
+        return out;
+    }
+
+    private List<String> keys() throws SQLException {
+        List<String> out = new ArrayList<>();
+        query("SELECT dedupe_key FROM ledger_fact WHERE cluster_id = '" + CLUSTER + "'",
+                rs -> out.add(rs.getString(1)));
+        return out;
+    }
+
+    private long sourceOffset(String key) throws SQLException {
+        long[] out = {-1};
+        query("SELECT source_offset FROM ledger_fact WHERE cluster_id = '" + CLUSTER + "' AND dedupe_key = '" + key
+                + "'", rs -> out[0] = rs.getLong(1));
+        return out[0];
+    }
+
+    private int transactionsOf(long fromOffset, long toOffset) throws SQLException {
+        int[] out = {0};
+        query("SELECT count(DISTINCT tx) FROM ledger_fact WHERE cluster_id = '" + CLUSTER + "' AND source_offset "
+                + "BETWEEN " + fromOffset + " AND " + toOffset, rs -> out[0] = rs.getInt(1));
+        return out[0];
+    }
+
+    private interface Row {
+        void accept(ResultSet rs) throws SQLException;
+    }
+
+    private void query(String sql, Row row) throws SQLException {
+        try (Connection c = dataSource.getConnection();
+                PreparedStatement ps = c.prepareStatement(sql);
+                ResultSet rs = ps.executeQuery()) {
+            while (rs.next()) {
+                row.accept(rs);
+            }
+        }
+    }
+}
