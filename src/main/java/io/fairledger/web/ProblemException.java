@@ -23,6 +23,16 @@ public class ProblemException extends RuntimeException {
         return title;
     }
 
+    /** 401: no valid token; the same detail for every reason a token is refused. */
+    public static ProblemException unauthorized() {
+        return new ProblemException(401, "Unauthorized", "A valid bearer token is required.");
+    }
+
+    /** 403 for a caller whose roles do not include the operation's. */
+    public static ProblemException roleMissing() {
+        return forbidden("Your roles do not allow this request.");
+    }
+
     /** 403: the caller is known but may not see or do this. */
     public static ProblemException forbidden(String detail) {
         return new ProblemException(403, "Forbidden", detail);

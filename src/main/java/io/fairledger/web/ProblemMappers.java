@@ -40,12 +40,12 @@ public final class ProblemMappers {
 
     @ServerExceptionMapper({UnauthorizedException.class, AuthenticationFailedException.class})
     public Response unauthorized(RuntimeException e, UriInfo uri) {
-        return respond(401, "Unauthorized", "A valid bearer token is required.", uri, List.of());
+        return problem(ProblemException.unauthorized(), uri);
     }
 
     @ServerExceptionMapper
     public Response forbidden(ForbiddenException e, UriInfo uri) {
-        return respond(403, "Forbidden", "Your roles do not allow this request.", uri, List.of());
+        return problem(ProblemException.roleMissing(), uri);
     }
 
     @ServerExceptionMapper
@@ -67,10 +67,15 @@ public final class ProblemMappers {
 
     @ServerExceptionMapper
     public Response unexpected(Exception e, UriInfo uri) {
+        return problem(incident(e, uri.getPath()), uri);
+    }
+
+    /** A 500 for an unexpected failure: logged with an incident id, the only thing the caller learns. */
+    public static ProblemException incident(Throwable e, String path) {
         String incident = java.util.UUID.randomUUID().toString();
-        LOG.errorf(e, "Unexpected failure on %s (incident %s)", uri.getPath(), incident);
-        return respond(500, "Internal Server Error", "An unexpected error occurred; incident " + incident + ".", uri,
-                List.of());
+        LOG.errorf(e, "Unexpected failure on %s (incident %s)", path, incident);
+        return new ProblemException(500, "Internal Server Error",
+                "An unexpected error occurred; incident " + incident + ".");
     }
 
     private static Problem.FieldError fieldError(ConstraintViolation<?> violation) {

@@ -29,6 +29,8 @@ import io.fairledger.testsupport.YarnWorkload;
 import io.quarkus.test.common.TestResourceScope;
 import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
+import io.restassured.RestAssured;
+import io.restassured.config.DecoderConfig;
 import io.restassured.http.ContentType;
 import picocli.CommandLine;
 
@@ -76,6 +78,10 @@ class LiveViewsTest {
         String etag = given().get(base + "/grants").then().statusCode(200).header("Content-Encoding", "gzip")
                 .extract().header("ETag");
         given().header("If-None-Match", etag).get(base + "/grants").then().statusCode(304);
+        JsonNode plain = JSON.readTree(given().config(RestAssured.config().decoderConfig(
+                DecoderConfig.decoderConfig().noContentDecoders())).get(base + "/grants").then()
+                .statusCode(200).header("Content-Encoding", (String) null).header("ETag", etag).extract().asString());
+        assertThat(plain).as("the same grants uncompressed").isEqualTo(offlineGrants);
         JsonNode statements = JSON.readTree(given().accept(ContentType.JSON).queryParam("until", until)
                 .get("/api/v1/admin/clusters/" + cluster + "/statements").then().statusCode(200).extract()
                 .asString());
@@ -98,7 +104,8 @@ class LiveViewsTest {
         assertThat(csv.lines().skip(1)).isNotEmpty().allMatch(row -> row.contains(",root.q1,"));
         given().get(base + "/tenants/root.nope").then().statusCode(404).contentType("application/problem+json");
         given().get(base + "/tenants/root..x").then().statusCode(422).contentType("application/problem+json");
-        given().get("/api/v1/clusters/no-such-cluster/grants").then().statusCode(404);
+        given().get("/api/v1/clusters/no-such-cluster/grants").then().statusCode(404)
+                .contentType("application/problem+json").body("status", equalTo(404));
     }
 
     @Test

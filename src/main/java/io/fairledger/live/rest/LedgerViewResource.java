@@ -11,31 +11,26 @@ import io.fairledger.live.LiveView;
 import io.fairledger.live.rest.LiveViewsModel.FairnessHistory;
 import io.fairledger.live.rest.LiveViewsModel.FairnessView;
 import io.fairledger.live.rest.LiveViewsModel.GrantExplanation;
-import io.fairledger.live.rest.LiveViewsModel.GrantsView;
 import io.fairledger.live.rest.LiveViewsModel.TenantView;
 import io.fairledger.security.Roles;
 import io.fairledger.security.TenantScope;
 import io.fairledger.web.ProblemException;
 import io.quarkus.security.identity.SecurityIdentity;
-import io.smallrye.common.annotation.NonBlocking;
 import jakarta.annotation.security.RolesAllowed;
 import jakarta.inject.Inject;
 import jakarta.ws.rs.GET;
+import jakarta.ws.rs.HeaderParam;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.PathParam;
 import jakarta.ws.rs.Produces;
-import jakarta.ws.rs.HeaderParam;
-import jakarta.ws.rs.core.HttpHeaders;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
-import org.eclipse.microprofile.openapi.annotations.media.Content;
-import org.eclipse.microprofile.openapi.annotations.media.Schema;
 import org.eclipse.microprofile.openapi.annotations.Operation;
 import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
 
 /**
- * The live ledger over HTTP: grants for resource managers, each tenant's own numbers for tenants, cluster aggregates
- * for everybody with a tenant in the cluster. A tenant asking for another tenant's numbers gets 403.
+ * The live ledger over HTTP: each tenant's own numbers for tenants, cluster aggregates for everybody with a tenant in
+ * the cluster (the grants for resource managers are {@link GrantsRoute}). A tenant asking for another tenant's numbers gets 403.
  */
 @Path("/api/v1/clusters/{clusterId}")
 @Produces(MediaType.APPLICATION_JSON)
@@ -49,34 +44,6 @@ public class LedgerViewResource {
 
     @Inject
     StatementService statements;
-
-    @Inject
-    GrantsCache grants;
-
-    @GET
-    @Path("grants")
-    @RolesAllowed({Roles.RESOURCE_MANAGER, Roles.ADMIN})
-    @NonBlocking // memory only: answered on the I/O thread, no hand-over to a worker
-    @Operation(summary = "Grants for the next interval: per-tenant targets, level by level, in serving order")
-    @APIResponse(responseCode = "200", description = "the grants as of the latest event (gzip when accepted; ETag)", content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = LiveViewsModel.GrantsView.class)))
-    @APIResponse(responseCode = "304", description = "unchanged since the ETag given in If-None-Match")
-    @APIResponse(responseCode = "404", description = "no such cluster")
-    @APIResponse(responseCode = "409", description = "the cluster has no ledger settings yet")
-    @APIResponse(responseCode = "503", description = "the live ledger is still being built")
-    public Response grants(@PathParam("clusterId") String clusterId,
-            @HeaderParam(HttpHeaders.IF_NONE_MATCH) String ifNoneMatch,
-            @HeaderParam(HttpHeaders.ACCEPT_ENCODING) String acceptEncoding) {
-        GrantsCache.Encoded grants = this.grants.of(ledgers.view(clusterId));
-        if (grants.etag().equals(ifNoneMatch)) {
-            return Response.notModified(grants.etag()).build();
-        }
-        Response.ResponseBuilder ok = Response.ok().type(MediaType.APPLICATION_JSON_TYPE)
-                .header(HttpHeaders.ETAG, grants.etag()).header(HttpHeaders.VARY, HttpHeaders.ACCEPT_ENCODING);
-        if (acceptEncoding != null && acceptEncoding.contains("gzip")) {
-            return ok.entity(grants.gzip()).header(HttpHeaders.CONTENT_ENCODING, "gzip").build();
-        }
-        return ok.entity(grants.json()).build();
-    }
 
     @GET
     @Path("fairness")
