@@ -10,6 +10,7 @@ import io.fairledger.security.Roles;
 import io.fairledger.web.Problem;
 import io.fairledger.web.ProblemException;
 import io.fairledger.web.ProblemMappers;
+import io.quarkus.security.AuthenticationException;
 import io.quarkus.security.identity.SecurityIdentity;
 import io.quarkus.vertx.http.runtime.security.QuarkusHttpUser;
 import io.vertx.core.buffer.Buffer;
@@ -32,7 +33,7 @@ import jakarta.inject.Inject;
 @ApplicationScoped
 public class GrantsRoute {
 
-    static final String PATH = "/api/v1/clusters/:clusterId/grants";
+    private static final String PATH = "/api/v1/clusters/:clusterId/grants";
 
     @Inject
     LiveLedgers ledgers;
@@ -49,7 +50,10 @@ public class GrantsRoute {
 
     private void handle(RoutingContext ctx) {
         QuarkusHttpUser.getSecurityIdentity(ctx, null).subscribe().with(identity -> answer(ctx, identity),
-                failure -> problem(ctx, ProblemException.unauthorized()));
+                failure -> problem(ctx,
+                        failure instanceof AuthenticationException || failure instanceof SecurityException
+                                ? ProblemException.unauthorized()
+                                : ProblemMappers.incident(failure, ctx.request().path())));
     }
 
     private void answer(RoutingContext ctx, SecurityIdentity identity) {
