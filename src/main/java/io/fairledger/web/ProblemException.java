@@ -23,6 +23,11 @@ public class ProblemException extends RuntimeException {
         return title;
     }
 
+    /** The problem+json body of this failure, for the request at {@code instance}. */
+    public Problem body(String instance) {
+        return new Problem("about:blank", title, status, getMessage(), instance, java.util.List.of());
+    }
+
     /** 401: no valid token; the same detail for every reason a token is refused. */
     public static ProblemException unauthorized() {
         return new ProblemException(401, "Unauthorized", "A valid bearer token is required.");

@@ -12,6 +12,7 @@ import io.quarkus.security.UnauthorizedException;
 import jakarta.validation.ConstraintViolation;
 import jakarta.validation.ConstraintViolationException;
 import jakarta.ws.rs.WebApplicationException;
+import jakarta.ws.rs.core.HttpHeaders;
 import jakarta.ws.rs.core.Response;
 import jakarta.ws.rs.core.UriInfo;
 
@@ -25,7 +26,12 @@ public final class ProblemMappers {
 
     @ServerExceptionMapper
     public Response problem(ProblemException e, UriInfo uri) {
-        return respond(e.status(), e.title(), e.getMessage(), uri, List.of());
+        Response.ResponseBuilder response = Response.status(e.status()).type(Problem.MEDIA_TYPE)
+                .entity(e.body(uri.getPath()));
+        if (e.status() == 401) {
+            response.header(HttpHeaders.WWW_AUTHENTICATE, "Bearer");
+        }
+        return response.build();
     }
 
     @ServerExceptionMapper

@@ -1,7 +1,5 @@
 package io.fairledger.live.rest;
 
-import java.util.List;
-
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
@@ -91,8 +89,7 @@ public class GrantsRoute {
     }
 
     private void problem(RoutingContext ctx, ProblemException e) {
-        Problem body = new Problem("about:blank", e.title(), e.status(), e.getMessage(), ctx.request().path(),
-                List.of());
+        Problem body = e.body(ctx.request().path());
         HttpServerResponse response = ctx.response().setStatusCode(e.status())
                 .putHeader(HttpHeaders.CONTENT_TYPE, Problem.MEDIA_TYPE);
         if (e.status() == 401) {
