@@ -24,7 +24,8 @@ import io.fairledger.core.replay.ReplayResult;
 import io.fairledger.tenancy.ClusterEntity;
 import io.fairledger.tenancy.TenancyService;
 import io.fairledger.tenancy.TenantEntity;
-import io.fairledger.web.ProblemException;
+import io.fairledger.errors.Conflict;
+import io.fairledger.errors.Invalid;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import jakarta.transaction.Transactional;
@@ -66,7 +67,7 @@ public class StatementService {
             settings.toReplayConfig(clusterId,
                     settings.registeredAt() == null ? Instant.EPOCH : settings.registeredAt());
         } catch (IllegalArgumentException e) {
-            throw ProblemException.unprocessable("invalid ledger settings: " + e.getMessage());
+            throw new Invalid("invalid ledger settings: " + e.getMessage());
         }
         for (LedgerSettings.Tenant t : settings.tenants() == null
                 ? List.<LedgerSettings.Tenant>of()
@@ -135,15 +136,15 @@ public class StatementService {
                         ? variant.withTenants(live.tenants())
                         : variant;
         if (!until.isAfter(from)) {
-            throw ProblemException.unprocessable("until " + until + " must be after from " + from);
+            throw new Invalid("until " + until + " must be after from " + from);
         }
         try {
             used.toReplayConfig(clusterId, until);
         } catch (IllegalArgumentException e) {
-            throw ProblemException.unprocessable("invalid ledger settings: " + e.getMessage());
+            throw new Invalid("invalid ledger settings: " + e.getMessage());
         }
         if (until.isBefore(used.registeredAt())) {
-            throw ProblemException.unprocessable("until " + until + " is before the cluster's registration "
+            throw new Invalid("until " + until + " is before the cluster's registration "
                     + used.registeredAt());
         }
         try {
@@ -167,7 +168,7 @@ public class StatementService {
     public LedgerSettings settings(String clusterId) {
         ClusterEntity cluster = tenancy.cluster(clusterId);
         if (cluster.ledgerSettings == null) {
-            throw ProblemException.conflict("cluster '" + clusterId + "' has no ledger settings yet: PUT them to "
+            throw new Conflict("cluster '" + clusterId + "' has no ledger settings yet: PUT them to "
                     + "/api/v1/admin/clusters/" + clusterId + "/ledger-settings");
         }
         LedgerSettings stored;
@@ -195,7 +196,7 @@ public class StatementService {
     public List<StatementView> statements(String clusterId, Instant until) {
         LedgerSettings settings = settings(clusterId);
         if (until.isBefore(settings.registeredAt())) {
-            throw ProblemException.unprocessable("until " + until + " is before the cluster's registration "
+            throw new Invalid("until " + until + " is before the cluster's registration "
                     + settings.registeredAt());
         }
         try {

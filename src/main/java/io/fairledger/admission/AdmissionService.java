@@ -22,7 +22,8 @@ import io.fairledger.accounting.StatementService;
 import io.fairledger.audit.AuditTrail;
 import io.fairledger.core.admission.Justice;
 import io.fairledger.observability.MetricNames;
-import io.fairledger.web.ProblemException;
+import io.fairledger.errors.Conflict;
+import io.fairledger.errors.DomainException;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tags;
 import io.quarkus.narayana.jta.QuarkusTransaction;
@@ -212,7 +213,7 @@ public class AdmissionService {
     /**
      * Runs {@code f} on the cluster's state, caught up with its log, under the cluster's lock.
      *
-     * @throws ProblemException
+     * @throws DomainException
      *             404 when the cluster has no admission log yet and is unknown
      */
     public <T> T read(String cluster, Function<ClusterAdmission, T> f) {
@@ -236,7 +237,7 @@ public class AdmissionService {
      * Appends a row for {@code cluster} (writing the default policy first when its log is empty), applies it, and
      * returns what it did.
      *
-     * @throws ProblemException
+     * @throws DomainException
      *             404 for an unknown cluster, 409 without ledger settings or when {@code eventId} was used already
      */
     public ClusterAdmission.Applied append(String cluster, String eventId, Instant at, String kind, Object payload) {
@@ -244,7 +245,7 @@ public class AdmissionService {
         LogEntry.PolicyChange initial = h.state.position() > 0 ? null : initialPolicy(cluster);
         long position = log.append(cluster, eventId, at.toEpochMilli(), kind, payload, initial, h.mine);
         if (position < 0) {
-            throw ProblemException.conflict(eventId.substring(eventId.indexOf(':') + 1) + " was already "
+            throw new Conflict(eventId.substring(eventId.indexOf(':') + 1) + " was already "
                     + (kind.equals(LogEntry.HTTP_COMPLETION) ? "reported" : "submitted") + " on cluster " + cluster);
         }
         catchUp(h);
@@ -300,7 +301,7 @@ public class AdmissionService {
     private LogEntry.PolicyChange initialPolicyOrNull(String cluster) {
         try {
             return initialPolicy(cluster);
-        } catch (ProblemException e) {
+        } catch (DomainException e) {
             return null;
         }
     }
@@ -310,7 +311,7 @@ public class AdmissionService {
         LedgerSettings settings = QuarkusTransaction.joiningExisting().call(() -> statements.settings(cluster));
         int cpus = (int) Math.floor(settings.capacity().vcores());
         if (cpus < 1) {
-            throw ProblemException.conflict("cluster '" + cluster + "' has a capacity of "
+            throw new Conflict("cluster '" + cluster + "' has a capacity of "
                     + settings.capacity().vcores() + " vcores: admission needs at least 1 CPU");
         }
         return cpus;

@@ -42,7 +42,7 @@ import io.fairledger.ingest.schema.EventTopics;
 import io.fairledger.ingest.schema.FairledgerEvent;
 import io.fairledger.observability.MetricNames;
 import io.fairledger.tenancy.TenancyService;
-import io.fairledger.web.ProblemException;
+import io.fairledger.errors.DomainException;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -375,7 +375,7 @@ public class EventConsumer {
                         event.discountRateOverride());
             }
             return "applied";
-        } catch (ProblemException e) {
+        } catch (DomainException e) {
             return deadLetter(record, "rejected", "rejected: " + e.getMessage());
         }
     }

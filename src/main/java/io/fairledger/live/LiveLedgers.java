@@ -13,7 +13,9 @@ import io.fairledger.accounting.StatementService;
 import io.fairledger.observability.MetricNames;
 import io.fairledger.tenancy.ClusterEntity;
 import io.fairledger.tenancy.TenancyService;
-import io.fairledger.web.ProblemException;
+import io.fairledger.errors.Conflict;
+import io.fairledger.errors.NotFound;
+import io.fairledger.errors.NotReady;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.quarkus.scheduler.Scheduled;
@@ -72,13 +74,13 @@ public class LiveLedgers {
         }
         Boolean hasSettings = clusters.get(clusterId);
         if (hasSettings == null) {
-            throw ProblemException.notFound("no cluster '" + clusterId + "' is registered");
+            throw new NotFound("no cluster '" + clusterId + "' is registered");
         }
         if (!hasSettings) {
-            throw ProblemException.conflict("cluster '" + clusterId + "' has no ledger settings yet: an admin PUTs "
+            throw new Conflict("cluster '" + clusterId + "' has no ledger settings yet: an admin PUTs "
                     + "them to /api/v1/admin/clusters/" + clusterId + "/ledger-settings");
         }
-        throw ProblemException.unavailable("the live ledger of cluster '" + clusterId
+        throw new NotReady("the live ledger of cluster '" + clusterId
                 + "' is being built from its stored facts; retry in a few seconds");
     }
 

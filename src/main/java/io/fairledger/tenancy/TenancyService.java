@@ -4,7 +4,9 @@ import java.math.BigDecimal;
 import java.time.OffsetDateTime;
 import java.util.List;
 
-import io.fairledger.web.ProblemException;
+import io.fairledger.errors.Conflict;
+import io.fairledger.errors.NotFound;
+import io.fairledger.errors.Invalid;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.transaction.Transactional;
 
@@ -22,7 +24,7 @@ public class TenancyService {
     @Transactional
     public ClusterEntity register(String id, String name, ResourceManagerKind kind, BigDecimal discountRate) {
         if (ClusterEntity.findById(id) != null) {
-            throw ProblemException.conflict("cluster '" + id + "' is already registered");
+            throw new Conflict("cluster '" + id + "' is already registered");
         }
         ClusterEntity cluster = new ClusterEntity();
         cluster.id = id;
@@ -44,7 +46,7 @@ public class TenancyService {
             return register(id, name, kind, null);
         }
         if (existing.resourceManager != kind) {
-            throw ProblemException.conflict("cluster '" + id + "' is registered as " + existing.resourceManager
+            throw new Conflict("cluster '" + id + "' is registered as " + existing.resourceManager
                     + ", not " + kind);
         }
         return existing;
@@ -57,7 +59,7 @@ public class TenancyService {
     public ClusterEntity cluster(String id) {
         ClusterEntity cluster = ClusterEntity.findById(id);
         if (cluster == null) {
-            throw ProblemException.notFound("no cluster '" + id + "' is registered");
+            throw new NotFound("no cluster '" + id + "' is registered");
         }
         return cluster;
     }
@@ -85,7 +87,7 @@ public class TenancyService {
         cluster(clusterId);
         TenantEntity tenant = TenantEntity.byPath(clusterId, path);
         if (tenant == null) {
-            throw ProblemException.notFound("cluster '" + clusterId + "' has no tenant '" + path + "'");
+            throw new NotFound("cluster '" + clusterId + "' has no tenant '" + path + "'");
         }
         return tenant;
     }
@@ -100,7 +102,7 @@ public class TenancyService {
         ClusterEntity cluster = cluster(clusterId);
         String problem = TenantPaths.problem(cluster.resourceManager, path);
         if (problem != null) {
-            throw ProblemException.unprocessable(problem);
+            throw new Invalid(problem);
         }
         for (String ancestor : TenantPaths.ancestors(cluster.resourceManager, path)) {
             if (TenantEntity.byPath(clusterId, ancestor) == null) {

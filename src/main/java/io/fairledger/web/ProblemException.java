@@ -1,18 +1,57 @@
 package io.fairledger.web;
 
+import java.util.List;
+
+import io.fairledger.errors.AccessDenied;
+import io.fairledger.errors.Conflict;
+import io.fairledger.errors.DomainException;
+import io.fairledger.errors.Invalid;
+import io.fairledger.errors.NotFound;
+import io.fairledger.errors.NotReady;
+
 /**
- * A failure the caller can act on, carrying the HTTP status and RFC 9457 title it maps to. The message is the
- * problem's {@code detail}: it must say what is wrong in the caller's terms and never leak internals.
+ * A failure as HTTP sees it: status, RFC 9457 title, detail, rejected fields and, for 503, how long to wait. Built
+ * here only: {@link #of(DomainException)} is the one table from domain errors to statuses, used by the REST mappers
+ * and the grants route alike.
  */
-public class ProblemException extends RuntimeException {
+public final class ProblemException extends RuntimeException {
 
     private final int status;
     private final String title;
+    private final List<Problem.FieldError> errors;
+    private final long retryAfterSeconds;
 
-    protected ProblemException(int status, String title, String detail) {
+    ProblemException(int status, String title, String detail) {
+        this(status, title, detail, List.of(), 0);
+    }
+
+    private ProblemException(int status, String title, String detail, List<Problem.FieldError> errors,
+            long retryAfterSeconds) {
         super(detail);
         this.status = status;
         this.title = title;
+        this.errors = errors;
+        this.retryAfterSeconds = retryAfterSeconds;
+    }
+
+    /** The one table from domain errors to HTTP. */
+    public static ProblemException of(DomainException e) {
+        if (e instanceof NotFound) {
+            return new ProblemException(404, "Not Found", e.getMessage());
+        }
+        if (e instanceof Conflict) {
+            return new ProblemException(409, "Conflict", e.getMessage());
+        }
+        if (e instanceof AccessDenied) {
+            return new ProblemException(403, "Forbidden", e.getMessage());
+        }
+        if (e instanceof NotReady notReady) {
+            return new ProblemException(503, "Service Unavailable", e.getMessage(), List.of(),
+                    Math.max(1, notReady.retryAfter().toSeconds()));
+        }
+        Invalid invalid = (Invalid) e;
+        return new ProblemException(422, "Unprocessable Content", e.getMessage(), invalid.fields().stream()
+                .map(f -> new Problem.FieldError(f.field(), f.message())).toList(), 0);
     }
 
     public int status() {
@@ -23,9 +62,14 @@ public class ProblemException extends RuntimeException {
         return title;
     }
 
+    /** Seconds for a {@code Retry-After} header, or 0 for none. */
+    public long retryAfterSeconds() {
+        return retryAfterSeconds;
+    }
+
     /** The problem+json body of this failure, for the request at {@code instance}. */
     public Problem body(String instance) {
-        return new Problem("about:blank", title, status, getMessage(), instance, java.util.List.of());
+        return new Problem("about:blank", title, status, getMessage(), instance, errors);
     }
 
     /** 401: no valid token; the same detail for every reason a token is refused. */
@@ -35,31 +79,6 @@ public class ProblemException extends RuntimeException {
 
     /** 403 for a caller whose roles do not include the operation's. */
     public static ProblemException roleMissing() {
-        return forbidden("Your roles do not allow this request.");
-    }
-
-    /** 403: the caller is known but may not see or do this. */
-    public static ProblemException forbidden(String detail) {
-        return new ProblemException(403, "Forbidden", detail);
-    }
-
-    /** 404: the named thing does not exist. */
-    public static ProblemException notFound(String detail) {
-        return new ProblemException(404, "Not Found", detail);
-    }
-
-    /** 409: the request conflicts with the current state. */
-    public static ProblemException conflict(String detail) {
-        return new ProblemException(409, "Conflict", detail);
-    }
-
-    /** 422: well-formed, but its content cannot be accepted. */
-    public static ProblemException unprocessable(String detail) {
-        return new ProblemException(422, "Unprocessable Content", detail);
-    }
-
-    /** 503: the answer is not ready yet; the caller may retry. */
-    public static ProblemException unavailable(String detail) {
-        return new ProblemException(503, "Service Unavailable", detail);
+        return new ProblemException(403, "Forbidden", "Your roles do not allow this request.");
     }
 }

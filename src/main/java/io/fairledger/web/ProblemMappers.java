@@ -6,6 +6,7 @@ import java.util.List;
 import org.jboss.logging.Logger;
 import org.jboss.resteasy.reactive.server.ServerExceptionMapper;
 
+import io.fairledger.errors.DomainException;
 import io.quarkus.security.AuthenticationFailedException;
 import io.quarkus.security.ForbiddenException;
 import io.quarkus.security.UnauthorizedException;
@@ -31,7 +32,15 @@ public final class ProblemMappers {
         if (e.status() == 401) {
             response.header(HttpHeaders.WWW_AUTHENTICATE, "Bearer");
         }
+        if (e.retryAfterSeconds() > 0) {
+            response.header(HttpHeaders.RETRY_AFTER, e.retryAfterSeconds());
+        }
         return response.build();
+    }
+
+    @ServerExceptionMapper
+    public Response domain(DomainException e, UriInfo uri) {
+        return problem(ProblemException.of(e), uri);
     }
 
     @ServerExceptionMapper

@@ -7,7 +7,7 @@ import java.util.List;
 import io.fairledger.accounting.LedgerSettings;
 import io.fairledger.accounting.StatementService;
 import io.fairledger.accounting.StatementView;
-import io.fairledger.web.ProblemException;
+import io.fairledger.errors.Invalid;
 import jakarta.annotation.security.RolesAllowed;
 import jakarta.inject.Inject;
 import jakarta.validation.Valid;
@@ -109,7 +109,7 @@ public class StatementResource {
         try {
             return Instant.parse(text);
         } catch (DateTimeParseException e) {
-            throw ProblemException.unprocessable("until must be an ISO-8601 instant such as 2026-11-22T00:00:00Z, got '"
+            throw new Invalid("until must be an ISO-8601 instant such as 2026-11-22T00:00:00Z, got '"
                     + text + "'");
         }
     }

@@ -7,7 +7,7 @@ import io.fairledger.admission.AdmissionService;
 import io.fairledger.admission.PolicySettings;
 import io.fairledger.security.Roles;
 import io.fairledger.tenancy.TenancyService;
-import io.fairledger.web.ProblemException;
+import io.fairledger.errors.Invalid;
 import jakarta.annotation.security.RolesAllowed;
 import jakarta.inject.Inject;
 import jakarta.validation.Valid;
@@ -59,7 +59,7 @@ public class AdmissionPolicyResource {
         tenancy.cluster(cluster);
         String problem = body.problem();
         if (problem != null) {
-            throw ProblemException.unprocessable(problem);
+            throw new Invalid(problem);
         }
         admission.changePolicy(cluster, body);
         return admission.policy(cluster);

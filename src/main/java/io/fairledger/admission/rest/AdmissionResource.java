@@ -20,7 +20,9 @@ import io.fairledger.security.Roles;
 import io.fairledger.tenancy.ClusterEntity;
 import io.fairledger.tenancy.TenancyService;
 import io.fairledger.tenancy.TenantPaths;
-import io.fairledger.web.ProblemException;
+import io.fairledger.errors.Conflict;
+import io.fairledger.errors.NotFound;
+import io.fairledger.errors.Invalid;
 import jakarta.annotation.security.RolesAllowed;
 import jakarta.inject.Inject;
 import jakarta.validation.Valid;
@@ -121,14 +123,14 @@ public class AdmissionResource {
         Instant now = clock.instant();
         long deadlineMillis;
         if ((body.deadlineSeconds() == null) == (body.deadlineAt() == null)) {
-            throw ProblemException.unprocessable("give exactly one of deadlineSeconds (relative to submission) or "
+            throw new Invalid("give exactly one of deadlineSeconds (relative to submission) or "
                     + "deadlineAt (an instant)");
         } else if (body.deadlineSeconds() != null) {
             deadlineMillis = (long) Math.ceil(body.deadlineSeconds() * 1000);
         } else {
             deadlineMillis = Duration.between(now, body.deadlineAt()).toMillis();
             if (deadlineMillis < 1) {
-                throw ProblemException.unprocessable("deadlineAt " + body.deadlineAt() + " is not after now (" + now
+                throw new Invalid("deadlineAt " + body.deadlineAt() + " is not after now (" + now
                         + ")");
             }
         }
@@ -136,7 +138,7 @@ public class AdmissionResource {
                 new LogEntry.JobSubmission(body.id(), body.tenant() == null ? "" : body.tenant(), body.tasks(),
                         deadlineMillis, body.estimatedCpuSeconds()));
         if (applied.refusal() != null) {
-            throw ProblemException.conflict(applied.refusal());
+            throw new Conflict(applied.refusal());
         }
         ClusterAdmission.JobView job = admission.read(cluster, s -> s.job(body.id()));
         return Response.created(URI.create("/api/v1/clusters/" + cluster + "/jobs/" + body.id()))
@@ -153,7 +155,7 @@ public class AdmissionResource {
     public ClusterAdmission.JobView job(@PathParam("cluster") String cluster, @PathParam("id") String id) {
         ClusterAdmission.JobView job = admission.read(cluster, s -> s.job(id));
         if (job == null) {
-            throw ProblemException.notFound("no job '" + id + "' on cluster '" + cluster + "'");
+            throw new NotFound("no job '" + id + "' on cluster '" + cluster + "'");
         }
         return job;
     }
@@ -173,17 +175,17 @@ public class AdmissionResource {
         Instant now = clock.instant();
         Instant finished = body.finishedAt() == null ? now : body.finishedAt();
         if (finished.isAfter(now.plus(MAX_FUTURE_SKEW))) {
-            throw ProblemException.unprocessable("finishedAt " + finished + " lies in the future (now " + now + ")");
+            throw new Invalid("finishedAt " + finished + " lies in the future (now " + now + ")");
         }
         ClusterAdmission.JobView before = job(cluster, id);
         if (before.status() != ClusterAdmission.Status.RUNNING) {
-            throw ProblemException.conflict("job '" + id + "' is " + before.status().name().toLowerCase()
+            throw new Conflict("job '" + id + "' is " + before.status().name().toLowerCase()
                     + ", not running");
         }
         ClusterAdmission.Applied applied = admission.append(cluster, "http-completion:" + id, finished,
                 LogEntry.HTTP_COMPLETION, new LogEntry.Completion(id, body.compTimeCpuSeconds(), body.outcome()));
         if (applied.refusal() != null) {
-            throw ProblemException.conflict(applied.refusal());
+            throw new Conflict(applied.refusal());
         }
         return new JobResponse(admission.read(cluster, s -> s.job(id)), applied.decisions());
     }
@@ -213,21 +215,21 @@ public class AdmissionResource {
             coreJobs.add(new WorkflowJob(j.id(), j.tasks(), j.taskRuntimeSeconds(), cpus, deps));
         }
         if (Math.ceil(body.deadlineSeconds() / slot) > ClusterAdmission.MAX_SLOTS) {
-            throw ProblemException.unprocessable("deadlineSeconds / slotSeconds is more than "
+            throw new Invalid("deadlineSeconds / slotSeconds is more than "
                     + ClusterAdmission.MAX_SLOTS + " slots: use longer slots");
         }
         try {
             new WorkflowDag(new Workflow(body.id(), coreJobs, 0, body.deadlineSeconds()));
         } catch (IllegalArgumentException e) {
-            throw ProblemException.unprocessable(e.getMessage());
+            throw new Invalid(e.getMessage());
         }
         ClusterAdmission.Applied applied = admission.append(cluster, "http-workflow:" + body.id(), clock.instant(),
                 LogEntry.HTTP_WORKFLOW, new LogEntry.WorkflowSubmission(body.id(),
                         body.tenant() == null ? "" : body.tenant(), body.deadlineSeconds(), slot, slack, jobs));
         if (applied.refusal() != null) {
             throw applied.refusal().contains("already submitted")
-                    ? ProblemException.conflict(applied.refusal())
-                    : ProblemException.unprocessable(applied.refusal());
+                    ? new Conflict(applied.refusal())
+                    : new Invalid(applied.refusal());
         }
         ClusterAdmission.WorkflowView view = admission.read(cluster, s -> s.workflow(body.id()));
         return Response.created(URI.create("/api/v1/clusters/" + cluster + "/workflows/" + body.id())).entity(view)
@@ -244,7 +246,7 @@ public class AdmissionResource {
     public ClusterAdmission.WorkflowView workflow(@PathParam("cluster") String cluster, @PathParam("id") String id) {
         ClusterAdmission.WorkflowView view = admission.read(cluster, s -> s.workflow(id));
         if (view == null) {
-            throw ProblemException.notFound("no workflow '" + id + "' on cluster '" + cluster + "'");
+            throw new NotFound("no workflow '" + id + "' on cluster '" + cluster + "'");
         }
         return view;
     }
@@ -255,7 +257,7 @@ public class AdmissionResource {
         }
         String problem = TenantPaths.problem(cluster.resourceManager, tenant);
         if (problem != null) {
-            throw ProblemException.unprocessable(problem);
+            throw new Invalid(problem);
         }
     }
 }

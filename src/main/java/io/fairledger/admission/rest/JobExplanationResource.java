@@ -9,7 +9,7 @@ import io.fairledger.admission.AdmissionService;
 import io.fairledger.admission.ClusterAdmission;
 import io.fairledger.security.Roles;
 import io.fairledger.security.TenantScope;
-import io.fairledger.web.ProblemException;
+import io.fairledger.errors.NotFound;
 import io.quarkus.security.identity.SecurityIdentity;
 import jakarta.annotation.security.RolesAllowed;
 import jakarta.inject.Inject;
@@ -50,7 +50,7 @@ public class JobExplanationResource {
         ClusterAdmission.JobView job = admission.read(cluster, s -> s.job(id));
         boolean all = identity.hasRole(Roles.ADMIN) || identity.hasRole(Roles.RESOURCE_MANAGER);
         if (job == null || !(all || TenantScope.of(identity).maySee(cluster, job.tenant()))) {
-            throw ProblemException.notFound("no job '" + id + "' of your tenants on cluster '" + cluster + "'");
+            throw new NotFound("no job '" + id + "' of your tenants on cluster '" + cluster + "'");
         }
         return new JobExplanation(cluster, job.id(), job.tenant(), job.status(), job.cpus(), job.history());
     }

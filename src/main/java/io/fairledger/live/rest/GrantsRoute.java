@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.fairledger.live.LiveLedgers;
 import io.fairledger.security.Roles;
 import io.fairledger.web.Problem;
+import io.fairledger.errors.DomainException;
 import io.fairledger.web.ProblemException;
 import io.fairledger.web.ProblemMappers;
 import io.quarkus.security.AuthenticationException;
@@ -66,8 +67,8 @@ public class GrantsRoute {
         GrantsCache.Encoded encoded;
         try {
             encoded = grants.of(ledgers.view(ctx.pathParam("clusterId")));
-        } catch (ProblemException e) {
-            problem(ctx, e);
+        } catch (DomainException e) {
+            problem(ctx, ProblemException.of(e));
             return;
         } catch (RuntimeException e) {
             problem(ctx, ProblemMappers.incident(e, ctx.request().path()));
@@ -94,6 +95,9 @@ public class GrantsRoute {
                 .putHeader(HttpHeaders.CONTENT_TYPE, Problem.MEDIA_TYPE);
         if (e.status() == 401) {
             response.putHeader("WWW-Authenticate", "Bearer");
+        }
+        if (e.retryAfterSeconds() > 0) {
+            response.putHeader("Retry-After", Long.toString(e.retryAfterSeconds()));
         }
         try {
             response.end(Buffer.buffer(json.writeValueAsBytes(body)));

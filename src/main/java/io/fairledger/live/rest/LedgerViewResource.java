@@ -14,7 +14,9 @@ import io.fairledger.live.rest.LiveViewsModel.GrantExplanation;
 import io.fairledger.live.rest.LiveViewsModel.TenantView;
 import io.fairledger.security.Roles;
 import io.fairledger.security.TenantScope;
-import io.fairledger.web.ProblemException;
+import io.fairledger.errors.NotFound;
+import io.fairledger.errors.Invalid;
+import io.fairledger.errors.AccessDenied;
 import io.quarkus.security.identity.SecurityIdentity;
 import jakarta.annotation.security.RolesAllowed;
 import jakarta.inject.Inject;
@@ -57,7 +59,7 @@ public class LedgerViewResource {
         TenantScope scope = TenantScope.of(identity);
         boolean privileged = scope.seesAll() || identity.hasRole(Roles.RESOURCE_MANAGER);
         if (!privileged && scope.tenants(clusterId).isEmpty()) {
-            throw ProblemException.forbidden("you have no tenant in cluster '" + clusterId + "'");
+            throw new AccessDenied("you have no tenant in cluster '" + clusterId + "'");
         }
         return FairnessView.of(ledgers.view(clusterId));
     }
@@ -101,7 +103,7 @@ public class LedgerViewResource {
         LiveView view = ledgers.view(clusterId);
         String id = account(view, tenant).path().toString();
         return view.levelOf(id).map(level -> GrantExplanation.of(view, id, level))
-                .orElseThrow(() -> ProblemException.notFound("the root is not granted: it is the whole cluster"));
+                .orElseThrow(() -> new NotFound("the root is not granted: it is the whole cluster"));
     }
 
     @GET
@@ -129,7 +131,7 @@ public class LedgerViewResource {
     private TenantAccount account(LiveView view, String tenant) {
         authorise(view.cluster(), tenant);
         String id = path(tenant).toString();
-        return view.account(id).orElseThrow(() -> ProblemException.notFound("cluster '" + view.cluster()
+        return view.account(id).orElseThrow(() -> new NotFound("cluster '" + view.cluster()
                 + "' has no tenant '" + tenant + "' in its ledger"));
     }
 
@@ -137,7 +139,7 @@ public class LedgerViewResource {
         ledgers.view(clusterId);
         TenantScope scope = TenantScope.of(identity);
         if (!scope.maySee(clusterId, tenant)) {
-            throw ProblemException.forbidden("tenant '" + tenant + "' of cluster '" + clusterId
+            throw new AccessDenied("tenant '" + tenant + "' of cluster '" + clusterId
                     + "' is not yours: your token names " + scope.tenants(clusterId));
         }
     }
@@ -146,7 +148,7 @@ public class LedgerViewResource {
         try {
             return TenantPath.parse(tenant);
         } catch (IllegalArgumentException e) {
-            throw ProblemException.unprocessable("'" + tenant + "' is not a tenant path: " + e.getMessage());
+            throw new Invalid("'" + tenant + "' is not a tenant path: " + e.getMessage());
         }
     }
 }
