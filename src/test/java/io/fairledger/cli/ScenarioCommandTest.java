@@ -80,18 +80,15 @@ class ScenarioCommandTest {
     }
 
     @Test
-    void reproducesAllThreeCasesOfTheSharedTable1() throws Exception {
-        Path shared = Path.of("..", "shared", "design", "table1.json").toAbsolutePath().normalize();
-        if (!Files.isReadable(shared)) {
-            fail("the design data " + shared + " is missing: this test checks the scenario command against it");
-        }
-        JsonNode table = MAPPER.readTree(shared.toFile());
+    void reproducesAllThreeCasesOfTable1() throws Exception {
+        Path table1 = fixture("table1.json");
+        JsonNode table = MAPPER.readTree(table1.toFile());
         JsonNode cases = table.get("cases");
         Map<String, String[]> runs = Map.of("MLRF", new String[]{"--policy", "MLRF"}, "LTRF",
                 new String[]{"--policy", "LTRF"}, "LTRF_discount_0.5",
                 new String[]{"--policy", "LTRF", "--discount", "0.5"});
         for (var e : runs.entrySet()) {
-            List<String> args = new ArrayList<>(List.of("--file", shared.toString()));
+            List<String> args = new ArrayList<>(List.of("--file", table1.toString()));
             args.addAll(List.of(e.getValue()));
             Run r = run(args.toArray(String[]::new));
             assertThat(r.exit()).as("%s: %s", e.getKey(), r.err()).isZero();

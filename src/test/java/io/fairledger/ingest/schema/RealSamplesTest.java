@@ -8,7 +8,10 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
+
+import io.fairledger.testsupport.SharedData;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -18,6 +21,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
  * The real resource-manager samples in ../shared/data/formats (read in place, never copied) fit the schemas: Mesos
  * events forwarded unchanged plus the cluster decode, and AHS containers map field by field onto YarnContainerEvent.
  */
+@Tag(SharedData.TAG)
 class RealSamplesTest {
 
     private static final ObjectMapper JSON = new ObjectMapper();

@@ -7,6 +7,8 @@ import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+
+import io.fairledger.testsupport.SharedData;
 import java.util.stream.Stream;
 import net.jqwik.api.Arbitraries;
 import net.jqwik.api.Arbitrary;
@@ -28,12 +30,7 @@ final class SchemaTestFiles {
 
     /** {@code ../shared/data/formats/<sub>}, the real resource-manager samples; fails clearly when absent. */
     static Path sharedFormats(String sub) {
-        Path dir = Path.of("..", "shared", "data", "formats", sub).toAbsolutePath().normalize();
-        if (!Files.isDirectory(dir)) {
-            fail("The real resource-manager samples are expected at ../shared/data/formats/" + sub
-                    + " relative to the project root (" + dir + ") and are absent; put the shared data set there");
-        }
-        return dir;
+        return SharedData.dir("formats", sub);
     }
 
     /** The {@code .avsc} files directly in {@code dir}, sorted. */

@@ -7,30 +7,20 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
+
+import io.fairledger.testsupport.SharedData;
 
 /**
  * The readers on the real public samples in {@code ../shared/data} (never copied into the repository), checked
  * against the counts their SOURCE.md files state. Fails, naming the directory, when the samples are absent.
  */
+@Tag(SharedData.TAG)
 class PublicTraceSamplesTest {
 
     static Path data() {
-        Path dir = Path.of("").toAbsolutePath();
-        while (dir != null) {
-            Path candidate = dir.resolve("shared").resolve("data");
-            if (Files.isDirectory(candidate)) {
-                return candidate;
-            }
-            candidate = dir.resolve("..").resolve("shared").resolve("data").normalize();
-            if (Files.isDirectory(candidate)) {
-                return candidate;
-            }
-            dir = dir.getParent();
-        }
-        throw new AssertionError(
-                "the public trace samples are missing: expected a directory shared/data (../shared/data"
-                        + " from the repository root) holding sls/, google2011/, alibaba2017/, pwa/ and swim/");
+        return SharedData.dir();
     }
 
     private static Path sample(String relative) {
