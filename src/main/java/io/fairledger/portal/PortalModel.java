@@ -25,13 +25,17 @@ public final class PortalModel {
             BigDecimal entitled, Double rho) {
     }
 
-    /** A tenant's periods from its statements (closed) and the open one to date. */
-    static List<PeriodRow> periods(String tenant, List<StatementView> closed, StatementView open) {
+    /**
+     * A tenant's periods from its statements and the open one to date; a period is open while the latest event
+     * ({@code asOf}) falls before its end.
+     */
+    static List<PeriodRow> periods(String tenant, List<StatementView> statements, StatementView open,
+            Instant asOf) {
         List<PeriodRow> rows = new ArrayList<>();
-        for (StatementView s : closed) {
+        for (StatementView s : statements) {
             s.lines().stream().filter(l -> l.tenant().equals(tenant)).findFirst().ifPresent(
-                    l -> rows.add(new PeriodRow(s.period(), s.start(), s.end(), true, l.actual(), l.entitled(),
-                            l.rho())));
+                    l -> rows.add(new PeriodRow(s.period(), s.start(), s.end(), !s.end().isAfter(asOf), l.actual(),
+                            l.entitled(), l.rho())));
         }
         if (open != null && rows.stream().noneMatch(r -> r.period().equals(open.period()))) {
             open.lines().stream().filter(l -> l.tenant().equals(tenant)).findFirst().ifPresent(

@@ -91,9 +91,12 @@ public class TenantPages {
         } catch (NotFound rootIsNotGranted) {
             // the root is the whole cluster: no grant to explain
         }
-        List<StatementView> closed = ownStatements(cluster, view.tenant());
         LiveView live = ledgers.view(cluster);
-        List<PortalModel.PeriodRow> periods = PortalModel.periods(view.tenant(), closed, live.openStatement());
+        // periods that start after the latest event have seen nothing yet: the downloads list them, the page does not
+        List<StatementView> ended = ownStatements(cluster, view.tenant()).stream()
+                .filter(s -> !s.start().isAfter(live.asOf())).toList();
+        List<PortalModel.PeriodRow> periods = PortalModel.periods(view.tenant(), ended, live.openStatement(),
+                live.asOf());
         List<PortalModel.JobRow> jobs = List.of();
         String jobsNote = null;
         try {
@@ -102,7 +105,7 @@ public class TenantPages {
         } catch (DomainException e) {
             jobsNote = "Admission decisions are not available: " + e.getMessage();
         }
-        return PortalTemplates.tenant(viewer, view, aggregates, grant, periods, closed, jobs, jobsNote,
+        return PortalTemplates.tenant(viewer, view, aggregates, grant, periods, ended, jobs, jobsNote,
                 scriptJson(PortalModel.chart(periods)));
     }
 

@@ -123,6 +123,9 @@ class PortalIT {
             Awaitility.await().atMost(30, TimeUnit.SECONDS).until(
                     () -> "true".equals(browser.byId("chart").getAttribute("data-drawn")));
             browser.screenshot("tenant");
+            ((JavascriptExecutor) browser.driver)
+                    .executeScript("document.getElementById('history-h').scrollIntoView();");
+            browser.screenshot("tenant-chart");
 
             browser.byId("download-csv").click();
             String csv = Files.readString(download(browser.downloads, ".csv"));
@@ -136,6 +139,7 @@ class PortalIT {
                             + "/tenants/root.a/statements").then().statusCode(200).extract().asString()));
 
             browser.width(375);
+            ((JavascriptExecutor) browser.driver).executeScript("window.scrollTo(0, 0);");
             Object overflow = ((JavascriptExecutor) browser.driver).executeScript(
                     "return document.documentElement.scrollWidth - window.innerWidth;");
             assertThat(((Number) overflow).intValue()).as("no sideways scrolling at 375 px").isLessThanOrEqualTo(0);
