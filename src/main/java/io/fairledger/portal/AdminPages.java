@@ -30,6 +30,7 @@ import jakarta.inject.Inject;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.FormParam;
 import jakarta.ws.rs.GET;
+import jakarta.ws.rs.HeaderParam;
 import jakarta.ws.rs.POST;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.PathParam;
@@ -116,7 +117,9 @@ public class AdminPages {
     @Consumes(MediaType.APPLICATION_FORM_URLENCODED)
     @Operation(hidden = true)
     public TemplateInstance preview(@PathParam("cluster") String cluster, @FormParam("tenant") String tenant,
-            @FormParam("weight") String weight, @FormParam("discountRateOverride") String discount) {
+            @FormParam("weight") String weight, @FormParam("discountRateOverride") String discount,
+            @HeaderParam("Origin") String origin, @HeaderParam("Host") String host) {
+        SameOrigin.require(origin, host);
         Viewer viewer = admin();
         PortalModel.TenantRow proposed = new PortalModel.TenantRow(required(tenant, "tenant"), null,
                 decimal(weight, "weight", true), decimal(discount, "discount rate", false));
@@ -147,7 +150,9 @@ public class AdminPages {
     @Consumes(MediaType.APPLICATION_FORM_URLENCODED)
     @Operation(hidden = true)
     public Response apply(@PathParam("cluster") String cluster, @FormParam("tenant") String tenant,
-            @FormParam("weight") String weight, @FormParam("discountRateOverride") String discount) {
+            @FormParam("weight") String weight, @FormParam("discountRateOverride") String discount,
+            @HeaderParam("Origin") String origin, @HeaderParam("Host") String host) {
+        SameOrigin.require(origin, host);
         admin();
         String path = required(tenant, "tenant");
         clusterAdmin.putTenant(cluster, path, new ClusterAdminResource.TenantSettings(

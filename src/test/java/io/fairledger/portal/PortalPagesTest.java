@@ -95,6 +95,10 @@ class PortalPagesTest {
                 .post("/portal/admin/clusters/" + CLUSTER + "/preview").then().statusCode(200).extract().asString();
         assertThat(preview).contains("id=\"apply-form\"").contains("class=\"changed\"");
         given().get("/api/v1/admin/clusters/" + CLUSTER + "/tenants/root.q1").then().body("weight", equalTo(2.0f));
+        given().header("Origin", "http://elsewhere.example").formParam("tenant", "root.q1").formParam("weight", "9")
+                .post("/portal/admin/clusters/" + CLUSTER + "/apply").then().statusCode(403)
+                .contentType(ContentType.HTML);
+        given().get("/api/v1/admin/clusters/" + CLUSTER + "/tenants/root.q1").then().body("weight", equalTo(2.0f));
         given().redirects().follow(false).formParam("tenant", "root.q1").formParam("weight", "4")
                 .post("/portal/admin/clusters/" + CLUSTER + "/apply").then().statusCode(303);
         given().get("/api/v1/admin/clusters/" + CLUSTER + "/tenants/root.q1").then().body("weight", equalTo(4.0f));
