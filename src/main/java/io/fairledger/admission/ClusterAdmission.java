@@ -23,6 +23,7 @@ import io.fairledger.core.jobsim.JobOutcome;
 import io.fairledger.core.jobsim.Outcome;
 import io.fairledger.core.jobsim.RunMetrics;
 import io.fairledger.core.jobsim.Summary;
+import io.fairledger.core.model.TenantPath;
 import io.fairledger.core.workflow.FlowTimePlan;
 import io.fairledger.core.workflow.FlowTimePlanner;
 import io.fairledger.core.workflow.JobWindow;
@@ -208,6 +209,20 @@ public final class ClusterAdmission {
     public JobView job(String id) {
         Job j = jobs.get(id);
         return j == null ? null : view(j);
+    }
+
+    /** Every job of {@code tenant} or its subtree (YARN queue or Mesos role path), by id: the portal lists them. */
+    public List<JobView> jobsOf(TenantPath tenant) {
+        return jobs.values().stream().filter(j -> isWithin(j.request.tenant(), tenant)).map(this::view)
+                .sorted(Comparator.comparing(JobView::id)).toList();
+    }
+
+    private static boolean isWithin(String path, TenantPath tenant) {
+        try {
+            return TenantPath.parse(path).isWithin(tenant);
+        } catch (IllegalArgumentException e) {
+            return false;
+        }
     }
 
     /** One workflow, or null. */

@@ -47,6 +47,11 @@ class StandaloneIT {
                 "--kafka-port", "0")) {
             given().baseUri(second.baseUrl()).get("/api/v1/admin/clusters/kept")
                     .then().statusCode(200).body("resourceManager", equalTo("MESOS"));
+            String portal = given().baseUri(second.baseUrl()).get("/portal").then().statusCode(200)
+                    .contentType(ContentType.HTML).extract().asString();
+            assertThat(portal).as("the portal is open to the loopback operator as admin").contains("local-admin")
+                    .contains("Cluster kept").contains("href=\"/portal/admin\"");
+            given().baseUri(second.baseUrl()).get("/portal/admin").then().statusCode(200);
             second.terminate();
         }
     }

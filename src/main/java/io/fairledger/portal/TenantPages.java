@@ -1,0 +1,210 @@
+package io.fairledger.portal;
+
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+
+import org.eclipse.microprofile.config.inject.ConfigProperty;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+
+import io.fairledger.accounting.StatementService;
+import io.fairledger.accounting.StatementView;
+import io.fairledger.admission.AdmissionService;
+import io.fairledger.core.model.TenantPath;
+import io.fairledger.errors.AccessDenied;
+import io.fairledger.errors.DomainException;
+import io.fairledger.errors.NotFound;
+import io.fairledger.live.LiveLedgers;
+import io.fairledger.live.LiveView;
+import io.fairledger.live.rest.LedgerViewResource;
+import io.fairledger.live.rest.LiveViewsModel;
+import io.fairledger.security.TenantScope;
+import io.fairledger.tenancy.ClusterEntity;
+import io.fairledger.tenancy.TenancyService;
+import io.quarkus.security.identity.SecurityIdentity;
+import jakarta.inject.Inject;
+import jakarta.ws.rs.GET;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.PathParam;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.core.MediaType;
+import jakarta.ws.rs.core.Response;
+import jakarta.ws.rs.core.UriInfo;
+import org.eclipse.microprofile.openapi.annotations.Operation;
+import org.jboss.resteasy.reactive.server.ServerExceptionMapper;
+import io.quarkus.qute.TemplateInstance;
+
+/**
+ * The tenant portal: the clusters and tenants a login covers and, per tenant, its numbers as the API gives them. Every
+ * number comes through {@link LedgerViewResource}'s methods, so the roles and the {@code fairledger_tenants} claim
+ * are applied exactly as for the API: another tenant's page is refused before any of its numbers is read.
+ * Sign-in is the web-app OIDC tenant {@code portal} (application.properties); in standalone mode without OIDC,
+ * loopback callers are the local admin.
+ */
+@Path("/portal")
+@Produces(MediaType.TEXT_HTML)
+public class TenantPages {
+
+    @Inject
+    SecurityIdentity identity;
+
+    @Inject
+    LedgerViewResource ledgerViews;
+
+    @Inject
+    LiveLedgers ledgers;
+
+    @Inject
+    StatementService statements;
+
+    @Inject
+    TenancyService tenancy;
+
+    @Inject
+    AdmissionService admission;
+
+    @Inject
+    ObjectMapper json;
+
+    @ConfigProperty(name = "quarkus.oidc.portal.tenant-enabled", defaultValue = "false")
+    boolean oidc;
+
+    @GET
+    @Operation(hidden = true)
+    public TemplateInstance home() {
+        Viewer viewer = reader();
+        return PortalTemplates.home(viewer, clusters(TenantScope.of(identity)));
+    }
+
+    @GET
+    @Path("clusters/{cluster}/tenants/{tenant}")
+    @Operation(hidden = true)
+    public TemplateInstance tenant(@PathParam("cluster") String cluster, @PathParam("tenant") String tenant) {
+        Viewer viewer = reader();
+        LiveViewsModel.TenantView view = ledgerViews.tenant(cluster, tenant); // refuses another tenant's page
+        LiveViewsModel.FairnessView aggregates = ledgerViews.fairness(cluster);
+        PortalModel.GrantWords grant = null;
+        try {
+            grant = PortalModel.GrantWords.of(ledgerViews.grantExplanation(cluster, view.tenant()));
+        } catch (NotFound rootIsNotGranted) {
+            // the root is the whole cluster: no grant to explain
+        }
+        LiveView live = ledgers.view(cluster);
+        // periods that start after the latest event have seen nothing yet: the downloads list them, the page does not
+        List<StatementView> ended = ownStatements(cluster, view.tenant()).stream()
+                .filter(s -> !s.start().isAfter(live.asOf())).toList();
+        List<PortalModel.PeriodRow> periods = PortalModel.periods(view.tenant(), ended, live.openStatement(),
+                live.asOf());
+        List<PortalModel.JobRow> jobs = List.of();
+        String jobsNote = null;
+        try {
+            TenantPath path = TenantPath.parse(view.tenant());
+            jobs = admission.read(cluster, s -> s.jobsOf(path)).stream().map(PortalModel.JobRow::of).toList();
+        } catch (DomainException e) {
+            jobsNote = "Admission decisions are not available: " + e.getMessage();
+        }
+        return PortalTemplates.tenant(viewer, view, aggregates, grant, periods, ended, jobs, jobsNote,
+                scriptJson(PortalModel.chart(periods)));
+    }
+
+    @GET
+    @Path("clusters/{cluster}/tenants/{tenant}/statements.csv")
+    @Produces("text/csv")
+    @Operation(hidden = true)
+    public Response statementsCsv(@PathParam("cluster") String cluster, @PathParam("tenant") String tenant) {
+        reader();
+        Response api = ledgerViews.tenantStatements(cluster, tenant, "text/csv");
+        return download(api, cluster, tenant, "csv", "text/csv");
+    }
+
+    @GET
+    @Path("clusters/{cluster}/tenants/{tenant}/statements.json")
+    @Produces(MediaType.APPLICATION_JSON)
+    @Operation(hidden = true)
+    public Response statementsJson(@PathParam("cluster") String cluster, @PathParam("tenant") String tenant) {
+        reader();
+        Response api = ledgerViews.tenantStatements(cluster, tenant, MediaType.APPLICATION_JSON);
+        return download(api, cluster, tenant, "json", MediaType.APPLICATION_JSON);
+    }
+
+    /** Standalone mode has no single sign-on session; with OIDC the {@code portal} tenant handles this path. */
+    @GET
+    @Path("logout")
+    @Operation(hidden = true)
+    public Response logout() {
+        return PortalErrors.page(200, "Nothing to sign out of",
+                "This server runs in standalone mode: callers on this machine are the local admin.");
+    }
+
+    @GET
+    @Path("signed-out")
+    @Operation(hidden = true)
+    public TemplateInstance signedOut() {
+        return PortalTemplates.signedOut();
+    }
+
+    @GET
+    @Path("{unknown: .+}")
+    @Operation(hidden = true)
+    public Response unknown() {
+        return PortalErrors.page(404, "Not Found", "There is no such page.");
+    }
+
+    @ServerExceptionMapper
+    public Response failed(Exception e, UriInfo uri) {
+        return PortalErrors.page(e, uri.getPath());
+    }
+
+    private Viewer reader() {
+        Viewer viewer = Viewer.of(identity, oidc);
+        if (!viewer.reads()) {
+            throw new AccessDenied("your login (" + viewer.name() + ") has neither the tenant nor the admin role: "
+                    + "ask an admin to add you to your team's group");
+        }
+        return viewer;
+    }
+
+    /** The clusters the login covers, with its tenants in each: every leaf of the books for an admin. */
+    private List<PortalModel.ClusterEntry> clusters(TenantScope scope) {
+        List<PortalModel.ClusterEntry> out = new ArrayList<>();
+        for (ClusterEntity c : tenancy.clusters()) {
+            List<String> tenants;
+            if (scope.seesAll()) {
+                tenants = ledgers.find(c.id).map(v -> v.leaves().stream().map(a -> a.path().toString()).toList())
+                        .orElse(List.of());
+            } else {
+                tenants = List.copyOf(scope.tenants(c.id));
+            }
+            if (scope.seesAll() || !tenants.isEmpty()) {
+                out.add(new PortalModel.ClusterEntry(c.id, c.name, String.valueOf(c.resourceManager), tenants));
+            }
+        }
+        return out;
+    }
+
+    /** The tenant's statements of every period ended by now, as the API's tenant statements call returns them. */
+    @SuppressWarnings("unchecked")
+    private List<StatementView> ownStatements(String cluster, String tenant) {
+        return (List<StatementView>) ledgerViews.tenantStatements(cluster, tenant, MediaType.APPLICATION_JSON)
+                .getEntity();
+    }
+
+    private static Response download(Response api, String cluster, String tenant, String extension, String type) {
+        String file = "statements-" + cluster + "-" + tenant + "-" + Instant.now().getEpochSecond() + "." + extension;
+        return Response.ok(api.getEntity(), type)
+                .header("Content-Disposition", "attachment; filename=\"" + file.replaceAll("[^A-Za-z0-9._-]", "_")
+                        + "\"")
+                .build();
+    }
+
+    /** JSON safe inside a {@code <script type="application/json">} element. */
+    private String scriptJson(Object value) {
+        try {
+            return json.writeValueAsString(value).replace("<", "\\u003c");
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("cannot serialise the chart data", e);
+        }
+    }
+}

@@ -1,0 +1,22 @@
+package io.fairledger.portal;
+
+import io.fairledger.security.Roles;
+import io.quarkus.security.identity.SecurityIdentity;
+
+/**
+ * Who is reading a page: the name shown in the header, whether the admin pages are theirs, and whether there is a
+ * single sign-on session to end (not for the trusted loopback operator of standalone mode).
+ */
+public record Viewer(String name, boolean admin, boolean tenant, boolean signedIn) {
+
+    static Viewer of(SecurityIdentity identity, boolean oidc) {
+        String name = identity == null || identity.isAnonymous() ? "anonymous" : identity.getPrincipal().getName();
+        return new Viewer(name, identity != null && identity.hasRole(Roles.ADMIN),
+                identity != null && identity.hasRole(Roles.TENANT), oidc);
+    }
+
+    /** May this login read tenant pages at all (its own tenants for a tenant, every tenant for an admin)? */
+    boolean reads() {
+        return admin || tenant;
+    }
+}

@@ -1,0 +1,79 @@
+package io.fairledger.portal;
+
+import java.math.BigDecimal;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Function;
+import java.util.stream.Collectors;
+
+import io.fairledger.accounting.LedgerSettings;
+import io.fairledger.accounting.StatementService;
+import io.fairledger.accounting.StatementView;
+import io.fairledger.live.LiveView;
+
+/**
+ * The admin's what-if preview: the latest periods replayed with today's settings and with the proposed ones (the same
+ * replay, {@link StatementService#whatIf}), period by period and tenant by tenant side by side.
+ */
+final class WhatIfComparison {
+
+    private WhatIfComparison() {
+    }
+
+    /** The replayed range: {@code (from, until]}. */
+    record Range(Instant from, Instant until) {
+    }
+
+    /**
+     * The last {@code periods} periods up to the end of the open one (a period lasts what the settings say, a day by
+     * default), not before the cluster's registration.
+     */
+    static Range range(LedgerSettings settings, LiveView view, int periods) {
+        Duration length = settings.period() == null || settings.period().length() == null
+                ? Duration.ofDays(1)
+                : settings.period().length();
+        Instant until = view.openStatement().start().plus(length);
+        Instant from = until.minus(length.multipliedBy(periods));
+        return new Range(from.isBefore(settings.registeredAt()) ? settings.registeredAt() : from, until);
+    }
+
+    /** Today's periods beside the proposal's, matched by period id, newest last. */
+    static List<PortalModel.ComparedPeriod> compare(List<StatementService.WhatIfPeriod> today,
+            List<StatementService.WhatIfPeriod> proposed) {
+        Map<String, StatementService.WhatIfPeriod> byPeriod = proposed.stream()
+                .collect(Collectors.toMap(p -> p.statement().period(), Function.identity(), (a, b) -> b));
+        List<PortalModel.ComparedPeriod> out = new ArrayList<>();
+        for (StatementService.WhatIfPeriod now : today) {
+            StatementService.WhatIfPeriod then = byPeriod.get(now.statement().period());
+            if (then == null) {
+                continue;
+            }
+            Map<String, StatementView.Line> thenLines = then.statement().lines().stream()
+                    .collect(Collectors.toMap(StatementView.Line::tenant, Function.identity(), (a, b) -> b));
+            List<PortalModel.ComparedLine> lines = new ArrayList<>();
+            for (StatementView.Line line : now.statement().lines()) {
+                StatementView.Line other = thenLines.get(line.tenant());
+                if (other != null) {
+                    lines.add(new PortalModel.ComparedLine(line.tenant(),
+                            PortalModel.Compared.of(line.entitled(), other.entitled()),
+                            PortalModel.Compared.of(line.rho(), other.rho()),
+                            PortalModel.Compared.of(line.balance(), other.balance()),
+                            PortalModel.Compared.of(line.total(), other.total())));
+                }
+            }
+            out.add(new PortalModel.ComparedPeriod(now.statement().period(), now.statement().start(),
+                    now.statement().end(), PortalModel.Compared.of(now.sharingBenefit(), then.sharingBenefit()),
+                    PortalModel.Compared.of(now.sharingLoss(), then.sharingLoss()),
+                    PortalModel.Compared.of(now.jainFairness(), then.jainFairness()),
+                    PortalModel.Compared.of(total(now), total(then)), lines));
+        }
+        return out;
+    }
+
+    private static BigDecimal total(StatementService.WhatIfPeriod p) {
+        return p.statement().totalCharge();
+    }
+}
