@@ -13,13 +13,13 @@ import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
 import io.fairledger.admission.AdmissionService;
 import io.fairledger.admission.ClusterAdmission;
 import io.fairledger.admission.LogEntry;
+import io.fairledger.core.model.TenantPath;
 import io.fairledger.core.workflow.Workflow;
 import io.fairledger.core.workflow.WorkflowDag;
 import io.fairledger.core.workflow.WorkflowJob;
 import io.fairledger.security.Roles;
 import io.fairledger.tenancy.ClusterEntity;
 import io.fairledger.tenancy.TenancyService;
-import io.fairledger.tenancy.TenantPaths;
 import io.fairledger.errors.Conflict;
 import io.fairledger.errors.NotFound;
 import io.fairledger.errors.Invalid;
@@ -255,7 +255,7 @@ public class AdmissionResource {
         if (tenant == null || tenant.isEmpty()) {
             return;
         }
-        String problem = TenantPaths.problem(cluster.resourceManager, tenant);
+        String problem = TenantPath.problem(cluster.resourceManager.pathSyntax(), tenant);
         if (problem != null) {
             throw new Invalid(problem);
         }
