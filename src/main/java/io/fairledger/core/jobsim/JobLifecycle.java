@@ -27,9 +27,9 @@ public final class JobLifecycle {
     public enum Report {
         SUCCEEDED, FAILED, KILLED;
 
-        /** The report named {@code name}; null (not reported) is a success. */
+        /** The report named {@code name}; anything but {@code FAILED} or {@code KILLED} (null too) is a success. */
         public static Report of(String name) {
-            return name == null ? SUCCEEDED : valueOf(name);
+            return "KILLED".equals(name) ? KILLED : "FAILED".equals(name) ? FAILED : SUCCEEDED;
         }
     }
 
