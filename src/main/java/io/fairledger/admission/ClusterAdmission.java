@@ -4,7 +4,6 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -77,7 +76,6 @@ public final class ClusterAdmission {
     private long position;
     private final Map<String, Job> jobs = new HashMap<>();
     private final WorkflowPlans workflows;
-    private final Map<String, Long> decisionCounts = new LinkedHashMap<>();
 
     public ClusterAdmission(String cluster) {
         this.cluster = cluster;
@@ -116,11 +114,6 @@ public final class ClusterAdmission {
     /** The current policy, null before the first row; callers must hold the cluster's lock. */
     public AdmissionPolicy policy() {
         return policy;
-    }
-
-    /** Decisions taken so far (replay included), by outcome: admitted, queued, dropped, killed. */
-    public Map<String, Long> decisionCounts() {
-        return Map.copyOf(decisionCounts);
     }
 
     /** Jobs waiting in the queue. */
@@ -321,7 +314,6 @@ public final class ClusterAdmission {
         if (note != null) {
             reason = reason == null ? note : reason + "; " + note;
         }
-        decisionCounts.merge(outcome.toLowerCase(), 1L, Long::sum);
         j.history.add(new Change(position, Instant.ofEpochMilli(at), outcome, cpus, reason, why));
         return new DecisionEvent(cluster, position, Instant.ofEpochMilli(at), policy.name(), j.request.id(),
                 j.request.tenant(), outcome, cpus, reason);

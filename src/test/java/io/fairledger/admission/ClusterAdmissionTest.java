@@ -80,7 +80,7 @@ class ClusterAdmissionTest {
         for (String id : List.of("j1", "j2", "late", "j4")) {
             assertThat(replayed.job(id)).isEqualTo(live.job(id));
         }
-        assertThat(replayed.decisionCounts()).isEqualTo(live.decisionCounts());
+        assertThat(replayed.summary()).isEqualTo(live.summary());
     }
 
     @Test
@@ -190,7 +190,13 @@ class ClusterAdmissionTest {
         for (int i = 0; i < 400; i++) {
             assertThat(b.job("j" + i)).isEqualTo(a.job("j" + i));
         }
-        assertThat(a.decisionCounts()).containsKeys("admitted", "queued", "dropped");
+        List<String> outcomes = new ArrayList<>();
+        for (int i = 0; i < 400; i++) {
+            if (a.job("j" + i) != null) {
+                a.job("j" + i).history().forEach(change -> outcomes.add(change.outcome()));
+            }
+        }
+        assertThat(outcomes).contains("ADMITTED", "QUEUED", "DROPPED");
         assertThat(b.summary()).isEqualTo(a.summary());
     }
 }
