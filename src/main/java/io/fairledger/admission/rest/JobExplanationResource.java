@@ -7,7 +7,6 @@ import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
 
 import io.fairledger.admission.AdmissionService;
 import io.fairledger.admission.AdmissionViews;
-import io.fairledger.admission.ClusterAdmission;
 import io.fairledger.security.Roles;
 import io.fairledger.security.TenantScope;
 import io.fairledger.errors.NotFound;
