@@ -134,7 +134,7 @@ public class AdmissionLog {
             ps.setString(2, eventId);
             ps.setLong(3, eventTimeMs);
             ps.setString(4, kind);
-            ps.setBytes(5, ClusterAdmission.JSON.writeValueAsBytes(payload));
+            ps.setBytes(5, AdmissionRows.JSON.writeValueAsBytes(payload));
             ps.setLong(6, position);
             return ps.executeUpdate();
         } catch (JsonProcessingException e) {

@@ -80,7 +80,7 @@ public class AdmissionService {
         final ReentrantLock lock = new ReentrantLock();
         final ClusterAdmission state;
         final Set<Long> mine = ConcurrentHashMap.newKeySet();
-        final Map<Long, ClusterAdmission.Applied> results = new ConcurrentHashMap<>();
+        final Map<Long, Applied> results = new ConcurrentHashMap<>();
 
         Holder(String cluster) {
             state = new ClusterAdmission(cluster);
@@ -175,8 +175,8 @@ public class AdmissionService {
             while (true) {
                 List<LogEntry> rows = log.after(h.state.cluster(), h.state.position(), CHUNK);
                 for (LogEntry row : rows) {
-                    ClusterAdmission.Applied applied = h.state.apply(row);
-                    for (ClusterAdmission.DecisionEvent d : applied.decisions()) {
+                    Applied applied = h.state.apply(row);
+                    for (DecisionEvent d : applied.decisions()) {
                         meters.counter(MetricNames.ADMISSION_DECISIONS, MetricNames.CLUSTER, d.cluster(),
                                 MetricNames.OUTCOME, d.outcome().toLowerCase()).increment();
                     }
@@ -240,7 +240,7 @@ public class AdmissionService {
      * @throws DomainException
      *             404 for an unknown cluster, 409 without ledger settings or when {@code eventId} was used already
      */
-    public ClusterAdmission.Applied append(String cluster, String eventId, Instant at, String kind, Object payload) {
+    public Applied append(String cluster, String eventId, Instant at, String kind, Object payload) {
         Holder h = holder(cluster);
         LogEntry.PolicyChange initial = h.state.position() > 0 ? null : initialPolicy(cluster);
         long position = log.append(cluster, eventId, at.toEpochMilli(), kind, payload, initial, h.mine);
@@ -249,7 +249,7 @@ public class AdmissionService {
                     + (kind.equals(LogEntry.HTTP_COMPLETION) ? "reported" : "submitted") + " on cluster " + cluster);
         }
         catchUp(h);
-        ClusterAdmission.Applied applied = h.results.remove(position);
+        Applied applied = h.results.remove(position);
         if (applied == null) {
             throw new IllegalStateException("row " + position + " of " + cluster + " was not applied");
         }

@@ -16,7 +16,7 @@ import com.fasterxml.jackson.datatype.jsr310.JavaTimeModule;
 
 /**
  * Publishes admission decisions to {@value #TOPIC}, keyed by cluster id (so one cluster's decisions stay in order on
- * one partition), as JSON {@link ClusterAdmission.DecisionEvent}s. Sends are asynchronous; a failed send is logged
+ * one partition), as JSON {@link DecisionEvent}s. Sends are asynchronous; a failed send is logged
  * (the decision stays readable over HTTP).
  */
 final class DecisionPublisher implements AutoCloseable {
@@ -39,7 +39,7 @@ final class DecisionPublisher implements AutoCloseable {
         this.producer = new KafkaProducer<>(config, new StringSerializer(), new StringSerializer());
     }
 
-    void publish(ClusterAdmission.DecisionEvent decision) {
+    void publish(DecisionEvent decision) {
         String value;
         try {
             value = JSON.writeValueAsString(decision);

@@ -1,22 +1,17 @@
 package io.fairledger.cli;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.SerializationFeature;
 import io.fairledger.core.admission.ErrorSmoothing;
 import io.fairledger.core.admission.JobRequest;
 import io.fairledger.core.admission.AdmissionPolicies;
 import io.fairledger.core.admission.JusticeConfig;
 import io.fairledger.core.admission.PriorityPolicy;
-import io.fairledger.core.deadline.DeadlineGenerator;
 import io.fairledger.core.deadline.DeadlineModel;
-import io.fairledger.core.jobsim.JobOutcome;
 import io.fairledger.core.jobsim.JobSimulator;
-import io.fairledger.core.jobsim.SimulationResult;
 import io.fairledger.core.jobsim.Summary;
 import io.fairledger.core.jobsim.SyntheticWorkload;
 import io.fairledger.simulation.ProgressBar;
-import io.fairledger.simulation.RunKey;
 import io.fairledger.simulation.RunSummary;
+import io.fairledger.simulation.SimulationFiles;
 import io.fairledger.simulation.SimulationMatrix;
 import io.fairledger.simulation.report.SummaryFiles;
 import io.fairledger.simulation.trace.SwimReader;
@@ -25,15 +20,11 @@ import io.fairledger.simulation.trace.TraceFormatException;
 import io.fairledger.simulation.trace.TraceReader;
 import io.fairledger.simulation.trace.Traces;
 import java.lang.management.ManagementFactory;
-import java.io.BufferedWriter;
 import java.io.IOException;
 import java.io.PrintWriter;
-import java.math.BigDecimal;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
@@ -287,7 +278,7 @@ public final class SimulateCommand implements Callable<Integer> {
         List<JobRequest> jobs = trace.jobs();
         Files.createDirectories(outDir);
         if (writeTrace != null) {
-            writeJsonl(writeTrace, jobs, trace.taskSeconds());
+            SimulationFiles.writeTrace(writeTrace, jobs, trace.taskSeconds());
         }
         boolean flat = models.size() <= 1 && capacities.size() == 1;
         double work = jobs.stream().mapToDouble(JobRequest::compTimeCpuSeconds).sum();
@@ -312,8 +303,8 @@ public final class SimulateCommand implements Callable<Integer> {
                                 ? outDir.resolve(key.policy())
                                 : outDir.resolve(key.deadlines()).resolve("c" + key.capacity()).resolve(key.policy());
                         Files.createDirectories(dir);
-                        writeJobs(dir.resolve("jobs.csv"), result);
-                        writeSummary(dir.resolve("summary.json"), result, key, jobs.size());
+                        SimulationFiles.writeJobs(dir.resolve("jobs.csv"), result);
+                        SimulationFiles.writeSummary(dir.resolve("summary.json"), result, key, jobs.size());
                     });
         } catch (IOException e) {
             throw e;
@@ -364,67 +355,6 @@ public final class SimulateCommand implements Callable<Integer> {
         } catch (IllegalArgumentException e) {
             throw new BadInputException("--deadlines: " + e.getMessage());
         }
-    }
-
-    private static void writeJsonl(Path file, List<JobRequest> jobs, Map<String, double[]> taskSeconds)
-            throws IOException {
-        ObjectMapper mapper = new ObjectMapper();
-        try (BufferedWriter w = Files.newBufferedWriter(file, StandardCharsets.UTF_8)) {
-            for (JobRequest j : jobs) {
-                Map<String, Object> json = new LinkedHashMap<>();
-                json.put("id", j.id());
-                json.put("submit", j.submitMillis() / 1000.0);
-                json.put("tasks", j.tasks());
-                json.put("compTime", j.compTimeCpuSeconds());
-                json.put("deadline", j.deadlineMillis() / 1000.0);
-                json.put("tenant", j.tenant());
-                if (taskSeconds.containsKey(j.id())) {
-                    json.put("taskDurations", taskSeconds.get(j.id()));
-                }
-                w.write(mapper.writeValueAsString(json));
-                w.write('\n');
-            }
-        }
-    }
-
-    private static void writeJobs(Path file, SimulationResult result) throws IOException {
-        try (BufferedWriter out = Files.newBufferedWriter(file, StandardCharsets.UTF_8)) {
-            out.write("id,outcome,cpus,admitTime,finishTime,queuedTime,consumedCpuSeconds\n");
-            for (JobOutcome job : result.jobs()) {
-                out.write(csv(job.id()) + "," + job.outcome() + "," + job.cpus() + ","
-                        + (job.admitMillis() < 0 ? "" : seconds(job.admitMillis())) + ","
-                        + seconds(job.finishMillis()) + "," + seconds(job.queuedMillis()) + ","
-                        + BigDecimal.valueOf(job.consumedCpuSeconds()).stripTrailingZeros().toPlainString() + "\n");
-            }
-        }
-    }
-
-    private static String csv(String value) {
-        if (value.contains(",") || value.contains("\"") || value.contains("\n")) {
-            return "\"" + value.replace("\"", "\"\"") + "\"";
-        }
-        return value;
-    }
-
-    private static String seconds(long millis) {
-        return BigDecimal.valueOf(millis, 3).stripTrailingZeros().toPlainString();
-    }
-
-    private static void writeSummary(Path file, SimulationResult result, RunKey key, int jobCount)
-            throws IOException {
-        Summary s = result.summary();
-        Map<String, Object> json = new LinkedHashMap<>();
-        json.put("policy", result.policy());
-        json.put("capacity", key.capacity());
-        json.put("deadlines", key.deadlines());
-        json.put("jobs", jobCount);
-        json.put("SDR", s.sdr());
-        json.put("PTR", s.ptr());
-        json.put("WTR", s.wtr());
-        json.put("utilization", s.utilization());
-        json.put("fairness", s.fairness());
-        json.put("equality", s.equality());
-        new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValue(file.toFile(), json);
     }
 
     private static String format(Summary s) {

@@ -12,6 +12,7 @@ import io.fairledger.core.chargeback.Chargeback;
 import io.fairledger.core.fairness.FairnessReport;
 import io.fairledger.core.grant.GrantPolicy;
 import io.fairledger.core.grant.LongTermMaxMin;
+import io.fairledger.core.grant.TreeGrants;
 import io.fairledger.core.ledger.LedgerEvent;
 import io.fairledger.core.ledger.TenantAccount;
 import io.fairledger.core.replay.CanonicalOrder;
@@ -78,7 +79,7 @@ public final class LiveLedger {
         List<TenantAccount> accounts = replay.ledger().accounts(at);
         return new LiveView(clusterId, Instant.ofEpochMilli(at), facts, grantIntervalMs,
                 replay.ledger().capacity(), accounts, FairnessReport.ofPeriod(Chargeback.leaves(accounts)),
-                replay.ledger().grantLevels(at, grantIntervalMs, GRANTS),
+                TreeGrants.levels(replay.ledger(), at, grantIntervalMs, GRANTS),
                 StatementView.of(replay.openStatement(at)));
     }
 }

@@ -9,7 +9,7 @@ import java.util.Optional;
 import io.fairledger.accounting.StatementView;
 import io.fairledger.core.chargeback.Chargeback;
 import io.fairledger.core.fairness.FairnessReport;
-import io.fairledger.core.ledger.GrantLevel;
+import io.fairledger.core.grant.GrantLevel;
 import io.fairledger.core.ledger.TenantAccount;
 import io.fairledger.core.model.ResourceVector;
 

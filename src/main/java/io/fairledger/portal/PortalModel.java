@@ -7,7 +7,7 @@ import java.util.List;
 import java.util.Map;
 
 import io.fairledger.accounting.StatementView;
-import io.fairledger.admission.ClusterAdmission;
+import io.fairledger.admission.AdmissionViews;
 import io.fairledger.live.rest.LiveViewsModel;
 
 /** What the portal's pages show, built from the API's own views so the numbers are the API's. */
@@ -82,7 +82,7 @@ public final class PortalModel {
     public record JobRow(String id, String tenant, String status, int tasks, int cpus, Instant submittedAt,
             Instant deadlineAt, List<DecisionRow> decisions) {
 
-        static JobRow of(ClusterAdmission.JobView j) {
+        static JobRow of(AdmissionViews.JobView j) {
             return new JobRow(j.id(), j.tenant(), j.status().name(), j.tasks(), j.cpus(), j.submittedAt(),
                     j.deadlineAt(), j.history().stream().map(DecisionRow::of).toList());
         }
@@ -91,8 +91,8 @@ public final class PortalModel {
     /** One decision on a job and why, in words and numbers. */
     public record DecisionRow(Instant at, String outcome, Integer cpus, String reason, String numbers) {
 
-        static DecisionRow of(ClusterAdmission.Change c) {
-            ClusterAdmission.Explanation x = c.explanation();
+        static DecisionRow of(AdmissionViews.Change c) {
+            AdmissionViews.Explanation x = c.explanation();
             String numbers = x == null
                     ? ""
                     : String.format(java.util.Locale.ROOT,

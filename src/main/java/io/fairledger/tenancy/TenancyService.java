@@ -4,6 +4,7 @@ import java.math.BigDecimal;
 import java.time.OffsetDateTime;
 import java.util.List;
 
+import io.fairledger.core.model.TenantPath;
 import io.fairledger.errors.Conflict;
 import io.fairledger.errors.NotFound;
 import io.fairledger.errors.Invalid;
@@ -100,11 +101,11 @@ public class TenancyService {
     public TenantEntity upsertTenant(String clusterId, String path, BigDecimal weight,
             BigDecimal discountRateOverride) {
         ClusterEntity cluster = cluster(clusterId);
-        String problem = TenantPaths.problem(cluster.resourceManager, path);
+        String problem = TenantPath.problem(cluster.resourceManager.pathSyntax(), path);
         if (problem != null) {
             throw new Invalid(problem);
         }
-        for (String ancestor : TenantPaths.ancestors(cluster.resourceManager, path)) {
+        for (String ancestor : TenantPath.parse(path).ancestors(cluster.resourceManager.pathSyntax())) {
             if (TenantEntity.byPath(clusterId, ancestor) == null) {
                 save(new TenantEntity(), cluster, ancestor, DEFAULT_WEIGHT, null);
             }
@@ -122,7 +123,7 @@ public class TenancyService {
             BigDecimal discountRateOverride) {
         tenant.clusterId = cluster.id;
         tenant.path = path;
-        tenant.parentPath = TenantPaths.parent(cluster.resourceManager, path);
+        tenant.parentPath = TenantPath.parse(path).parent(cluster.resourceManager.pathSyntax());
         tenant.weight = weight;
         tenant.discountRateOverride = discountRateOverride;
         tenant.updatedAt = OffsetDateTime.now();

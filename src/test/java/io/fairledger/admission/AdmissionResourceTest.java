@@ -169,6 +169,11 @@ class AdmissionResourceTest {
                 .body("plan.lateJobs", hasSize(0));
         String body = given().get(flows + "/wf1").then().statusCode(200).extract().asString();
         assertThat(body).contains("\"releaseAt\"").contains("\"cpusPerSlot\"");
+        // the same id again: a typed duplicate refusal, answered as a conflict
+        given().contentType(ContentType.JSON).body("""
+                {"id":"wf1","deadlineSeconds":600,"jobs":[{"id":"a","tasks":1,"taskRuntimeSeconds":10}]}""")
+                .post(flows).then().statusCode(409).contentType("application/problem+json")
+                .body("detail", containsString("wf1 was already submitted"));
         given().contentType(ContentType.JSON).body("""
                 {"id":"loop","deadlineSeconds":600,"jobs":[
                  {"id":"a","tasks":1,"taskRuntimeSeconds":10,"dependsOn":["c"]},

@@ -11,15 +11,19 @@ import org.eclipse.microprofile.openapi.annotations.Operation;
 import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
 
 import io.fairledger.admission.AdmissionService;
+import io.fairledger.admission.AdmissionViews;
+import io.fairledger.admission.Applied;
 import io.fairledger.admission.ClusterAdmission;
+import io.fairledger.admission.DecisionEvent;
 import io.fairledger.admission.LogEntry;
+import io.fairledger.core.model.TenantPath;
+import io.fairledger.core.workflow.FlowTimePlanner;
 import io.fairledger.core.workflow.Workflow;
 import io.fairledger.core.workflow.WorkflowDag;
 import io.fairledger.core.workflow.WorkflowJob;
 import io.fairledger.security.Roles;
 import io.fairledger.tenancy.ClusterEntity;
 import io.fairledger.tenancy.TenancyService;
-import io.fairledger.tenancy.TenantPaths;
 import io.fairledger.errors.Conflict;
 import io.fairledger.errors.NotFound;
 import io.fairledger.errors.Invalid;
@@ -84,7 +88,7 @@ public class AdmissionResource {
     }
 
     /** A decision now and the job as it stands. */
-    public record JobResponse(ClusterAdmission.JobView job, List<ClusterAdmission.DecisionEvent> decisions) {
+    public record JobResponse(AdmissionViews.JobView job, List<DecisionEvent> decisions) {
     }
 
     /** A workflow: a DAG of jobs with one deadline, relative to its submission. */
@@ -134,13 +138,13 @@ public class AdmissionResource {
                         + ")");
             }
         }
-        ClusterAdmission.Applied applied = admission.append(cluster, "http-job:" + body.id(), now, LogEntry.HTTP_JOB,
+        Applied applied = admission.append(cluster, "http-job:" + body.id(), now, LogEntry.HTTP_JOB,
                 new LogEntry.JobSubmission(body.id(), body.tenant() == null ? "" : body.tenant(), body.tasks(),
                         deadlineMillis, body.estimatedCpuSeconds()));
         if (applied.refusal() != null) {
-            throw new Conflict(applied.refusal());
+            throw applied.refusal().exception();
         }
-        ClusterAdmission.JobView job = admission.read(cluster, s -> s.job(body.id()));
+        AdmissionViews.JobView job = admission.read(cluster, s -> s.job(body.id()));
         return Response.created(URI.create("/api/v1/clusters/" + cluster + "/jobs/" + body.id()))
                 .entity(new JobResponse(job, applied.decisions())).build();
     }
@@ -152,8 +156,8 @@ public class AdmissionResource {
     @APIResponse(responseCode = "401", description = "No valid token")
     @APIResponse(responseCode = "403", description = "Not a resource manager or admin")
     @APIResponse(responseCode = "404", description = "No such job on this cluster")
-    public ClusterAdmission.JobView job(@PathParam("cluster") String cluster, @PathParam("id") String id) {
-        ClusterAdmission.JobView job = admission.read(cluster, s -> s.job(id));
+    public AdmissionViews.JobView job(@PathParam("cluster") String cluster, @PathParam("id") String id) {
+        AdmissionViews.JobView job = admission.read(cluster, s -> s.job(id));
         if (job == null) {
             throw new NotFound("no job '" + id + "' on cluster '" + cluster + "'");
         }
@@ -177,15 +181,15 @@ public class AdmissionResource {
         if (finished.isAfter(now.plus(MAX_FUTURE_SKEW))) {
             throw new Invalid("finishedAt " + finished + " lies in the future (now " + now + ")");
         }
-        ClusterAdmission.JobView before = job(cluster, id);
-        if (before.status() != ClusterAdmission.Status.RUNNING) {
+        AdmissionViews.JobView before = job(cluster, id);
+        if (before.status() != AdmissionViews.Status.RUNNING) {
             throw new Conflict("job '" + id + "' is " + before.status().name().toLowerCase()
                     + ", not running");
         }
-        ClusterAdmission.Applied applied = admission.append(cluster, "http-completion:" + id, finished,
+        Applied applied = admission.append(cluster, "http-completion:" + id, finished,
                 LogEntry.HTTP_COMPLETION, new LogEntry.Completion(id, body.compTimeCpuSeconds(), body.outcome()));
         if (applied.refusal() != null) {
-            throw new Conflict(applied.refusal());
+            throw applied.refusal().exception();
         }
         return new JobResponse(admission.read(cluster, s -> s.job(id)), applied.decisions());
     }
@@ -204,8 +208,10 @@ public class AdmissionResource {
             @Valid @NotNull(message = "a JSON body is required") WorkflowSubmission body) {
         ClusterEntity entity = tenancy.cluster(cluster);
         checkTenant(entity, body.tenant());
-        double slot = body.slotSeconds() == null ? 60 : body.slotSeconds();
-        double slack = body.deadlineSlackSeconds() == null ? 60 : body.deadlineSlackSeconds();
+        double slot = body.slotSeconds() == null ? FlowTimePlanner.DEFAULT_SLOT_SECONDS : body.slotSeconds();
+        double slack = body.deadlineSlackSeconds() == null
+                ? FlowTimePlanner.DEFAULT_DEADLINE_SLACK_SECONDS
+                : body.deadlineSlackSeconds();
         List<LogEntry.WorkflowSubmission.Job> jobs = new ArrayList<>();
         List<WorkflowJob> coreJobs = new ArrayList<>();
         for (WorkflowJobSpec j : body.jobs()) {
@@ -223,15 +229,13 @@ public class AdmissionResource {
         } catch (IllegalArgumentException e) {
             throw new Invalid(e.getMessage());
         }
-        ClusterAdmission.Applied applied = admission.append(cluster, "http-workflow:" + body.id(), clock.instant(),
+        Applied applied = admission.append(cluster, "http-workflow:" + body.id(), clock.instant(),
                 LogEntry.HTTP_WORKFLOW, new LogEntry.WorkflowSubmission(body.id(),
                         body.tenant() == null ? "" : body.tenant(), body.deadlineSeconds(), slot, slack, jobs));
         if (applied.refusal() != null) {
-            throw applied.refusal().contains("already submitted")
-                    ? new Conflict(applied.refusal())
-                    : new Invalid(applied.refusal());
+            throw applied.refusal().exception();
         }
-        ClusterAdmission.WorkflowView view = admission.read(cluster, s -> s.workflow(body.id()));
+        AdmissionViews.WorkflowView view = admission.read(cluster, s -> s.workflow(body.id()));
         return Response.created(URI.create("/api/v1/clusters/" + cluster + "/workflows/" + body.id())).entity(view)
                 .build();
     }
@@ -243,8 +247,8 @@ public class AdmissionResource {
     @APIResponse(responseCode = "401", description = "No valid token")
     @APIResponse(responseCode = "403", description = "Not a resource manager or admin")
     @APIResponse(responseCode = "404", description = "No such workflow on this cluster")
-    public ClusterAdmission.WorkflowView workflow(@PathParam("cluster") String cluster, @PathParam("id") String id) {
-        ClusterAdmission.WorkflowView view = admission.read(cluster, s -> s.workflow(id));
+    public AdmissionViews.WorkflowView workflow(@PathParam("cluster") String cluster, @PathParam("id") String id) {
+        AdmissionViews.WorkflowView view = admission.read(cluster, s -> s.workflow(id));
         if (view == null) {
             throw new NotFound("no workflow '" + id + "' on cluster '" + cluster + "'");
         }
@@ -255,7 +259,7 @@ public class AdmissionResource {
         if (tenant == null || tenant.isEmpty()) {
             return;
         }
-        String problem = TenantPaths.problem(cluster.resourceManager, tenant);
+        String problem = TenantPath.problem(cluster.resourceManager.pathSyntax(), tenant);
         if (problem != null) {
             throw new Invalid(problem);
         }

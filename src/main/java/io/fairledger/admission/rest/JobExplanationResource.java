@@ -6,7 +6,7 @@ import org.eclipse.microprofile.openapi.annotations.Operation;
 import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
 
 import io.fairledger.admission.AdmissionService;
-import io.fairledger.admission.ClusterAdmission;
+import io.fairledger.admission.AdmissionViews;
 import io.fairledger.security.Roles;
 import io.fairledger.security.TenantScope;
 import io.fairledger.errors.NotFound;
@@ -35,8 +35,8 @@ public class JobExplanationResource {
     SecurityIdentity identity;
 
     /** A job's decisions with the numbers that produced each. */
-    public record JobExplanation(String cluster, String jobId, String tenant, ClusterAdmission.Status status,
-            int cpus, List<ClusterAdmission.Change> decisions) {
+    public record JobExplanation(String cluster, String jobId, String tenant, AdmissionViews.Status status,
+            int cpus, List<AdmissionViews.Change> decisions) {
     }
 
     @GET
@@ -47,7 +47,7 @@ public class JobExplanationResource {
     @APIResponse(responseCode = "403", description = "No tenant, resource-manager or admin role")
     @APIResponse(responseCode = "404", description = "No such job, or a job of a tenant the caller may not see")
     public JobExplanation explain(@PathParam("cluster") String cluster, @PathParam("id") String id) {
-        ClusterAdmission.JobView job = admission.read(cluster, s -> s.job(id));
+        AdmissionViews.JobView job = admission.read(cluster, s -> s.job(id));
         boolean all = identity.hasRole(Roles.ADMIN) || identity.hasRole(Roles.RESOURCE_MANAGER);
         if (job == null || !(all || TenantScope.of(identity).maySee(cluster, job.tenant()))) {
             throw new NotFound("no job '" + id + "' of your tenants on cluster '" + cluster + "'");

@@ -44,11 +44,6 @@ public record GrantRequest(double[] clusterCapacity, double[] available, double 
         }
     }
 
-    /** A one-resource round, as in LTRF's Table 1. */
-    public static GrantRequest singleResource(double capacity, double interval, List<Claimant> claimants) {
-        return new GrantRequest(new double[]{capacity}, new double[]{capacity}, interval, claimants);
-    }
-
     @Override
     public double[] clusterCapacity() {
         return clusterCapacity.clone();

@@ -33,20 +33,15 @@ import java.util.function.IntConsumer;
  * submissions, each by submit time then id; then one {@link AdmissionPolicy#decide} pass.
  *
  * <p>
- * Fair share in classes: every running job with cap {@code c} gets {@code min(c, level)} (the water-filling of
- * {@link io.fairledger.core.admission.MaxMinShares}), so all jobs of one cap drain at one rate. Each cap class keeps a
- * virtual clock (CPU-milliseconds delivered to each of its jobs) and a heap of its jobs by the clock value at which
- * they finish; an event costs O(classes) plus O(log n) per job started or finished, instead of O(n log n). Classes are
- * at most {@code min(capacity, running jobs)}.
+ * Fair share in classes ({@link FairShareClasses}): all running jobs of one cap drain at one rate, so an event costs
+ * O(classes) plus O(log n) per job started or finished, instead of O(n log n). Each job's states and outcome follow
+ * {@link JobLifecycle}, the rules the server's admission state uses too.
  *
  * <p>
  * Decision: time is kept in whole milliseconds; a finish instant that falls between two milliseconds is rounded up.
  * Deadlines are whole milliseconds, so met/missed is decided exactly as with real-valued time.
  */
 public final class JobSimulator {
-
-    /** Work (CPU-milliseconds) below which a fair-share job counts as finished, absorbing rounding. */
-    static final double WORK_EPSILON_CPU_MILLIS = 1e-6;
 
     /** How a job with a fixed allocation runs. */
     public enum ExecutionModel {
@@ -56,8 +51,7 @@ public final class JobSimulator {
         TASK_WAVES
     }
 
-    private static final Comparator<JobRequest> SUBMIT_THEN_ID = Comparator.comparingLong(JobRequest::submitMillis)
-            .thenComparing(JobRequest::id);
+    private static final Comparator<JobRequest> SUBMIT_THEN_ID = SimulatedJob.SUBMIT_THEN_ID;
 
     private final ExecutionModel model;
     private final Function<String, double[]> taskSeconds;
@@ -89,66 +83,22 @@ public final class JobSimulator {
         return new Run(jobs, policy).execute();
     }
 
-    private static final class Active {
-        final JobRequest job;
-        final int demand;
-        boolean running;
-        boolean done;
-        int cpus;
-        long admitMillis = -1;
-        long finishMillis = -1;
-        /** Fair share: the class clock value at which the job's work is done. */
-        double finishClock;
-        CapClass capClass;
-
-        Active(JobRequest job, int demand) {
-            this.job = job;
-            this.demand = demand;
-        }
-    }
-
-    /** Running fair-share jobs with one cap. */
-    private static final class CapClass {
-        final int cap;
-        boolean live;
-        int count;
-        double clock;
-        double rate;
-        final PriorityQueue<Active> byFinish = new PriorityQueue<>(
-                Comparator.comparingDouble((Active a) -> a.finishClock).thenComparing(a -> a.job, SUBMIT_THEN_ID));
-
-        CapClass(int cap) {
-            this.cap = cap;
-        }
-
-        /** The first live job, dropping killed ones. */
-        Active first() {
-            while (!byFinish.isEmpty() && byFinish.peek().done) {
-                byFinish.poll();
-            }
-            return byFinish.peek();
-        }
-    }
-
     private final class Run implements AllocationSampler.State {
         private final AdmissionPolicy policy;
         private final int capacity;
         private final boolean fairShare;
         private final Deque<JobRequest> unsubmitted;
         private final List<JobRequest> submissionOrder;
-        private final Map<String, Active> active = new LinkedHashMap<>();
+        private final Map<String, SimulatedJob> active = new LinkedHashMap<>();
         private final Map<String, JobOutcome> outcomes = new HashMap<>();
-        private final PriorityQueue<Active> fixedCompletions = new PriorityQueue<>(
-                Comparator.comparingLong((Active a) -> a.finishMillis).thenComparing(a -> a.job, SUBMIT_THEN_ID));
-        private final PriorityQueue<Active> expiries = new PriorityQueue<>(
-                Comparator.comparingLong((Active a) -> a.job.deadlineAbsMillis()).thenComparing(a -> a.job,
+        private final PriorityQueue<SimulatedJob> fixedCompletions = new PriorityQueue<>(
+                Comparator.comparingLong((SimulatedJob a) -> a.finishMillis).thenComparing(a -> a.job,
                         SUBMIT_THEN_ID));
-        /** Cap classes by cap; {@code live[0..liveCount)} those with running jobs (or emptied since the last pass), ascending. */
-        private final CapClass[] classByCap;
-        private CapClass[] live = new CapClass[16];
-        private int liveCount;
-        /** Earliest fair-share completion as of the last {@link #reshare()}. */
-        private long nextFairCompletion = Long.MAX_VALUE;
+        private final PriorityQueue<SimulatedJob> expiries = new PriorityQueue<>(
+                Comparator.comparingLong((SimulatedJob a) -> a.job.deadlineAbsMillis()).thenComparing(a -> a.job,
+                        SUBMIT_THEN_ID));
+        /** The running jobs of a fair-share policy, null for a fixed one. */
+        private final FairShareClasses classes;
         private final AllocationSampler sampler = new AllocationSampler();
         private long lastMillis;
 
@@ -156,7 +106,7 @@ public final class JobSimulator {
             this.policy = policy;
             this.capacity = policy.capacity();
             this.fairShare = policy.allocationModel() == AllocationModel.FAIR_SHARE;
-            this.classByCap = new CapClass[fairShare ? capacity + 1 : 0];
+            this.classes = fairShare ? new FairShareClasses(capacity) : null;
             List<JobRequest> sorted = new ArrayList<>(jobs);
             sorted.sort(SUBMIT_THEN_ID);
             Set<String> ids = new HashSet<>();
@@ -191,7 +141,7 @@ public final class JobSimulator {
                     apply(decision, now);
                 }
                 if (fairShare) {
-                    reshare();
+                    classes.reshare(lastMillis);
                 }
             }
             sampler.sampleThrough(lastMillis, this);
@@ -211,24 +161,19 @@ public final class JobSimulator {
 
         @Override
         public int groups() {
-            return fairShare ? liveCount : active.size();
+            return fairShare ? classes.groups() : active.size();
         }
 
         @Override
         public void fill(double[] allocation, int[] demand, int[] count) {
-            int i = 0;
             if (fairShare) {
                 // after every decide pass each job is running; a cap class is one group (cap = demand)
-                for (int k = 0; k < liveCount; k++) {
-                    CapClass c = live[k];
-                    allocation[i] = c.count == 0 ? 0 : c.rate;
-                    demand[i] = c.cap;
-                    count[i++] = c.count;
-                }
+                classes.fill(allocation, demand, count);
                 return;
             }
-            for (Active a : active.values()) {
-                allocation[i] = a.running ? a.cpus : 0;
+            int i = 0;
+            for (SimulatedJob a : active.values()) {
+                allocation[i] = a.running() ? a.life.cpus() : 0;
                 demand[i] = a.demand;
                 count[i++] = 1;
             }
@@ -243,9 +188,9 @@ public final class JobSimulator {
                 next = Math.min(next, fixedCompletions.peek().finishMillis);
             }
             if (fairShare) {
-                next = Math.min(next, nextFairCompletion);
+                next = Math.min(next, classes.nextCompletion());
             }
-            while (!expiries.isEmpty() && expiries.peek().done) {
+            while (!expiries.isEmpty() && expiries.peek().life.ended()) {
                 expiries.poll();
             }
             if (!expiries.isEmpty()) {
@@ -258,77 +203,59 @@ public final class JobSimulator {
             if (!fairShare) {
                 return;
             }
-            long elapsed = now - lastMillis;
-            for (int k = 0; k < liveCount; k++) {
-                live[k].clock += live[k].rate * elapsed;
-            }
+            classes.drain(now - lastMillis);
         }
 
         private void completeAt(long now) {
-            List<Active> done = new ArrayList<>();
+            List<SimulatedJob> done = new ArrayList<>();
             if (fairShare) {
-                for (int k = 0; k < liveCount; k++) {
-                    CapClass c = live[k];
-                    Active a;
-                    while ((a = c.first()) != null && a.finishClock - c.clock <= WORK_EPSILON_CPU_MILLIS) {
-                        c.byFinish.poll();
-                        done.add(a);
-                    }
-                }
+                classes.takeFinished(done);
                 done.sort(Comparator.comparing(a -> a.job, SUBMIT_THEN_ID));
             } else {
                 while (!fixedCompletions.isEmpty() && fixedCompletions.peek().finishMillis == now) {
                     done.add(fixedCompletions.poll());
                 }
             }
-            for (Active a : done) {
-                Outcome outcome = now <= a.job.deadlineAbsMillis() ? Outcome.MET : Outcome.MISSED;
-                double consumed = fairShare ? a.job.compTimeCpuSeconds() : a.cpus * (now - a.admitMillis) / 1000.0;
-                resolve(a, outcome, now, consumed);
+            for (SimulatedJob a : done) {
+                a.life.complete(now, JobLifecycle.Report.SUCCEEDED);
+                resolve(a, fairShare ? a.job.compTimeCpuSeconds() : a.life.heldCpuSeconds());
                 policy.complete(new JobCompletion(a.job.id(), now, a.job.compTimeCpuSeconds()));
             }
         }
 
         private void submit(JobRequest job) {
             sampler.start(job.submitMillis());
-            Active a = new Active(job, job.maxCpus(capacity));
+            SimulatedJob a = new SimulatedJob(job, job.maxCpus(capacity));
             active.put(job.id(), a);
             expiries.add(a);
             policy.submit(job);
         }
 
         private void apply(Decision decision, long now) {
-            Active a = active.get(decision.jobId());
+            SimulatedJob a = active.get(decision.jobId());
             if (a == null) {
                 throw new IllegalStateException("policy " + policy.name() + " decided on unknown job "
                         + decision.jobId() + ": " + decision);
             }
+            double workLeft = fairShare && a.running() ? FairShareClasses.workLeft(a) : 0;
+            a.life.apply(decision, now);
             if (decision instanceof Decision.Admit admit) {
-                a.running = true;
-                a.cpus = admit.cpus();
-                a.admitMillis = now;
                 double work = a.job.compTimeCpuSeconds() * 1000.0;
                 if (fairShare) {
-                    CapClass c = liveClass(admit.cpus());
-                    a.capClass = c;
-                    a.finishClock = c.clock + work;
-                    c.count++;
-                    c.byFinish.add(a);
+                    classes.start(a, admit.cpus(), work);
                 } else {
                     a.finishMillis = now + runMillis(a.job, admit.cpus(), work);
                     fixedCompletions.add(a);
                 }
             } else if (decision instanceof Decision.Drop) {
-                resolve(a, Outcome.DROPPED, now, 0);
+                resolve(a, 0);
             } else if (decision instanceof Decision.Kill) {
-                double consumed = fairShare
-                        ? (a.job.compTimeCpuSeconds() * 1000.0 - Math.max(0, a.finishClock - a.capClass.clock))
-                                / 1000.0
-                        : a.cpus * (now - a.admitMillis) / 1000.0;
                 if (!fairShare) {
                     fixedCompletions.remove(a);
                 }
-                resolve(a, Outcome.KILLED, now, consumed);
+                resolve(a, fairShare
+                        ? (a.job.compTimeCpuSeconds() * 1000.0 - workLeft) / 1000.0
+                        : a.life.heldCpuSeconds());
             }
         }
 
@@ -342,86 +269,16 @@ public final class JobSimulator {
             return (long) Math.ceil(workMillis / cpus);
         }
 
-        private void resolve(Active a, Outcome outcome, long now, double consumed) {
-            long queued = (a.admitMillis >= 0 ? a.admitMillis : now) - a.job.submitMillis();
-            outcomes.put(a.job.id(),
-                    new JobOutcome(a.job, outcome, a.cpus, a.admitMillis, now, queued, consumed));
+        /** Records the ended job's outcome with what it consumed and forgets it. */
+        private void resolve(SimulatedJob a, double consumed) {
+            outcomes.put(a.job.id(), a.life.result(a.job, consumed));
             active.remove(a.job.id());
-            a.done = true;
             if (a.capClass != null) {
                 a.capClass.count--;
             }
             if ((outcomes.size() & 1023) == 0) {
                 progress.accept(outcomes.size());
             }
-        }
-
-        private CapClass liveClass(int cap) {
-            CapClass c = classByCap[cap];
-            if (c == null) {
-                c = new CapClass(cap);
-                classByCap[cap] = c;
-            }
-            if (!c.live) {
-                c.live = true;
-                if (liveCount == live.length) {
-                    live = java.util.Arrays.copyOf(live, live.length * 2);
-                }
-                int at = liveCount;
-                while (at > 0 && live[at - 1].cap > cap) {
-                    live[at] = live[at - 1];
-                    at--;
-                }
-                live[at] = c;
-                liveCount++;
-            }
-            return c;
-        }
-
-        /**
-         * Water-filling over cap classes, ascending: MaxMinShares.of with equal caps grouped; then the earliest
-         * completion at these rates.
-         */
-        private void reshare() {
-            int jobs = 0;
-            int kept = 0;
-            for (int k = 0; k < liveCount; k++) {
-                CapClass c = live[k];
-                if (c.count == 0) {
-                    c.live = false;
-                    c.byFinish.clear();
-                } else {
-                    live[kept++] = c;
-                    jobs += c.count;
-                }
-            }
-            java.util.Arrays.fill(live, kept, liveCount, null);
-            liveCount = kept;
-            double left = capacity;
-            double level = Double.NaN;
-            long next = Long.MAX_VALUE;
-            for (int k = 0; k < liveCount; k++) {
-                CapClass c = live[k];
-                if (Double.isNaN(level)) {
-                    double even = left / jobs;
-                    if (c.cap <= even) {
-                        c.rate = c.cap;
-                        left -= (double) c.cap * c.count;
-                        jobs -= c.count;
-                    } else {
-                        level = even;
-                    }
-                }
-                if (!Double.isNaN(level)) {
-                    c.rate = level;
-                }
-                Active a = c.first();
-                if (a != null) {
-                    long wait = (long) Math.ceil(Math.max(0, a.finishClock - c.clock) / c.rate);
-                    next = Math.min(next, lastMillis + wait);
-                }
-            }
-            nextFairCompletion = next;
         }
     }
 }

@@ -54,11 +54,6 @@ public record SyntheticWorkload(int jobs, double meanGapSeconds, double medianTa
         }
     }
 
-    /** The defaults used in docs/evaluation.md: a gap of 2 s, tasks of 30 s median, up to 5000 tasks, 4 tenants. */
-    public static SyntheticWorkload ofSize(int jobs) {
-        return new SyntheticWorkload(jobs, 2.0, 30.0, 5000, 4);
-    }
-
     /** The jobs, in submission order, ids {@code s000000...}. */
     public List<JobRequest> generate(long seed) {
         SplittableRandom random = new SplittableRandom(seed);

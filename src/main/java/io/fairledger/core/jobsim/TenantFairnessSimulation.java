@@ -4,6 +4,7 @@ import io.fairledger.core.fairness.FairnessReport;
 import io.fairledger.core.grant.GrantPolicy;
 import io.fairledger.core.grant.LongTermMaxMin;
 import io.fairledger.core.grant.MemorylessMaxMin;
+import io.fairledger.core.grant.TreeGrants;
 import io.fairledger.core.ledger.ClusterLedger;
 import io.fairledger.core.ledger.LedgerEvent;
 import io.fairledger.core.ledger.TenantAccount;
@@ -26,7 +27,7 @@ import java.util.SplittableRandom;
  * that rho, Omega and Psi (LTRF eqs. 3-5, seed 004 Fig. 5) can be watched over time. Everything is the core: the
  * {@link ClusterLedger} integrates usage and demand exactly, {@link LongTermMaxMin} (LTRF) or
  * {@link MemorylessMaxMin} (MLRF) computes grants from the ledger's scheduling values
- * ({@link ClusterLedger#grantTree}), {@link FairnessReport#ofPeriod} gives rho, Psi and Omega.
+ * ({@link TreeGrants#tree}), {@link FairnessReport#ofPeriod} gives rho, Psi and Omega.
  *
  * <p>
  * Model. Tasks are not preempted (as in YARN and Mesos without preemption): a slot, once given, is held until the task
@@ -181,7 +182,7 @@ public record TenantFairnessSimulation(int tenants, int capacity, double phaseSe
                         demandChanged[i] = false;
                     }
                 }
-                Map<TenantPath, double[]> grant = ledger.grantTree(now, 10_000, grants);
+                Map<TenantPath, double[]> grant = TreeGrants.tree(ledger, now, 10_000, grants);
                 double[] deficit = new double[tenants];
                 for (int i = 0; i < tenants; i++) {
                     deficit[i] = grant.get(TenantPath.parse(names.get(i)))[0] / MILLICORES_PER_TASK - held[i];

@@ -1,16 +1,46 @@
 package io.fairledger.core.model;
 
+import java.util.ArrayList;
 import java.util.List;
+import java.util.regex.Pattern;
 
 /**
  * A node of the tenant tree, as the list of segments below the root. Parses YARN queue paths ({@code root.a.b}; the
  * leading {@code root} is optional) and Mesos roles ({@code a/b}, {@code /} alone is the root). Both forms of the same
  * queue are equal: {@code root.a.b} and {@code a/b} are the same tenant.
+ *
+ * <p>
+ * Two levels of rules, one place. Every path obeys the structural rule (segments non-empty, without {@code .} or
+ * {@code /}), which is all the ledger needs to place a tenant named in an event. A tenant <em>registered</em> for a
+ * cluster is also held to its resource manager's {@link Syntax} ({@link #problem}): segments of 1-64 letters, digits,
+ * {@code _} or {@code -}, written with that manager's separator, and a YARN queue path starting at its root queue
+ * {@code root}.
  */
 public record TenantPath(List<String> segments) implements Comparable<TenantPath> {
 
     /** The root of the tree (the whole cluster). */
     public static final TenantPath ROOT = new TenantPath(List.of());
+
+    private static final Pattern STRICT_SEGMENT = Pattern.compile("[A-Za-z0-9_-]{1,64}");
+
+    /** How a resource manager writes its tenant paths. */
+    public enum Syntax {
+        /** YARN queues: {@code root.analytics.etl}; the root queue {@code root} is itself a queue. */
+        YARN('.'),
+        /** Mesos roles: {@code analytics/etl}; the root {@code /} is not a role. */
+        MESOS('/');
+
+        private final char separator;
+
+        Syntax(char separator) {
+            this.separator = separator;
+        }
+
+        /** The character between two segments. */
+        public char separator() {
+            return separator;
+        }
+    }
 
     public TenantPath {
         segments = List.copyOf(segments);
@@ -42,6 +72,71 @@ public record TenantPath(List<String> segments) implements Comparable<TenantPath
         return new TenantPath(parts);
     }
 
+    /**
+     * The problem with {@code text} as the path of a tenant registered for a cluster written in {@code syntax}, or
+     * null when it is valid (see the class comment).
+     */
+    public static String problem(Syntax syntax, String text) {
+        if (text == null || text.isEmpty()) {
+            return "tenant path is empty";
+        }
+        List<String> parts = List.of(text.split(Pattern.quote(String.valueOf(syntax.separator())), -1));
+        for (String segment : parts) {
+            if (!STRICT_SEGMENT.matcher(segment).matches()) {
+                return "tenant path '" + text + "' has an invalid segment '" + segment
+                        + "': use 1-64 letters, digits, '_' or '-', separated by '" + syntax.separator() + "'";
+            }
+        }
+        if (syntax == Syntax.YARN && !parts.get(0).equals("root")) {
+            return "YARN queue path '" + text + "' must start with 'root' (e.g. root.analytics)";
+        }
+        return null;
+    }
+
+    /**
+     * Parses the path of a tenant registered for a cluster written in {@code syntax}, held to {@link #problem}.
+     *
+     * @throws IllegalArgumentException
+     *             naming the problem
+     */
+    public static TenantPath parse(Syntax syntax, String text) {
+        String problem = problem(syntax, text);
+        if (problem != null) {
+            throw new IllegalArgumentException(problem);
+        }
+        return parse(text);
+    }
+
+    /**
+     * This node written in {@code syntax}: {@code root.a.b} (the root is {@code root}) or {@code a/b} (the root is
+     * {@code /}).
+     */
+    public String format(Syntax syntax) {
+        if (syntax == Syntax.YARN) {
+            return toString();
+        }
+        return isRoot() ? "/" : String.join("/", segments);
+    }
+
+    /**
+     * The registered tenants above this node, the top one first, written in {@code syntax}: a YARN queue's ancestors
+     * start at the root queue {@code root}, a Mesos role's at its top-level role.
+     */
+    public List<String> ancestors(Syntax syntax) {
+        List<String> out = new ArrayList<>();
+        int from = syntax == Syntax.YARN ? 0 : 1;
+        for (int depth = from; depth < segments.size(); depth++) {
+            out.add(new TenantPath(segments.subList(0, depth)).format(syntax));
+        }
+        return out;
+    }
+
+    /** The registered parent written in {@code syntax} ({@link #ancestors}' last), or null when there is none. */
+    public String parent(Syntax syntax) {
+        List<String> above = ancestors(syntax);
+        return above.isEmpty() ? null : above.get(above.size() - 1);
+    }
+
     /** True for the root. */
     public boolean isRoot() {
         return segments.isEmpty();
@@ -68,7 +163,7 @@ public record TenantPath(List<String> segments) implements Comparable<TenantPath
 
     /** A child of this node. */
     public TenantPath child(String segment) {
-        var list = new java.util.ArrayList<>(segments);
+        var list = new ArrayList<>(segments);
         list.add(segment);
         return new TenantPath(list);
     }

@@ -18,6 +18,9 @@ import java.util.Objects;
  */
 public final class FlowTimePlanner {
 
+    /** The slot length when none is given, seconds: the one default of the server's HTTP and Kafka paths. */
+    public static final double DEFAULT_SLOT_SECONDS = 60;
+
     /** The paper's deadline slack, seconds. */
     public static final double DEFAULT_DEADLINE_SLACK_SECONDS = 60;
 

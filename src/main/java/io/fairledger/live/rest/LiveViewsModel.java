@@ -8,7 +8,7 @@ import java.util.List;
 import io.fairledger.accounting.StatementView;
 import io.fairledger.core.grant.Claimant;
 import io.fairledger.core.grant.Grants;
-import io.fairledger.core.ledger.GrantLevel;
+import io.fairledger.core.grant.GrantLevel;
 import io.fairledger.core.ledger.TenantAccount;
 import io.fairledger.live.LiveView;
 

@@ -10,6 +10,11 @@ import org.junit.jupiter.api.Test;
 /** What every {@link GrantPolicy} promises: within demand, within what is available, work-conserving. */
 abstract class GrantPolicyContract {
 
+    /** A one-resource round, as in LTRF's Table 1. */
+    static GrantRequest singleResource(double capacity, double interval, List<Claimant> claimants) {
+        return new GrantRequest(new double[]{capacity}, new double[]{capacity}, interval, claimants);
+    }
+
     private static final double TOLERANCE = 1e-6;
 
     abstract GrantPolicy policy();
@@ -80,7 +85,7 @@ abstract class GrantPolicyContract {
 
     @Test
     void everybodyServedWhenDemandFits() {
-        var req = GrantRequest.singleResource(100, 10,
+        var req = singleResource(100, 10,
                 List.of(new Claimant("a", 1, 0.5, new double[]{30}, 500, 1),
                         new Claimant("b", 1, 0.5, new double[]{60}, 0, 1)));
         var g = policy().grant(req).byId();

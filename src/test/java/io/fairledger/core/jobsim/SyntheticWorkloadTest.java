@@ -12,7 +12,7 @@ class SyntheticWorkloadTest {
 
     @Test
     void shapedLikeTheJusticeTrace() {
-        List<JobRequest> jobs = SyntheticWorkload.ofSize(50_000).generate(7);
+        List<JobRequest> jobs = new SyntheticWorkload(50_000, 2.0, 30.0, 5000, 4).generate(7);
         double one = jobs.stream().filter(j -> j.tasks() == 1).count() / 50_000.0;
         double under10 = jobs.stream().filter(j -> j.tasks() < 10).count() / 50_000.0;
         double all = jobs.stream().mapToDouble(JobRequest::compTimeCpuSeconds).sum();

@@ -240,21 +240,6 @@ class ClusterLedgerTest {
     }
 
     @Test
-    void grantTreeSplitsLevelByLevel() {
-        var ledger = new ClusterLedger(full(TenantConfig.of("root.x", 1), TenantConfig.of("root.w", 1),
-                TenantConfig.of("root.x.y", 3), TenantConfig.of("root.x.v", 1)));
-        ledger.apply(demand("x/y", 10, 0));
-        ledger.apply(demand("x/v", 10, 0));
-        ledger.apply(demand("w", 10, 0));
-        var grants = ledger.grantTree(0, 10_000, new io.fairledger.core.grant.LongTermMaxMin());
-        // x and w split 10 vcores 5/5; inside x, y and v split x's 5 by 3:1
-        assertThat(grants.get(p("root.w"))[0]).isCloseTo(5000, within(1e-6));
-        assertThat(grants.get(p("root.x"))[0]).isCloseTo(5000, within(1e-6));
-        assertThat(grants.get(p("root.x.y"))[0]).isCloseTo(3750, within(1e-6));
-        assertThat(grants.get(p("root.x.v"))[0]).isCloseTo(1250, within(1e-6));
-    }
-
-    @Test
     void parentConfiguredAfterItsChildKeepsItsOwnSettings() {
         var parent = new TenantConfig(p("q"), 3, java.util.OptionalDouble.of(0.25), "gold");
         var ledger = new ClusterLedger(full(TenantConfig.of("q.leaf", 1), parent, TenantConfig.of("r", 1)));

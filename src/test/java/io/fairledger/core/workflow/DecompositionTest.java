@@ -46,14 +46,16 @@ class DecompositionTest {
         JobWindow middle = windows.get(1);
         // each wave first gets its 1 s minimum; the 1097 s left are split 1 : n-1 : 1 by demand
         double distributable = deadline - 3;
-        assertThat(middle.lengthSeconds() - 1).isCloseTo(distributable * (n - 1) / (n + 1), within(1e-9));
-        assertThat(middle.lengthSeconds() / deadline).isCloseTo((double) (n - 1) / (n + 1), within(0.002));
+        assertThat((middle.deadlineSeconds() - middle.releaseSeconds()) - 1)
+                .isCloseTo(distributable * (n - 1) / (n + 1), within(1e-9));
+        assertThat((middle.deadlineSeconds() - middle.releaseSeconds()) / deadline)
+                .isCloseTo((double) (n - 1) / (n + 1), within(0.002));
         assertThat(windows.subList(1, n)).allSatisfy(w -> assertThat(w).isEqualTo(
                 new JobWindow("fig3", w.jobId(), middle.releaseSeconds(), middle.deadlineSeconds())));
         assertThat(windows.get(n).deadlineSeconds()).isEqualTo(deadline);
         // with n = 2 the runtime terms cancel: exactly (n-1)/(n+1) = 1/3 of the deadline
         JobWindow two = new WaveDemandDecomposer().decompose(new WorkflowDag(figure3(2, 90))).get(1);
-        assertThat(two.lengthSeconds()).isCloseTo(30, within(1e-9));
+        assertThat((two.deadlineSeconds() - two.releaseSeconds())).isCloseTo(30, within(1e-9));
     }
 
     @Test

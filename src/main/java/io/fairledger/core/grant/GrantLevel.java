@@ -1,7 +1,5 @@
-package io.fairledger.core.ledger;
+package io.fairledger.core.grant;
 
-import io.fairledger.core.grant.GrantRequest;
-import io.fairledger.core.grant.Grants;
 import io.fairledger.core.model.TenantPath;
 
 /**

@@ -1,0 +1,87 @@
+package io.fairledger.core.ledger;
+
+import io.fairledger.core.model.ResourceVector;
+import java.math.BigInteger;
+import java.util.List;
+
+/**
+ * The integrals of the nodes of a {@link ClusterLedger} (LTRF eqs. 3, 9 and 10): between two events a node's rates are
+ * constant, so each integral grows by a product (usage, counted usage, entitlement, demand, borrowing, exact resource
+ * totals), the lending terms by the node's rate times the growth of its sibling group's global accumulators, and the
+ * memory integrals as its {@link MemoryIntegration} says. Lazy: a node is advanced when it is touched or read. O(1)
+ * per advance.
+ */
+final class NodeIntegrals {
+
+    private final MemoryIntegration memory;
+    private final long registeredAt;
+
+    NodeIntegrals(MemoryIntegration memory, long registeredAt) {
+        this.memory = memory;
+        this.registeredAt = registeredAt;
+    }
+
+    MemoryIntegration memory() {
+        return memory;
+    }
+
+    /** Advances {@code n}'s own integrals to {@code t}, its sibling group's lending integrals first. */
+    void advance(TenantNode n, long t) {
+        double kLend = 0;
+        double kBorrow = 0;
+        if (n.parent != null) {
+            SiblingGroup g = n.parent.childGroup;
+            g.advance(t);
+            kLend = g.kLend;
+            kBorrow = g.kBorrow;
+        }
+        integrate(n, n.acc, t, kLend, kBorrow);
+    }
+
+    /** Advances {@code acc} of {@code n} to {@code t}: the node's rates have been constant since {@code acc.last}. */
+    void integrate(TenantNode n, Accumulators acc, long t, double kLend, double kBorrow) {
+        long dt = t - acc.last;
+        if (dt <= 0) {
+            return;
+        }
+        acc.actual += n.g * dt;
+        acc.counted += n.countedRate * dt;
+        acc.entitled += n.e * dt;
+        acc.demand += n.d * dt;
+        acc.borrowedRaw += n.b * dt;
+        for (int r = 0; r < ResourceVector.TYPES; r++) {
+            if (n.held[r] != 0) {
+                acc.resourceMs[r].addProduct(n.held[r], dt);
+            }
+        }
+        if (n.parent != null) {
+            acc.lent += n.u * (kLend - acc.kLendSeen);
+            acc.borrowedFromSiblings += n.b * (kBorrow - acc.kBorrowSeen);
+            acc.kLendSeen = kLend;
+            acc.kBorrowSeen = kBorrow;
+        }
+        memory.advance(n, acc, t, dt);
+        acc.last = t;
+    }
+
+    /** The account of {@code n} at {@code at}, integrated on a copy: the node itself is not advanced. */
+    TenantAccount account(TenantNode n, long at) {
+        Accumulators a = n.acc.copy();
+        double kLend = 0;
+        double kBorrow = 0;
+        if (n.parent != null) {
+            kLend = n.parent.childGroup.kLendAt(at);
+            kBorrow = n.parent.childGroup.kBorrowAt(at);
+        }
+        integrate(n, a, at, kLend, kBorrow);
+        List<BigInteger> res = List.of(a.resourceMs[0].value(), a.resourceMs[1].value(), a.resourceMs[2].value());
+        var rates = new TenantAccount.Rates(new ResourceVector(n.held[0], n.held[1], n.held[2]),
+                new ResourceVector(n.pending[0], n.pending[1], n.pending[2]), n.g, n.countedRate, n.d, n.e, n.b,
+                n.u, n.runningTasks);
+        var period = new TenantAccount.PeriodTotals(res, a.actual, a.counted, a.entitled, a.demand, a.borrowedRaw,
+                a.lent, a.borrowedFromSiblings);
+        var mem = new TenantAccount.Memory(a.memActual, a.memCounted, a.memEntitled, a.phi,
+                n.quantumTopUp(at - registeredAt));
+        return new TenantAccount(n.path, n.weight, n.share, n.eta, n.pricePlan, rates, period, mem);
+    }
+}
