@@ -35,8 +35,9 @@ import io.fairledger.observability.MetricNames;
  * The deployment artifacts checked by their own tools, run as processes: the Grafana dashboards type-check against
  * {@code @grafana/schema} with {@code tsc}; the alert rules pass {@code promtool check} and their unit tests
  * ({@code promtool test rules}); the Helm chart passes {@code helm lint --strict} and renders with every
- * {@code ci/*-values.yaml}; {@code docker-compose.yml} passes {@code docker-compose config -q}. Every metric the
- * dashboards and rules name is one of {@link MetricNames} and every one of those is documented in docs/metrics.md.
+ * {@code ci/*-values.yaml}, and its {@code values.schema.json} rejects values of the wrong type;
+ * {@code docker-compose.yml} passes {@code docker-compose config -q}, also with the {@code demo} profile. Every metric
+ * the dashboards and rules name is one of {@link MetricNames} and every one of those is documented in docs/metrics.md.
  */
 class DeploymentChecksIT {
 
@@ -73,13 +74,47 @@ class DeploymentChecksIT {
             String helm = DeploymentTools.helm();
             check(chart, helm, "lint", ".", "--strict", "-f", values.toString());
             Map<String, List<JsonNode>> kinds = render(helm, chart, values);
-            assertThat(kinds).containsKeys("Deployment", "Service", "ConfigMap", "ServiceAccount");
+            assertThat(kinds).containsKeys("Deployment", "Service", "ConfigMap", "ServiceAccount",
+                    "PodDisruptionBudget", "Pod");
             JsonNode container = kinds.get("Deployment").get(0).at("/spec/template/spec/containers/0");
+            // probes on the management port, which the Service also names (health and metrics are only there)
+            for (String probe : List.of("startupProbe", "livenessProbe", "readinessProbe")) {
+                assertThat(container.at("/" + probe + "/httpGet/port").asText()).as(probe).isEqualTo("management");
+            }
             assertThat(container.at("/livenessProbe/httpGet/path").asText()).isEqualTo("/q/health/live");
             assertThat(container.at("/readinessProbe/httpGet/path").asText()).isEqualTo("/q/health/ready");
+            assertThat(container.get("ports").findValuesAsText("name")).containsExactly("http", "management");
+            assertThat(kinds.get("Service").get(0).at("/spec/ports").findValuesAsText("name"))
+                    .containsExactly("http", "management");
             assertThat(container.at("/env/0/valueFrom/secretKeyRef/name").asText()).isNotEmpty();
-            if (values.getFileName().toString().startsWith("full")) {
+            JsonNode testPod = kinds.get("Pod").get(0);
+            assertThat(testPod.at("/metadata/annotations/helm.sh~1hook").asText()).isEqualTo("test");
+            assertThat(testPod.at("/spec/containers/0/command/2").asText()).contains("/q/health/ready")
+                    .contains("/q/metrics");
+            String name = values.getFileName().toString();
+            if (name.startsWith("full") || name.startsWith("exposed")) {
+                assertThat(kinds).containsKeys("Ingress", "NetworkPolicy");
+                JsonNode ingress = kinds.get("Ingress").get(0);
+                assertThat(ingress.findValuesAsText("name")).as("Ingress backends").contains("http")
+                        .doesNotContain("management");
+                JsonNode policy = kinds.get("NetworkPolicy").get(0).at("/spec/ingress");
+                assertThat(policy.get(1).at("/ports/0/port").asText()).isEqualTo("management");
+                assertThat(policy.get(1).get("from")).as("management port peers: the test pod and the operator's")
+                        .hasSize(2);
+                JsonNode kafkaCredentials = container.get("env").findParents("name").stream()
+                        .filter(env -> env.get("name").asText().equals("KAFKA_SASL_JAAS_CONFIG")).findFirst()
+                        .orElseThrow(() -> new AssertionError("no KAFKA_SASL_JAAS_CONFIG in " + container.get("env")));
+                assertThat(kafkaCredentials.at("/valueFrom/secretKeyRef/name").asText()).isEqualTo("fairledger-kafka");
+                assertThat(kinds.get("ConfigMap").get(0).at("/data/KAFKA_SECURITY_PROTOCOL").asText())
+                        .startsWith("SASL_");
+                assertThat(container.get("volumeMounts")).hasSize(2);
+            } else {
+                assertThat(kinds).doesNotContainKeys("Ingress", "NetworkPolicy");
+            }
+            if (name.startsWith("full")) {
                 assertThat(kinds).containsKeys("ServiceMonitor", "PrometheusRule", "HorizontalPodAutoscaler");
+                assertThat(kinds.get("ServiceMonitor").get(0).at("/spec/endpoints/0/port").asText())
+                        .isEqualTo("management");
                 assertThat(kinds.get("ConfigMap")).hasSize(1 + dashboardFiles().size());
                 JsonNode rulesFile = YAML.readTree(repo().resolve("grafana/prometheus/fairledger-rules.yml").toFile());
                 assertThat(kinds.get("PrometheusRule").get(0).at("/spec/groups")).isEqualTo(rulesFile.get("groups"));
@@ -95,6 +130,23 @@ class DeploymentChecksIT {
                 assertThat(kinds).doesNotContainKeys("ServiceMonitor", "PrometheusRule", "HorizontalPodAutoscaler");
             }
         }));
+    }
+
+    @Test
+    void helmSchemaRejectsAValueOfTheWrongType() {
+        Path chart = repo().resolve("helm/fairledger");
+        String minimal = chart.resolve("ci/minimal-values.yaml").toString();
+        for (String bad : List.of("replicaCount=two", "service.managementPort=metrics", "ingress.enabled=yes",
+                "podDisruptionBudget.maxUnavailable=half", "unknownKey=1")) {
+            DeploymentTools.Result lint = DeploymentTools.run(chart,
+                    command(DeploymentTools.helm(), "lint", ".", "--strict", "-f", minimal, "--set", bad));
+            assertThat(lint.exitCode()).as("helm lint --strict --set " + bad + ":\n" + lint.output()).isNotZero();
+            assertThat(lint.output()).as("helm lint --set " + bad).contains("values don't meet the specifications")
+                    .contains(bad.substring(0, bad.indexOf('=')));
+        }
+        // the same values with the right types pass
+        check(chart, DeploymentTools.helm(), "lint", ".", "--strict", "-f", minimal, "--set",
+                "replicaCount=2,service.managementPort=9100,ingress.enabled=true,podDisruptionBudget.maxUnavailable=50%");
     }
 
     @Test
