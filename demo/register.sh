@@ -14,16 +14,18 @@ if [ -n "${TOKEN_URL:-}" ]; then
   [ -n "$token" ] || { echo "demo: no access token from $TOKEN_URL" >&2; exit 1; }
   auth="Authorization: Bearer $token"
 fi
+body=$(mktemp)
 for cluster in prod-yarn:YARN prod-mesos:MESOS; do
   id=${cluster%%:*}
-  status=$(curl -sS -o /dev/stderr -w '%{http_code}' -H "$auth" -H 'content-type: application/json' \
+  status=$(curl -sS -o "$body" -w '%{http_code}' -H "$auth" -H 'content-type: application/json' \
     -d "{\"id\":\"$id\",\"resourceManager\":\"${cluster##*:}\"}" "$api")
   case "$status" in
     201) echo "demo: registered $id" ;;
     409) echo "demo: $id was registered before" ;;
-    *) echo "demo: registering $id answered $status" >&2; exit 1 ;;
+    *) echo "demo: registering $id answered $status: $(cat "$body")" >&2; exit 1 ;;
   esac
-  curl -fsS -o /dev/null -X PUT -H "$auth" -H 'content-type: application/json' \
-    --data-binary "@$dir/$id-settings.json" "$api/$id/ledger-settings"
+  status=$(curl -sS -o "$body" -w '%{http_code}' -X PUT -H "$auth" -H 'content-type: application/json' \
+    --data-binary "@$dir/$id-settings.json" "$api/$id/ledger-settings")
+  [ "$status" = 200 ] || { echo "demo: settings of $id answered $status: $(cat "$body")" >&2; exit 1; }
   echo "demo: ledger settings of $id loaded"
 done

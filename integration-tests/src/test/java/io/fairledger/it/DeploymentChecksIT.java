@@ -161,10 +161,46 @@ class DeploymentChecksIT {
     void composeFileIsValidAndRunsEveryService() throws IOException {
         String compose = DeploymentTools.dockerCompose();
         check(repo(), compose, "-f", "docker-compose.yml", "config", "-q");
-        JsonNode config = YAML.readTree(check(repo(), compose, "-f", "docker-compose.yml", "config"));
+        check(repo(), compose, "-f", "docker-compose.yml", "--profile", "demo", "config", "-q");
+        JsonNode plain = YAML.readTree(check(repo(), compose, "-f", "docker-compose.yml", "config"));
+        Set<String> withoutProfile = new TreeSet<>();
+        plain.get("services").fieldNames().forEachRemaining(withoutProfile::add);
+        assertThat(withoutProfile).as("services of a plain `up`").doesNotContain("demo-register", "demo-events");
+        JsonNode config = YAML.readTree(
+                check(repo(), compose, "-f", "docker-compose.yml", "--profile", "demo", "config"));
         Set<String> services = new TreeSet<>();
         config.get("services").fieldNames().forEachRemaining(services::add);
-        assertThat(services).contains("kafka", "postgres", "keycloak", "prometheus", "grafana", "fairledger");
+        assertThat(services).contains("kafka", "postgres", "keycloak", "prometheus", "grafana", "fairledger",
+                "kafka-topics", "demo-register", "demo-events");
+        // every long-running service has a health check, and every dependency waits for health or completion
+        Set<String> oneShot = Set.of("kafka-topics", "demo-register", "demo-events");
+        config.get("services").fields().forEachRemaining(service -> {
+            if (!oneShot.contains(service.getKey())) {
+                assertThat(service.getValue().at("/healthcheck/test").isMissingNode())
+                        .as(service.getKey() + " has a health check").isFalse();
+            }
+            service.getValue().path("depends_on").fields().forEachRemaining(dependency -> assertThat(
+                    dependency.getValue().path("condition").asText())
+                    .as(service.getKey() + " waits for " + dependency.getKey())
+                    .isEqualTo(oneShot.contains(dependency.getKey()) ? "service_completed_successfully"
+                            : "service_healthy"));
+        });
+        assertThat(config.at("/services/fairledger/depends_on").fieldNames()).toIterable()
+                .contains("postgres", "kafka-topics", "keycloak");
+        // the topics created are the server's topics
+        String topicScript = config.at("/services/kafka-topics/command").toString();
+        for (String topic : List.of("fairledger.registrations", "fairledger.yarn.containers", "fairledger.mesos.tasks",
+                "fairledger.demand", "fairledger.capacity", "fairledger.jobs", "fairledger.workflows",
+                "fairledger.dead-letters", "fairledger.admission-decisions")) {
+            assertThat(topicScript).as("kafka-topics creates " + topic).contains(topic);
+        }
+        // Prometheus scrapes the management port, which the API port is not
+        assertThat(read(repo().resolve("grafana/prometheus/prometheus.yml"))).contains("fairledger:9000");
+        // the demo loads the settings of each cluster it registers, and the examples of every topic
+        for (String cluster : List.of("prod-yarn", "prod-mesos")) {
+            assertThat(read(repo().resolve("demo/register.sh"))).contains(cluster);
+            parse(read(repo().resolve("demo/" + cluster + "-settings.json")));
+        }
         assertThat(config.at("/services/fairledger/build/dockerfile").asText())
                 .endsWith("src/main/docker/Dockerfile.jvm");
         // what the services mount from the repository exists (docker-compose config does not look)
