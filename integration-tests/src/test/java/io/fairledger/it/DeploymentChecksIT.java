@@ -133,6 +133,50 @@ class DeploymentChecksIT {
     }
 
     @Test
+    void imageBuiltWithoutAnEngineRunsTheServerArtifactAsAnUnprivilegedUser() throws IOException {
+        Path tar = repo().resolve("target/jib-image.tar");
+        assertThat(tar).as("the OCI image archive; build it with `./mvnw -Pimage -DskipTests package` (the README's "
+                + "test command builds it with -Pimage)").isRegularFile();
+        OciArchive image = OciArchive.of(tar);
+        JsonNode config = image.config();
+        assertThat(config.at("/os").asText()).isEqualTo("linux");
+        assertThat(config.at("/config/User").asText()).isEqualTo("1001:1001");
+        JsonNode labels = config.at("/config/Labels");
+        assertThat(labels.path("org.opencontainers.image.licenses").asText()).isEqualTo("Apache-2.0");
+        assertThat(labels.path("org.opencontainers.image.title").asText()).isEqualTo("fairledger");
+        for (String label : List.of("version", "description", "source", "url")) {
+            assertThat(labels.path("org.opencontainers.image." + label).asText()).as(label).isNotBlank();
+        }
+        // the entrypoint runs the artifact the launcher, the chart and compose run, with the chart's arguments
+        JsonNode entrypoint = config.at("/config/Entrypoint");
+        assertThat(entrypoint.get(0).asText()).isEqualTo("/opt/java/bin/java");
+        assertThat(entrypoint.get(entrypoint.size() - 2).asText()).isEqualTo("-jar");
+        assertThat(entrypoint.get(entrypoint.size() - 1).asText()).isEqualTo("/app/quarkus-run.jar");
+        assertThat(config.at("/config/Cmd").toString()).isEqualTo("[\"serve\"]");
+        assertThat(config.at("/config/ExposedPorts").fieldNames()).toIterable().containsExactlyInAnyOrder("8080/tcp",
+                "9000/tcp");
+        // what the layers hold: an executable Java runtime, the quarkus-app directory, the user 1001, a writable /tmp
+        Map<String, Integer> files = image.files();
+        assertThat(files.get("opt/java/bin/java")).as("mode of /opt/java/bin/java").isEqualTo(0755);
+        assertThat(files.get("tmp")).as("mode of /tmp").isEqualTo(0777);
+        assertThat(files).containsKey("app/quarkus-run.jar").containsKey("app/quarkus/quarkus-application.dat");
+        assertThat(files.keySet()).noneMatch(name -> name.startsWith("jib-app"));
+        try (Stream<Path> libs = Files.list(repo().resolve("target/quarkus-app/lib/main"))) {
+            List<String> built = libs.map(p -> "app/lib/main/" + p.getFileName()).toList();
+            assertThat(files.keySet()).as("the libraries of target/quarkus-app").containsAll(built);
+        }
+        assertThat(image.fileContent("etc/passwd")).contains("fairledger:x:1001:1001:");
+        // the chart's default image is this image
+        JsonNode values = YAML.readTree(repo().resolve("helm/fairledger/values.yaml").toFile());
+        JsonNode chart = YAML.readTree(repo().resolve("helm/fairledger/Chart.yaml").toFile());
+        assertThat(values.at("/image/tag").asText()).as("values.yaml image.tag: empty means appVersion").isEmpty();
+        String chartImage = values.at("/image/repository").asText() + ":" + chart.get("appVersion").asText();
+        assertThat(image.manifestName()).isEqualTo(chartImage);
+        assertThat(labels.path("org.opencontainers.image.version").asText())
+                .isEqualTo(chart.get("appVersion").asText());
+    }
+
+    @Test
     void helmSchemaRejectsAValueOfTheWrongType() {
         Path chart = repo().resolve("helm/fairledger");
         String minimal = chart.resolve("ci/minimal-values.yaml").toString();
