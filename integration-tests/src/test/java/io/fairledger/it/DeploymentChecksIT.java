@@ -226,7 +226,8 @@ class DeploymentChecksIT {
             service.getValue().path("depends_on").fields().forEachRemaining(dependency -> assertThat(
                     dependency.getValue().path("condition").asText())
                     .as(service.getKey() + " waits for " + dependency.getKey())
-                    .isEqualTo(oneShot.contains(dependency.getKey()) ? "service_completed_successfully"
+                    .isEqualTo(oneShot.contains(dependency.getKey())
+                            ? "service_completed_successfully"
                             : "service_healthy"));
         });
         assertThat(config.at("/services/fairledger/depends_on").fieldNames()).toIterable()
