@@ -47,13 +47,14 @@ final class OciArchive {
         return blob(index.at("/manifests/0/digest").asText());
     }
 
-    /** Path (without a leading slash) to octal mode of every file and directory in the layers, later layers last. */
+    /** Path (without a leading slash) to permission bits (e.g. 0755) of every file and directory in the layers, later layers last. */
     Map<String, Integer> files() {
         Map<String, Integer> files = new LinkedHashMap<>();
         for (JsonNode layer : manifest().get("layers")) {
             try (InputStream in = new GZIPInputStream(
                     new java.io.ByteArrayInputStream(entry(blobPath(layer.get("digest").asText()))))) {
-                forEachEntry(in, (name, mode, content) -> files.put(name.replaceFirst("^\\./", ""), mode));
+                forEachEntry(in, (name, mode, content) -> files
+                        .put(name.replaceFirst("^\\./", "").replaceFirst("/$", ""), mode));
             } catch (IOException e) {
                 throw new UncheckedIOException("cannot read layer " + layer, e);
             }
@@ -135,7 +136,7 @@ final class OciArchive {
             if (!prefix.isEmpty()) {
                 name = prefix + "/" + name;
             }
-            int mode = (int) octal(header, 100, 8);
+            int mode = (int) octal(header, 100, 8) & 07777;
             long size = octal(header, 124, 12);
             char type = (char) header[156];
             byte[] content = in.readNBytes((int) size);
