@@ -30,10 +30,21 @@ app.kubernetes.io/managed-by: {{ .Release.Service }}
 app.kubernetes.io/part-of: fairledger
 {{- end }}
 
+{{/* The environment variable of a Kafka client property: security.protocol -> KAFKA_SECURITY_PROTOCOL. */}}
+{{- define "fairledger.kafkaEnv" -}}
+{{- printf "KAFKA_%s" (regexReplaceAll "[^A-Za-z0-9]" . "_" | upper) }}
+{{- end }}
+
 {{- define "fairledger.serviceAccountName" -}}
 {{- if .Values.serviceAccount.create }}
 {{- default (include "fairledger.fullname" .) .Values.serviceAccount.name }}
 {{- else }}
 {{- default "default" .Values.serviceAccount.name }}
 {{- end }}
+{{- end }}
+
+{{/* Labels of the `helm test` pod, which the NetworkPolicy lets reach the management port. */}}
+{{- define "fairledger.testLabels" -}}
+app.kubernetes.io/component: helm-test
+app.kubernetes.io/instance: {{ .Release.Name }}
 {{- end }}

@@ -36,6 +36,7 @@ import io.fairledger.ingest.schema.EventTopics;
 import io.fairledger.testsupport.KafkaResource;
 import io.fairledger.testsupport.PostgresResource;
 import io.quarkus.test.common.TestResourceScope;
+import io.quarkus.test.common.http.TestHTTPResource;
 import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.http.ContentType;
@@ -51,6 +52,10 @@ class AdmissionResourceTest {
 
     @ConfigProperty(name = "kafka.bootstrap.servers")
     String bootstrap;
+
+    /** /q/metrics of the management interface (its own port; the path is relative to its root, /q). */
+    @TestHTTPResource(value = "/metrics", management = true)
+    java.net.URL metricsUrl;
 
     @Inject
     AdmissionLog log;
@@ -115,7 +120,8 @@ class AdmissionResourceTest {
         assertThat(published.get(0).get("cluster").asText()).isEqualTo(c);
         assertThat(published.get(3).get("reason").asText()).isNotBlank();
 
-        String metrics = given().get("/q/metrics").then().statusCode(200).extract().asString();
+        given().get("/q/metrics").then().statusCode(404);
+        String metrics = given().get(metricsUrl.toString()).then().statusCode(200).extract().asString();
         assertThat(metrics)
                 .contains("fairledger_admission_decisions_total{cluster=\"adm-yarn\",outcome=\"admitted\"} 3.0")
                 .contains("fairledger_admission_decisions_total{cluster=\"adm-yarn\",outcome=\"dropped\"} 1.0")

@@ -14,10 +14,15 @@ public final class ServerEnvironment {
     private ServerEnvironment() {
     }
 
-    /** HTTP port, PostgreSQL URL and credentials, Kafka bootstrap servers; a mutable map, so callers may add more. */
-    public static Map<String, String> of(int port, RealDependency.Running postgres, RealDependency.Running kafka) {
+    /**
+     * HTTP (API) port, management port (health and metrics), PostgreSQL URL and credentials, Kafka bootstrap servers;
+     * a mutable map, so callers may add more.
+     */
+    public static Map<String, String> of(int port, int managementPort, RealDependency.Running postgres,
+            RealDependency.Running kafka) {
         Map<String, String> env = new HashMap<>();
         env.put("QUARKUS_HTTP_PORT", Integer.toString(port));
+        env.put("QUARKUS_MANAGEMENT_PORT", Integer.toString(managementPort));
         env.put("QUARKUS_DATASOURCE_JDBC_URL", postgres.config().get("quarkus.datasource.jdbc.url"));
         env.put("QUARKUS_DATASOURCE_USERNAME", postgres.config().get("quarkus.datasource.username"));
         env.put("QUARKUS_DATASOURCE_PASSWORD", postgres.config().get("quarkus.datasource.password"));
@@ -30,7 +35,7 @@ public final class ServerEnvironment {
      * log whose path is printed; the JVM options in {@code BENCH_SERVER_JVM_OPTS} (split on spaces) go first, e.g.
      * {@code -Xlog:gc:file=/tmp/gc.log} or {@code -XX:StartFlightRecording=filename=/tmp/server.jfr,settings=profile}.
      */
-    public static Process startPackaged(Path jar, int port, RealDependency.Running postgres,
+    public static Process startPackaged(Path jar, int port, int managementPort, RealDependency.Running postgres,
             RealDependency.Running kafka) throws IOException {
         List<String> command = new ArrayList<>(
                 List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString()));
@@ -42,7 +47,7 @@ public final class ServerEnvironment {
         Path log = Files.createTempFile("fairledger-server", ".log");
         System.out.println("server log: " + log + ", command: " + command);
         ProcessBuilder server = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile());
-        server.environment().putAll(of(port, postgres, kafka));
+        server.environment().putAll(of(port, managementPort, postgres, kafka));
         return server.start();
     }
 }

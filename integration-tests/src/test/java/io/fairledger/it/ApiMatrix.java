@@ -95,7 +95,7 @@ final class ApiMatrix {
                         200),
                 admin("PUT", ADMIN + "/{cluster}/admission-policy", ADMIN + "/" + c + "/admission-policy", JSON,
                         "{\"policy\":\"justice\"}", 200),
-                open("/q/health/ready"), open("/q/metrics"), open("/q/openapi"));
+                open("/q/openapi"), notOnApiPort("/q/metrics"), notOnApiPort("/q/health/ready"));
     }
 
     private static Row admin(String method, String template, String path, String accept, String body, int ok) {
@@ -115,6 +115,11 @@ final class ApiMatrix {
 
     private static Row open(String path) {
         return new Row("GET", path, path, "*/*", null, 200, 200, 200, 200, 200, 200, 200);
+    }
+
+    /** Served on the management port only: the API port answers 404 to everyone, token or not. */
+    private static Row notOnApiPort(String path) {
+        return new Row("GET", path, path, "*/*", null, 404, 404, 404, 404, 404, 404, 404);
     }
 
     private ApiMatrix() {

@@ -72,7 +72,7 @@ class DashboardQueriesIT {
                 "QUARKUS_DATASOURCE_USERNAME", postgres.config().get("quarkus.datasource.username"),
                 "QUARKUS_DATASOURCE_PASSWORD", postgres.config().get("quarkus.datasource.password"),
                 "KAFKA_BOOTSTRAP_SERVERS", kafka.config().get("kafka.bootstrap.servers")), "serve");
-        prometheus = PrometheusDependency.start("127.0.0.1:" + server.port);
+        prometheus = PrometheusDependency.start("127.0.0.1:" + server.managementPort);
         feedWorkload();
     }
 

@@ -35,8 +35,9 @@ import io.fairledger.observability.MetricNames;
  * The deployment artifacts checked by their own tools, run as processes: the Grafana dashboards type-check against
  * {@code @grafana/schema} with {@code tsc}; the alert rules pass {@code promtool check} and their unit tests
  * ({@code promtool test rules}); the Helm chart passes {@code helm lint --strict} and renders with every
- * {@code ci/*-values.yaml}; {@code docker-compose.yml} passes {@code docker-compose config -q}. Every metric the
- * dashboards and rules name is one of {@link MetricNames} and every one of those is documented in docs/metrics.md.
+ * {@code ci/*-values.yaml}, and its {@code values.schema.json} rejects values of the wrong type;
+ * {@code docker-compose.yml} passes {@code docker-compose config -q}, also with the {@code demo} profile. Every metric
+ * the dashboards and rules name is one of {@link MetricNames} and every one of those is documented in docs/metrics.md.
  */
 class DeploymentChecksIT {
 
@@ -73,13 +74,48 @@ class DeploymentChecksIT {
             String helm = DeploymentTools.helm();
             check(chart, helm, "lint", ".", "--strict", "-f", values.toString());
             Map<String, List<JsonNode>> kinds = render(helm, chart, values);
-            assertThat(kinds).containsKeys("Deployment", "Service", "ConfigMap", "ServiceAccount");
+            assertThat(kinds).containsKeys("Deployment", "Service", "ConfigMap", "ServiceAccount",
+                    "PodDisruptionBudget", "Pod");
             JsonNode container = kinds.get("Deployment").get(0).at("/spec/template/spec/containers/0");
+            // probes on the management port, which the Service also names (health and metrics are only there)
+            for (String probe : List.of("startupProbe", "livenessProbe", "readinessProbe")) {
+                assertThat(container.at("/" + probe + "/httpGet/port").asText()).as(probe).isEqualTo("management");
+            }
             assertThat(container.at("/livenessProbe/httpGet/path").asText()).isEqualTo("/q/health/live");
             assertThat(container.at("/readinessProbe/httpGet/path").asText()).isEqualTo("/q/health/ready");
+            assertThat(container.get("ports").findValuesAsText("name")).containsExactly("http", "management");
+            assertThat(kinds.get("Service").get(0).at("/spec/ports").findValuesAsText("name"))
+                    .containsExactly("http", "management");
             assertThat(container.at("/env/0/valueFrom/secretKeyRef/name").asText()).isNotEmpty();
-            if (values.getFileName().toString().startsWith("full")) {
+            JsonNode testPod = kinds.get("Pod").get(0);
+            assertThat(testPod.at("/metadata/annotations/helm.sh~1hook").asText()).isEqualTo("test");
+            assertThat(testPod.at("/spec/containers/0/command/2").asText()).contains("/q/health/ready")
+                    .contains("/q/metrics");
+            String name = values.getFileName().toString();
+            if (name.startsWith("full") || name.startsWith("exposed")) {
+                assertThat(kinds).containsKeys("Ingress", "NetworkPolicy");
+                JsonNode ingress = kinds.get("Ingress").get(0);
+                assertThat(ingress.findValuesAsText("name")).as("Ingress backends").contains("http")
+                        .doesNotContain("management");
+                JsonNode policy = kinds.get("NetworkPolicy").get(0).at("/spec/ingress");
+                assertThat(policy.get(1).at("/ports/0/port").asText()).isEqualTo("management");
+                assertThat(policy.get(1).get("from")).as("management port peers: the test pod and the operator's")
+                        .hasSize(2);
+                JsonNode kafkaCredentials = container.get("env").findParents("name").stream()
+                        .filter(env -> env.get("name").asText().equals("KAFKA_SASL_JAAS_CONFIG")).findFirst()
+                        .orElseThrow(() -> new AssertionError("no KAFKA_SASL_JAAS_CONFIG in " + container.get("env")));
+                assertThat(kafkaCredentials.at("/valueFrom/secretKeyRef/name").asText()).isEqualTo("fairledger-kafka");
+                assertThat(kinds.get("ConfigMap")).as("the settings ConfigMap passes the Kafka client properties")
+                        .anySatisfy(configMap -> assertThat(configMap.at("/data/KAFKA_SECURITY_PROTOCOL").asText())
+                                .startsWith("SASL_"));
+                assertThat(container.get("volumeMounts")).hasSize(2);
+            } else {
+                assertThat(kinds).doesNotContainKeys("Ingress", "NetworkPolicy");
+            }
+            if (name.startsWith("full")) {
                 assertThat(kinds).containsKeys("ServiceMonitor", "PrometheusRule", "HorizontalPodAutoscaler");
+                assertThat(kinds.get("ServiceMonitor").get(0).at("/spec/endpoints/0/port").asText())
+                        .isEqualTo("management");
                 assertThat(kinds.get("ConfigMap")).hasSize(1 + dashboardFiles().size());
                 JsonNode rulesFile = YAML.readTree(repo().resolve("grafana/prometheus/fairledger-rules.yml").toFile());
                 assertThat(kinds.get("PrometheusRule").get(0).at("/spec/groups")).isEqualTo(rulesFile.get("groups"));
@@ -98,6 +134,67 @@ class DeploymentChecksIT {
     }
 
     @Test
+    void imageBuiltWithoutAnEngineRunsTheServerArtifactAsAnUnprivilegedUser() throws IOException {
+        Path tar = repo().resolve("target/jib-image.tar");
+        assertThat(tar).as("the OCI image archive; build it with `./mvnw -Pimage -DskipTests package` (the README's "
+                + "test command builds it with -Pimage)").isRegularFile();
+        OciArchive image = OciArchive.of(tar);
+        JsonNode config = image.config();
+        assertThat(config.at("/os").asText()).isEqualTo("linux");
+        assertThat(config.at("/config/User").asText()).isEqualTo("1001:1001");
+        JsonNode labels = config.at("/config/Labels");
+        assertThat(labels.path("org.opencontainers.image.licenses").asText()).isEqualTo("Apache-2.0");
+        assertThat(labels.path("org.opencontainers.image.title").asText()).isEqualTo("fairledger");
+        for (String label : List.of("version", "description", "source", "url")) {
+            assertThat(labels.path("org.opencontainers.image." + label).asText()).as(label).isNotBlank();
+        }
+        // the entrypoint runs the artifact the launcher, the chart and compose run, with the chart's arguments
+        JsonNode entrypoint = config.at("/config/Entrypoint");
+        assertThat(entrypoint.get(0).asText()).isEqualTo("/opt/java/bin/java");
+        assertThat(entrypoint.get(entrypoint.size() - 2).asText()).isEqualTo("-jar");
+        assertThat(entrypoint.get(entrypoint.size() - 1).asText()).isEqualTo("/app/quarkus-run.jar");
+        assertThat(config.at("/config/Cmd").toString()).isEqualTo("[\"serve\"]");
+        assertThat(config.at("/config/ExposedPorts").fieldNames()).toIterable().containsExactlyInAnyOrder("8080/tcp",
+                "9000/tcp");
+        // what the layers hold: an executable Java runtime, the quarkus-app directory, the user 1001, a writable /tmp
+        Map<String, Integer> files = image.files();
+        assertThat(files.get("opt/java/bin/java")).as("mode of /opt/java/bin/java").isEqualTo(0755);
+        assertThat(files.get("tmp")).as("mode of /tmp").isEqualTo(0777);
+        assertThat(files).containsKey("app/quarkus-run.jar").containsKey("app/quarkus/quarkus-application.dat");
+        assertThat(files.keySet()).noneMatch(name -> name.startsWith("jib-app"));
+        try (Stream<Path> libs = Files.list(repo().resolve("target/quarkus-app/lib/main"))) {
+            List<String> built = libs.map(p -> "app/lib/main/" + p.getFileName()).toList();
+            assertThat(files.keySet()).as("the libraries of target/quarkus-app").containsAll(built);
+        }
+        assertThat(image.fileContent("etc/passwd")).contains("fairledger:x:1001:1001:");
+        // the chart's default image is this image
+        JsonNode values = YAML.readTree(repo().resolve("helm/fairledger/values.yaml").toFile());
+        JsonNode chart = YAML.readTree(repo().resolve("helm/fairledger/Chart.yaml").toFile());
+        assertThat(values.at("/image/tag").asText()).as("values.yaml image.tag: empty means appVersion").isEmpty();
+        String chartImage = values.at("/image/repository").asText() + ":" + chart.get("appVersion").asText();
+        assertThat(image.manifestName()).isEqualTo(chartImage);
+        assertThat(labels.path("org.opencontainers.image.version").asText())
+                .isEqualTo(chart.get("appVersion").asText());
+    }
+
+    @Test
+    void helmSchemaRejectsAValueOfTheWrongType() {
+        Path chart = repo().resolve("helm/fairledger");
+        String minimal = chart.resolve("ci/minimal-values.yaml").toString();
+        for (String bad : List.of("replicaCount=two", "service.managementPort=metrics", "ingress.enabled=yes",
+                "podDisruptionBudget.maxUnavailable=half", "unknownKey=1")) {
+            DeploymentTools.Result lint = DeploymentTools.run(chart,
+                    command(DeploymentTools.helm(), "lint", ".", "--strict", "-f", minimal, "--set", bad));
+            assertThat(lint.exitCode()).as("helm lint --strict --set " + bad + ":\n" + lint.output()).isNotZero();
+            assertThat(lint.output()).as("helm lint --set " + bad).contains("values don't meet the specifications")
+                    .contains(bad.substring(0, bad.indexOf('=')));
+        }
+        // the same values with the right types pass
+        check(chart, DeploymentTools.helm(), "lint", ".", "--strict", "-f", minimal, "--set",
+                "replicaCount=2,service.managementPort=9100,ingress.enabled=true,podDisruptionBudget.maxUnavailable=50%");
+    }
+
+    @Test
     void helmRefusesToRenderWithoutTheRequiredAddresses() {
         DeploymentTools.Result result = DeploymentTools.run(repo().resolve("helm/fairledger"),
                 command(DeploymentTools.helm(), "template", "fairledger", "."));
@@ -109,10 +206,47 @@ class DeploymentChecksIT {
     void composeFileIsValidAndRunsEveryService() throws IOException {
         String compose = DeploymentTools.dockerCompose();
         check(repo(), compose, "-f", "docker-compose.yml", "config", "-q");
-        JsonNode config = YAML.readTree(check(repo(), compose, "-f", "docker-compose.yml", "config"));
+        check(repo(), compose, "-f", "docker-compose.yml", "--profile", "demo", "config", "-q");
+        JsonNode config = YAML.readTree(
+                check(repo(), compose, "-f", "docker-compose.yml", "--profile", "demo", "config"));
+        // only the demo's one-shot services are in the profile, so a plain `up` starts none of them
+        config.get("services").fields().forEachRemaining(service -> assertThat(
+                service.getValue().path("profiles").toString()).as("profiles of " + service.getKey())
+                .isEqualTo(service.getKey().startsWith("demo-") ? "[\"demo\"]" : ""));
         Set<String> services = new TreeSet<>();
         config.get("services").fieldNames().forEachRemaining(services::add);
-        assertThat(services).contains("kafka", "postgres", "keycloak", "prometheus", "grafana", "fairledger");
+        assertThat(services).contains("kafka", "postgres", "keycloak", "prometheus", "grafana", "fairledger",
+                "kafka-topics", "demo-register", "demo-events");
+        // every long-running service has a health check, and every dependency waits for health or completion
+        Set<String> oneShot = Set.of("kafka-topics", "demo-register", "demo-events");
+        config.get("services").fields().forEachRemaining(service -> {
+            if (!oneShot.contains(service.getKey())) {
+                assertThat(service.getValue().at("/healthcheck/test").isMissingNode())
+                        .as(service.getKey() + " has a health check").isFalse();
+            }
+            service.getValue().path("depends_on").fields().forEachRemaining(dependency -> assertThat(
+                    dependency.getValue().path("condition").asText())
+                    .as(service.getKey() + " waits for " + dependency.getKey())
+                    .isEqualTo(oneShot.contains(dependency.getKey())
+                            ? "service_completed_successfully"
+                            : "service_healthy"));
+        });
+        assertThat(config.at("/services/fairledger/depends_on").fieldNames()).toIterable()
+                .contains("postgres", "kafka-topics", "keycloak");
+        // the topics created are the server's topics
+        String topicScript = config.at("/services/kafka-topics/command").toString();
+        for (String topic : List.of("fairledger.registrations", "fairledger.yarn.containers", "fairledger.mesos.tasks",
+                "fairledger.demand", "fairledger.capacity", "fairledger.jobs", "fairledger.workflows",
+                "fairledger.dead-letters", "fairledger.admission-decisions")) {
+            assertThat(topicScript).as("kafka-topics creates " + topic).contains(topic);
+        }
+        // Prometheus scrapes the management port, which the API port is not
+        assertThat(read(repo().resolve("grafana/prometheus/prometheus.yml"))).contains("fairledger:9000");
+        // the demo loads the settings of each cluster it registers, and the examples of every topic
+        for (String cluster : List.of("prod-yarn", "prod-mesos")) {
+            assertThat(read(repo().resolve("demo/register.sh"))).contains(cluster);
+            parse(read(repo().resolve("demo/" + cluster + "-settings.json")));
+        }
         assertThat(config.at("/services/fairledger/build/dockerfile").asText())
                 .endsWith("src/main/docker/Dockerfile.jvm");
         // what the services mount from the repository exists (docker-compose config does not look)

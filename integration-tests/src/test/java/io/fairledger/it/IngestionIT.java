@@ -120,7 +120,7 @@ class IngestionIT {
                     publishRaw(mutated);
                     Map<String, Integer> reasons = awaitDeadLetters(mutated.size());
                     assertThat(reasons.values().stream().mapToInt(Integer::intValue).sum()).isEqualTo(mutated.size());
-                    given().baseUri(second.baseUrl()).get("/q/health/ready").then().statusCode(200);
+                    given().baseUri(second.managementUrl()).get("/q/health/ready").then().statusCode(200);
                     awaitStatements(third, cluster, offline);
                     assertThat(factCount()).as("no mutated event reached the ledger").isEqualTo(66_668L);
                 }

@@ -137,15 +137,23 @@ class ServerIT {
     }
 
     @Test
-    void healthAndMetricsNeedNoToken() {
-        given().get("/q/health/ready").then().statusCode(200).body("status", equalTo("UP"));
-        given().get("/q/metrics").then().statusCode(200);
+    void healthAndMetricsAreOnTheManagementPortOnly() {
+        given().baseUri(server.managementUrl()).get("/q/health/ready").then().statusCode(200)
+                .body("status", equalTo("UP"));
+        String metrics = given().baseUri(server.managementUrl()).get("/q/metrics").then().statusCode(200).extract()
+                .asString();
+        assertThat(metrics).contains("fairledger_");
+        // the API port, where tenants call, serves neither: no tenant's numbers without a token
+        for (String path : List.of("/q/metrics", "/q/health", "/q/health/ready", "/q/health/live")) {
+            String body = given().get(path).then().statusCode(404).extract().asString();
+            assertThat(body).as(path + " on the API port").doesNotContain("fairledger_").doesNotContain("tenant");
+        }
     }
 
     @Test
     void prometheusScrapesTheIngestionCounters() throws Exception {
         publish("it-metrics", "this is not JSON");
-        try (RealDependency.Running prometheus = PrometheusDependency.start("127.0.0.1:" + server.port)) {
+        try (RealDependency.Running prometheus = PrometheusDependency.start("127.0.0.1:" + server.managementPort)) {
             String url = prometheus.config().get("prometheus.url");
             Awaitility.await().atMost(60, TimeUnit.SECONDS).untilAsserted(() -> given().baseUri(url)
                     .queryParam("query", "fairledger_ingest_events_total{outcome=\"dead-letter\"}")

@@ -12,15 +12,20 @@ import java.util.concurrent.TimeUnit;
 
 import io.fairledger.testsupport.Processes;
 
-/** The packaged server ({@code target/quarkus-app/quarkus-run.jar}) run as a process, as an operator runs it. */
+/**
+ * The packaged server ({@code target/quarkus-app/quarkus-run.jar}) run as a process, as an operator runs it, on a free
+ * API port and a free management port (health and metrics).
+ */
 final class ServerProcess implements AutoCloseable {
 
     final int port;
+    final int managementPort;
     final Path log;
     private final Process process;
 
-    private ServerProcess(int port, Path log, Process process) {
+    private ServerProcess(int port, int managementPort, Path log, Process process) {
         this.port = port;
+        this.managementPort = managementPort;
         this.log = log;
         this.process = process;
     }
@@ -34,10 +39,14 @@ final class ServerProcess implements AutoCloseable {
         return jar;
     }
 
-    /** Starts {@code fairledger <args>} with these environment variables and a free HTTP port; does not wait. */
+    /**
+     * Starts {@code fairledger <args>} with these environment variables and free API and management ports; does not
+     * wait.
+     */
     static ServerProcess launch(Map<String, String> env, String... args) {
         try {
             int port = Processes.freePort();
+            int managementPort = Processes.freePort();
             Path log = Files.createTempFile("fairledger-it-server", ".log");
             List<String> command = new ArrayList<>(
                     List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-jar",
@@ -46,15 +55,17 @@ final class ServerProcess implements AutoCloseable {
             ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true)
                     .redirectOutput(log.toFile());
             builder.environment().put("QUARKUS_HTTP_PORT", Integer.toString(port));
+            builder.environment().put("QUARKUS_MANAGEMENT_PORT", Integer.toString(managementPort));
             builder.environment().putAll(env);
-            System.out.println("[fairledger-it] server starting on port " + port + ", log " + log);
-            return new ServerProcess(port, log, builder.start());
+            System.out.println("[fairledger-it] server starting on port " + port + " (management " + managementPort
+                    + "), log " + log);
+            return new ServerProcess(port, managementPort, log, builder.start());
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
     }
 
-    /** Launches and waits for {@code /q/health/ready}. */
+    /** Launches and waits for {@code /q/health/ready} on the management port. */
     static ServerProcess start(Map<String, String> env, String... args) {
         ServerProcess server = launch(env, args);
         server.awaitReady();
@@ -62,12 +73,18 @@ final class ServerProcess implements AutoCloseable {
     }
 
     void awaitReady() {
-        Processes.awaitHttpOk("fairledger", baseUrl() + "/q/health/ready", process, Duration.ofSeconds(120),
+        Processes.awaitHttpOk("fairledger", managementUrl() + "/q/health/ready", process, Duration.ofSeconds(120),
                 log.toString());
     }
 
+    /** The API. */
     String baseUrl() {
         return "http://127.0.0.1:" + port;
+    }
+
+    /** The management interface: {@code /q/health}, {@code /q/metrics}. */
+    String managementUrl() {
+        return "http://127.0.0.1:" + managementPort;
     }
 
     /** Waits for the process to exit by itself and returns its code. */

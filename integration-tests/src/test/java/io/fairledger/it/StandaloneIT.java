@@ -38,6 +38,11 @@ class StandaloneIT {
             given().baseUri(first.baseUrl()).contentType(ContentType.JSON)
                     .body("{\"id\":\"kept\",\"resourceManager\":\"MESOS\"}")
                     .post("/api/v1/admin/clusters").then().statusCode(201);
+            // metrics and health on the management port, bound to loopback like the API; not on the API port
+            given().baseUri(first.managementUrl()).get("/q/metrics").then().statusCode(200);
+            given().baseUri(first.baseUrl()).get("/q/metrics").then().statusCode(404);
+            assertThat(first.output())
+                    .contains("Management interface listening on http://127.0.0.1:" + first.managementPort);
             assertThat(first.terminate()).as("exit code after SIGTERM").isIn(0, 143);
             assertThat(first.output()).contains("No OIDC server configured")
                     .contains("embedded Kafka broker stopped").contains("embedded PostgreSQL stopped");

@@ -27,7 +27,7 @@ import io.fairledger.testsupport.YarnWorkload;
 /**
  * Load tool for grant queries (issue #6): the packaged server with 1,000 tenants fed through Kafka, then wrk on
  * loopback: grants at a paced 5,000 requests/s (p50, p99; also with If-None-Match, and a trivial endpoint the same way),
- * and the unpaced throughput of grants against a trivial endpoint of the same server ({@code /q/health/live}). Prints
+ * and the unpaced throughput of grants against a trivial endpoint of the same server ({@code /q/health/live}, on the management interface: another port of the same Vert.x event loops). Prints
  * the figures; asserts nothing. docs/benchmarks.md has the results.
  *
  * <pre>
@@ -84,10 +84,13 @@ public final class GrantQueryLoad {
                 RealDependency.Running kafka = KafkaDependency.start()) {
             String bootstrap = kafka.config().get("kafka.bootstrap.servers");
             int port = Processes.freePort();
-            Process process = ServerEnvironment.startPackaged(jar, port, postgres, kafka);
+            int managementPort = Processes.freePort();
+            Process process = ServerEnvironment.startPackaged(jar, port, managementPort, postgres, kafka);
             try {
                 String base = "http://127.0.0.1:" + port;
-                Processes.awaitHttpOk("fairledger", base + "/q/health/ready", process, Duration.ofMinutes(3),
+                // health and metrics are on the management interface (its own port, same Vert.x event loops)
+                String management = "http://127.0.0.1:" + managementPort;
+                Processes.awaitHttpOk("fairledger", management + "/q/health/ready", process, Duration.ofMinutes(3),
                         "the server log");
                 send("POST", base + "/api/v1/admin/clusters",
                         "{\"id\":\"" + CLUSTER + "\",\"resourceManager\":\"YARN\"}");
@@ -96,7 +99,7 @@ public final class GrantQueryLoad {
                 List<String> lines = YarnWorkload.lines(CLUSTER, START, CONTAINERS, TENANTS, 1);
                 EventPublisher.publishYarn(bootstrap, CLUSTER, lines);
                 String grants = base + "/api/v1/clusters/" + CLUSTER + "/grants";
-                int size = awaitGrants(grants, lines.size());
+                int size = awaitGrants(grants, management + "/q/metrics", lines.size());
                 System.out.printf("grants body: %d bytes, %d tenants, %d events%n", size, TENANTS, lines.size());
                 // for runs by hand: BENCH_HOLD_FILE=/tmp/hold keeps the server up while that file exists
                 String hold = System.getenv("BENCH_HOLD_FILE");
@@ -111,7 +114,7 @@ public final class GrantQueryLoad {
                 Path pace = Files.createTempFile("wrk-pace", ".lua");
                 Files.writeString(pace, PACE);
                 String gzip = "Accept-Encoding: gzip";
-                String live = base + "/q/health/live";
+                String live = management + "/q/health/live";
                 String etag = etag(grants);
                 // warm-up, long enough for C2 to compile every path measured (a 200, a 304, the trivial endpoint),
                 // so that no run pays for the compilation of its own path: unpaced, then the grants paced
@@ -119,9 +122,9 @@ public final class GrantQueryLoad {
                 run(wrk, "-t2", "-c16", "-d20s", "-H", gzip, "-H", "If-None-Match: " + etag, grants);
                 run(wrk, "-t2", "-c16", "-d20s", live);
                 run(wrk, paced(pace, "-H", gzip, grants));
-                double[] before = serverTime(base, GRANTS_TEMPLATE);
+                double[] before = serverTime(management, GRANTS_TEMPLATE);
                 Wrk paced = run(wrk, paced(pace, "-H", gzip, grants));
-                double[] after = serverTime(base, GRANTS_TEMPLATE);
+                double[] after = serverTime(management, GRANTS_TEMPLATE);
                 Wrk notModified = run(wrk, paced(pace, "-H", gzip, "-H", "If-None-Match: " + etag, grants));
                 Wrk pacedTrivial = run(wrk, paced(pace, live));
                 Wrk grantMax = run(wrk, "-t2", "-c16", "-d20s", "--latency", "-H", gzip, grants);
@@ -160,8 +163,8 @@ public final class GrantQueryLoad {
     }
 
     /** The server's own count and total seconds of the requests to {@code template} (Micrometer, every status). */
-    private static double[] serverTime(String base, String template) throws IOException, InterruptedException {
-        String metrics = HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create(base + "/q/metrics"))
+    private static double[] serverTime(String management, String template) throws IOException, InterruptedException {
+        String metrics = HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create(management + "/q/metrics"))
                 .build(), HttpResponse.BodyHandlers.ofString()).body();
         double[] countAndSum = new double[2];
         metrics.lines().filter(l -> l.contains("uri=\"" + template + "\"")).forEach(l -> {
@@ -217,15 +220,15 @@ public final class GrantQueryLoad {
     }
 
     /** Waits until the grants reflect every event; returns the body's size. */
-    private static int awaitGrants(String url, int events) throws Exception {
+    private static int awaitGrants(String url, String metricsUrl, int events) throws Exception {
         long deadline = System.nanoTime() + Duration.ofMinutes(5).toNanos();
         HttpClient http = HttpClient.newHttpClient();
         while (System.nanoTime() < deadline) {
             HttpResponse<String> r = http.send(HttpRequest.newBuilder(URI.create(url)).build(),
                     HttpResponse.BodyHandlers.ofString());
             if (r.statusCode() == 200 && r.body().contains("\"parent\":\"root\"")) {
-                HttpResponse<String> metrics = http.send(HttpRequest.newBuilder(URI.create(url.substring(0,
-                        url.indexOf("/api/")) + "/q/metrics")).build(), HttpResponse.BodyHandlers.ofString());
+                HttpResponse<String> metrics = http.send(HttpRequest.newBuilder(URI.create(metricsUrl)).build(),
+                        HttpResponse.BodyHandlers.ofString());
                 long accepted = metrics.body().lines()
                         .filter(l -> l.startsWith("fairledger_ingest_events_total") && l.contains("yarn.containers"))
                         .mapToLong(l -> (long) Double.parseDouble(l.substring(l.lastIndexOf(' ') + 1))).sum();

@@ -64,10 +64,12 @@ public final class IngestThroughput {
             String bootstrap = kafka.config().get("kafka.bootstrap.servers");
             List<byte[]> events = events(0);
             int port = Processes.freePort();
-            Process process = ServerEnvironment.startPackaged(jar, port, postgres, kafka);
+            int managementPort = Processes.freePort();
+            Process process = ServerEnvironment.startPackaged(jar, port, managementPort, postgres, kafka);
             try {
                 String base = "http://127.0.0.1:" + port;
-                Processes.awaitHttpOk("fairledger", base + "/q/health/ready", process, Duration.ofMinutes(2),
+                String management = "http://127.0.0.1:" + managementPort;
+                Processes.awaitHttpOk("fairledger", management + "/q/health/ready", process, Duration.ofMinutes(2),
                         "the server log");
                 post(base + "/api/v1/admin/clusters", "{\"id\":\"" + CLUSTER + "\",\"resourceManager\":\"YARN\"}");
                 // BENCH_WARMUP=1: the same workload for other containers first, not measured, so that the measured
@@ -92,7 +94,7 @@ public final class IngestThroughput {
                 }
                 double kafkaOwn = consumerPerformance(bootstrap, events.size());
                 HttpResponse<String> metrics = HttpClient.newHttpClient().send(
-                        HttpRequest.newBuilder(URI.create(base + "/q/metrics")).build(),
+                        HttpRequest.newBuilder(URI.create(management + "/q/metrics")).build(),
                         HttpResponse.BodyHandlers.ofString());
                 metrics.body().lines().filter(
                         l -> l.startsWith("fairledger_ingest_") && !l.contains("_bucket") && !l.contains("_events_"))
