@@ -1,4 +1,4 @@
--- How each cluster's books are kept (the JSON document of io.fairledger.accounting.LedgerSettings, tenants apart:
+-- How each cluster's books are kept (the JSON document of io.fairledger.tenancy.LedgerSettings, tenants apart:
 -- those live in the tenant table).
 ALTER TABLE cluster ADD COLUMN ledger_settings JSONB;
 

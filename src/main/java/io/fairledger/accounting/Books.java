@@ -1,5 +1,7 @@
 package io.fairledger.accounting;
 
+import io.fairledger.tenancy.LedgerSettings;
+import io.fairledger.facts.LedgerFact;
 import java.time.Instant;
 import java.util.List;
 

@@ -6,10 +6,13 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 
+import io.fairledger.core.chargeback.LateAdjustments.ClosedPeriod;
+import io.fairledger.core.chargeback.LateAdjustments.Due;
+import io.fairledger.core.chargeback.LateAdjustments.Issued;
+
 /**
- * What the next statement to close owes for late events: for every closed period and tenant, the recomputed charge
- * minus the charge as closed minus every adjustment already issued for that period (DOMAIN.md section 8: a closed
- * period is immutable; a late event becomes an adjustment line naming the period it corrects).
+ * The core's late-adjustment rule ({@link io.fairledger.core.chargeback.LateAdjustments}) applied to statements as the
+ * server stores them: closed statements read back, recomputed ones from the stored facts.
  */
 public final class LateAdjustments {
 
@@ -23,33 +26,32 @@ public final class LateAdjustments {
      */
     public static Map<String, List<StatementView.Adjustment>> due(List<StatementView> closed,
             Map<String, StatementView> recomputed) {
-        Map<String, BigDecimal> issued = new TreeMap<>();
+        List<Issued> issued = new ArrayList<>();
+        List<ClosedPeriod> periods = new ArrayList<>();
         for (StatementView s : closed) {
             for (StatementView.Line line : s.lines()) {
                 for (StatementView.Adjustment a : line.adjustments()) {
-                    issued.merge(a.correctedPeriod() + "\n" + line.tenant(), a.amount(), BigDecimal::add);
+                    issued.add(new Issued(a.correctedPeriod(), line.tenant(), a.amount()));
                 }
+            }
+            StatementView now = recomputed.get(s.period());
+            if (now != null) {
+                periods.add(new ClosedPeriod(s.period(), charges(s), charges(now)));
             }
         }
         Map<String, List<StatementView.Adjustment>> due = new TreeMap<>();
-        for (StatementView s : closed) {
-            StatementView now = recomputed.get(s.period());
-            if (now == null) {
-                continue;
-            }
-            Map<String, BigDecimal> delta = new TreeMap<>();
-            now.lines().forEach(l -> delta.merge(l.tenant(), l.charge(), BigDecimal::add));
-            s.lines().forEach(l -> delta.merge(l.tenant(), l.charge().negate(), BigDecimal::add));
-            for (Map.Entry<String, BigDecimal> e : delta.entrySet()) {
-                BigDecimal amount = e.getValue()
-                        .subtract(issued.getOrDefault(s.period() + "\n" + e.getKey(), BigDecimal.ZERO));
-                if (amount.signum() != 0) {
-                    due.computeIfAbsent(e.getKey(), t -> new ArrayList<>()).add(new StatementView.Adjustment(
-                            s.period(), amount, "late events for period " + s.period()));
-                }
-            }
+        for (Map.Entry<String, List<Due>> e : io.fairledger.core.chargeback.LateAdjustments.due(periods, issued)
+                .entrySet()) {
+            due.put(e.getKey(), e.getValue().stream()
+                    .map(d -> new StatementView.Adjustment(d.correctedPeriod(), d.amount(), d.reason())).toList());
         }
         return due;
+    }
+
+    private static Map<String, BigDecimal> charges(StatementView statement) {
+        Map<String, BigDecimal> out = new TreeMap<>();
+        statement.lines().forEach(l -> out.merge(l.tenant(), l.charge(), BigDecimal::add));
+        return out;
     }
 
     /** {@code statement} carrying {@code due}: each tenant line gets its adjustments and a new total. */

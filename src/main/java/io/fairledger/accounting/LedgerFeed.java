@@ -1,5 +1,6 @@
 package io.fairledger.accounting;
 
+import io.fairledger.facts.LedgerFact;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;

@@ -1,5 +1,7 @@
 package io.fairledger.accounting;
 
+import io.fairledger.tenancy.LedgerSettings;
+import io.fairledger.facts.LedgerFact;
 import java.math.BigDecimal;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -16,14 +18,12 @@ import javax.sql.DataSource;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
-import io.fairledger.ingest.FactStore;
-import io.fairledger.audit.AuditTrail;
+import io.fairledger.facts.FactCursor;
 import io.fairledger.core.chargeback.Statement;
 import io.fairledger.core.fairness.FairnessReport;
 import io.fairledger.core.replay.ReplayResult;
-import io.fairledger.tenancy.ClusterEntity;
+import io.fairledger.tenancy.ClosablePeriods;
 import io.fairledger.tenancy.TenancyService;
-import io.fairledger.tenancy.TenantEntity;
 import io.fairledger.errors.Conflict;
 import io.fairledger.errors.Invalid;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -31,18 +31,19 @@ import jakarta.inject.Inject;
 import jakarta.transaction.Transactional;
 
 /**
- * A cluster's ledger settings and statements. Statements are {@link Books#statements} over the stored facts, the very
+ * A cluster's statements. Statements are {@link Books#statements} over the stored facts, the very
  * computation {@code fairledger account} runs on a file; closed periods are kept as closed, and late events for them
- * are settled by {@link LateAdjustments}.
+ * are settled by {@link LateAdjustments}. Before a configuration change ({@code tenancy.ConfigurationChanges}) it
+ * closes the periods the change must not rewrite.
  */
 @ApplicationScoped
-public class StatementService {
+public class StatementService implements ClosablePeriods {
 
     @Inject
     TenancyService tenancy;
 
     @Inject
-    FactStore facts;
+    FactCursor facts;
 
     @Inject
     ObjectMapper json;
@@ -50,49 +51,14 @@ public class StatementService {
     @Inject
     DataSource dataSource;
 
-    @Inject
-    AuditTrail audit;
-
-    /**
-     * Validates and stores {@code settings}; the tenants it lists are created or updated in the tenant tree. The
-     * change takes effect from {@link #openSince}: periods that can be closed are closed (stored) first with the
-     * settings they were kept under, so a change never rewrites a closed period. Audited.
-     */
-    @Transactional
-    public LedgerSettings putSettings(String clusterId, LedgerSettings settings) {
-        ClusterEntity cluster = tenancy.cluster(clusterId);
-        LedgerSettings before = cluster.ledgerSettings == null ? null : settings(clusterId);
-        Instant effectiveFrom = freezeClosedPeriods(clusterId);
-        try {
-            settings.toReplayConfig(clusterId,
-                    settings.registeredAt() == null ? Instant.EPOCH : settings.registeredAt());
-        } catch (IllegalArgumentException e) {
-            throw new Invalid("invalid ledger settings: " + e.getMessage());
-        }
-        for (LedgerSettings.Tenant t : settings.tenants() == null
-                ? List.<LedgerSettings.Tenant>of()
-                : settings.tenants()) {
-            tenancy.upsertTenant(clusterId, t.path(), BigDecimal.valueOf(t.weight()),
-                    t.discountOverride() == null ? null : BigDecimal.valueOf(t.discountOverride()));
-        }
-        try {
-            cluster.ledgerSettings = json.writeValueAsString(settings.withTenants(null));
-        } catch (JsonProcessingException e) {
-            throw new IllegalStateException("cannot serialise ledger settings", e);
-        }
-        LedgerSettings after = settings(clusterId);
-        audit.record(clusterId, "ledger-settings", before, after,
-                effectiveFrom == null ? after.registeredAt() : effectiveFrom);
-        return after;
-    }
-
     /**
      * Closes every period that can be closed now (as a statements request would) and returns the instant from which a
      * configuration change takes effect: the start of the earliest period not closed, or null when the cluster has no
      * ledger settings yet (then a change counts from its registration).
      */
-    public Instant freezeClosedPeriods(String clusterId) {
-        if (tenancy.cluster(clusterId).ledgerSettings == null) {
+    @Override
+    public Instant closeBeforeChange(String clusterId) {
+        if (!tenancy.hasLedgerSettings(clusterId)) {
             return null;
         }
         LedgerSettings settings = settings(clusterId);
@@ -164,27 +130,9 @@ public class StatementService {
         }
     }
 
-    /** The settings with the cluster's current tenant tree. */
+    /** The settings with the cluster's current tenant tree ({@link TenancyService#ledgerSettings}). */
     public LedgerSettings settings(String clusterId) {
-        ClusterEntity cluster = tenancy.cluster(clusterId);
-        if (cluster.ledgerSettings == null) {
-            throw new Conflict("cluster '" + clusterId + "' has no ledger settings yet: PUT them to "
-                    + "/api/v1/admin/clusters/" + clusterId + "/ledger-settings");
-        }
-        LedgerSettings stored;
-        try {
-            stored = json.readValue(cluster.ledgerSettings, LedgerSettings.class);
-        } catch (JsonProcessingException e) {
-            throw new IllegalStateException("stored ledger settings of " + clusterId + " are unreadable", e);
-        }
-        List<LedgerSettings.Tenant> tenants = new ArrayList<>();
-        for (TenantEntity t : tenancy.tenants(clusterId)) {
-            if (!t.path.equals("root")) {
-                tenants.add(new LedgerSettings.Tenant(t.path, t.weight.doubleValue(),
-                        t.discountRateOverride == null ? null : t.discountRateOverride.doubleValue(), ""));
-            }
-        }
-        return stored.withTenants(tenants);
+        return tenancy.ledgerSettings(clusterId);
     }
 
     /**

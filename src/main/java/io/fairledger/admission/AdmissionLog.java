@@ -16,6 +16,7 @@ import javax.sql.DataSource;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 
+import io.fairledger.tenancy.TenancyService;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import jakarta.transaction.Transactional;
@@ -46,6 +47,9 @@ public class AdmissionLog {
 
     @Inject
     DataSource dataSource;
+
+    @Inject
+    TenancyService tenancy;
 
     /**
      * Appends a row written by this server (after sequencing the rows waiting before it) and returns its position, or
@@ -173,13 +177,7 @@ public class AdmissionLog {
         Map<String, Long> last = new HashMap<>();
         Set<String> waiting = new HashSet<>();
         try (Connection c = dataSource.getConnection()) {
-            List<String> clusters = new ArrayList<>();
-            try (PreparedStatement ps = c.prepareStatement("SELECT id FROM cluster");
-                    ResultSet rs = ps.executeQuery()) {
-                while (rs.next()) {
-                    clusters.add(rs.getString(1));
-                }
-            }
+            List<String> clusters = new ArrayList<>(tenancy.clusterIds());
             try (PreparedStatement ps = c.prepareStatement(LAST)) {
                 for (String cluster : clusters) {
                     ps.setString(1, cluster);

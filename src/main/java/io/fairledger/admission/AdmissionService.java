@@ -17,7 +17,7 @@ import java.util.function.Function;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.jboss.logging.Logger;
 
-import io.fairledger.accounting.LedgerSettings;
+import io.fairledger.tenancy.LedgerSettings;
 import io.fairledger.accounting.StatementService;
 import io.fairledger.audit.AuditTrail;
 import io.fairledger.core.admission.Justice;

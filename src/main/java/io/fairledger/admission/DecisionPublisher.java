@@ -12,6 +12,8 @@ import org.jboss.logging.Logger;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
+
+import io.fairledger.ingest.schema.EventTopics;
 import com.fasterxml.jackson.datatype.jsr310.JavaTimeModule;
 
 /**
@@ -22,7 +24,7 @@ import com.fasterxml.jackson.datatype.jsr310.JavaTimeModule;
 final class DecisionPublisher implements AutoCloseable {
 
     /** The topic resource managers read decisions from. */
-    static final String TOPIC = "fairledger.admission-decisions";
+    static final String TOPIC = EventTopics.ADMISSION_DECISIONS;
 
     private static final Logger LOG = Logger.getLogger(DecisionPublisher.class);
     private static final ObjectMapper JSON = new ObjectMapper().registerModule(new JavaTimeModule())

@@ -11,7 +11,6 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
@@ -25,12 +24,11 @@ import com.fasterxml.jackson.datatype.jsr310.JavaTimeModule;
 import io.fairledger.accounting.Books;
 import io.fairledger.live.LiveLedger;
 import io.fairledger.live.LiveView;
-import io.fairledger.live.rest.LiveViewsModel;
-import io.fairledger.accounting.LedgerFact;
-import io.fairledger.accounting.LedgerSettings;
+import io.fairledger.live.LiveViewsModel;
+import io.fairledger.facts.LedgerFact;
+import io.fairledger.tenancy.LedgerSettings;
 import io.fairledger.accounting.StatementView;
-import io.fairledger.ingest.Normaliser;
-import io.fairledger.ingest.schema.Decoded;
+import io.fairledger.ingest.Intake;
 import io.fairledger.ingest.schema.EventDecoder;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -39,8 +37,8 @@ import picocli.CommandLine.Spec;
 
 /**
  * {@code fairledger account --events F.jsonl --config C --out DIR}: the server's books without the server. Each line
- * is one event in the JSON encoding of kafka-schemas/ (with its {@code type}); it is decoded, validated and normalised
- * exactly as the consumer does, duplicates are dropped as the fact store drops them, and the statements are computed
+ * is one event in the JSON encoding of kafka-schemas/ (with its {@code type}); it goes through the consumer's own
+ * {@link Intake} (decoded, validated, normalised, duplicates dropped as the fact store drops them), and the statements are computed
  * by the same {@link Books}. Lines the server would dead-letter go to {@code DIR/dead-letters.jsonl} with their reason.
  */
 @Command(name = "account", mixinStandardHelpOptions = true, description = "Compute a cluster's statements from a JSONL file of events, without a database or broker.")
@@ -87,16 +85,22 @@ public final class AccountCommand implements Callable<Integer> {
         List<String> deadLetters = new ArrayList<>();
         try (BufferedReader in = Files.newBufferedReader(events, StandardCharsets.UTF_8)) {
             EventDecoder decoder = new EventDecoder(Clock.systemUTC());
+            Intake intake = new Intake(anyCluster -> true); // the file is accounted for whichever cluster it names
             int lineNumber = 0;
             for (String line = in.readLine(); line != null; line = in.readLine()) {
                 lineNumber++;
                 if (line.isBlank()) {
                     continue;
                 }
-                String reason = accept(decoder, line, facts, clusters);
-                if (reason != null) {
-                    deadLetters.add(JSON.createObjectNode().put("line", lineNumber).put("reason", reason)
+                Intake.Outcome outcome = intake.accept(decoder.decodeJson(line.getBytes(StandardCharsets.UTF_8)));
+                if (outcome instanceof Intake.Rejected rejected) {
+                    deadLetters.add(JSON.createObjectNode().put("line", lineNumber).put("reason", rejected.reason())
                             .put("value", line).toString());
+                } else if (outcome instanceof Intake.Admission admission) {
+                    clusters.add(admission.event().cluster());
+                } else if (outcome instanceof Intake.Facts f) {
+                    clusters.add(f.event().cluster());
+                    facts.addAll(f.facts());
                 }
             }
         } catch (NoSuchFileException e) {
@@ -113,7 +117,7 @@ public final class AccountCommand implements Callable<Integer> {
                     + "; choose one with --cluster");
             return 2;
         }
-        List<LedgerFact> ofCluster = dedupe(facts, clusterId);
+        List<LedgerFact> ofCluster = Intake.dedupe(facts, clusterId);
         Instant end = until != null
                 ? until
                 : Instant.ofEpochMilli(ofCluster.stream().mapToLong(LedgerFact::at).max()
@@ -133,35 +137,5 @@ public final class AccountCommand implements Callable<Integer> {
         spec.commandLine().getOut().printf("%d statement(s) for %s up to %s from %d fact(s); %d dead letter(s) -> %s%n",
                 statements.size(), clusterId, end, ofCluster.size(), deadLetters.size(), out);
         return 0;
-    }
-
-    /** Decodes and normalises one line as the consumer would; returns the dead-letter reason, or null. */
-    private static String accept(EventDecoder decoder, String line, List<LedgerFact> facts, Set<String> clusters) {
-        Decoded decoded = decoder.decodeJson(line.getBytes(StandardCharsets.UTF_8));
-        if (decoded instanceof Decoded.Rejected rejected) {
-            return rejected.rejection().describe();
-        }
-        Decoded.Ok ok = (Decoded.Ok) decoded;
-        Normaliser.Result result = Normaliser.normalise(ok.event());
-        if (result instanceof Normaliser.Invalid invalid) {
-            return "invalid: " + invalid.reason();
-        }
-        clusters.add(ok.event().cluster());
-        if (result instanceof Normaliser.Facts f) {
-            facts.addAll(f.facts());
-        }
-        return null;
-    }
-
-    /** The facts of {@code clusterId}, first of each dedupe key kept, as the fact store's primary key does. */
-    private static List<LedgerFact> dedupe(List<LedgerFact> facts, String clusterId) {
-        Set<String> seen = new HashSet<>();
-        List<LedgerFact> out = new ArrayList<>();
-        for (LedgerFact f : facts) {
-            if (f.clusterId().equals(clusterId) && seen.add(f.dedupeKey())) {
-                out.add(f);
-            }
-        }
-        return out;
     }
 }

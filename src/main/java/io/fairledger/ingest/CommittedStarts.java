@@ -4,14 +4,15 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 
-import io.fairledger.accounting.LedgerFact;
+import io.fairledger.facts.LedgerFact;
+import io.fairledger.facts.SourcedFact;
 import io.fairledger.core.ledger.LedgerEvent;
 
 /**
  * The task starts this consumer knows to be stored: those of the batches it committed, until the task's finish is
  * committed too. A YARN container's finish repeats its start (see {@link Normaliser}: a finish that carries the start
  * time also yields the start), so without this nearly every batch would send PostgreSQL rows its primary key rejects,
- * and one rejected row sends the whole batch the slower way ({@link FactStore}). Skipping a known start changes nothing
+ * and one rejected row sends the whole batch the slower way ({@link BatchStore}). Skipping a known start changes nothing
  * in the books: the stored start keeps its key, and the first one stored wins anyway.
  * <p>
  * Stored facts are never deleted, so a start once known stays stored; a start this set does not know (another replica
@@ -37,8 +38,8 @@ final class CommittedStarts {
     }
 
     /** {@code facts} are committed: their starts are stored; the tasks they finish need theirs no longer. */
-    void committed(List<FactStore.Stored> facts) {
-        for (FactStore.Stored s : facts) {
+    void committed(List<SourcedFact> facts) {
+        for (SourcedFact s : facts) {
             if (s.fact() instanceof LedgerFact.Event e) {
                 if (e.event() instanceof LedgerEvent.TaskStarted started) {
                     if (stored.size() >= capacity) {

@@ -18,8 +18,10 @@ import org.apache.kafka.clients.producer.RecordMetadata;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.jboss.logging.Logger;
 
+import io.fairledger.ingest.schema.EventTopics;
+
 /**
- * Sends records that cannot be applied to {@link Topics#DEAD_LETTERS} with their original key, value and headers plus
+ * Sends records that cannot be applied to {@link EventTopics#DEAD_LETTERS} with their original key, value and headers plus
  * the reason. Sends are asynchronous; {@link #awaitSent()} waits for the broker's acknowledgement of all of them, and
  * the consumer calls it before committing a batch, so a source offset only moves once its dead letters are safe.
  */
@@ -40,10 +42,10 @@ final class DeadLetters implements AutoCloseable {
     private final List<Future<RecordMetadata>> pending = new ArrayList<>();
 
     void send(ConsumerRecord<byte[], byte[]> source, String reason) {
-        ProducerRecord<byte[], byte[]> letter = new ProducerRecord<>(Topics.DEAD_LETTERS, null, source.key(),
+        ProducerRecord<byte[], byte[]> letter = new ProducerRecord<>(EventTopics.DEAD_LETTERS, null, source.key(),
                 source.value(), source.headers());
-        letter.headers().add(Topics.REASON_HEADER, reason.getBytes(StandardCharsets.UTF_8));
-        letter.headers().add(Topics.SOURCE_TOPIC_HEADER, source.topic().getBytes(StandardCharsets.UTF_8));
+        letter.headers().add(EventTopics.REASON_HEADER, reason.getBytes(StandardCharsets.UTF_8));
+        letter.headers().add(EventTopics.SOURCE_TOPIC_HEADER, source.topic().getBytes(StandardCharsets.UTF_8));
         pending.add(producer.send(letter));
         LOG.debugf("Dead-lettered %s-%d@%d: %s", source.topic(), source.partition(), source.offset(), reason);
     }
@@ -59,7 +61,7 @@ final class DeadLetters implements AutoCloseable {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("interrupted while dead-lettering", e);
         } catch (ExecutionException | TimeoutException e) {
-            throw new IllegalStateException("cannot write to " + Topics.DEAD_LETTERS + ": " + e.getMessage(), e);
+            throw new IllegalStateException("cannot write to " + EventTopics.DEAD_LETTERS + ": " + e.getMessage(), e);
         }
     }
 

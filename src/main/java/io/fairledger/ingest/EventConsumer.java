@@ -1,6 +1,5 @@
 package io.fairledger.ingest;
 
-import java.io.IOException;
 import java.sql.SQLException;
 import java.time.Clock;
 import java.time.Duration;
@@ -10,14 +9,11 @@ import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.OptionalLong;
 import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
-import java.util.concurrent.atomic.AtomicLong;
 
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRebalanceListener;
@@ -31,20 +27,13 @@ import org.apache.kafka.common.header.Header;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.jboss.logging.Logger;
 
-import com.fasterxml.jackson.databind.DeserializationFeature;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.datatype.jsr310.JavaTimeModule;
-
-import io.fairledger.accounting.LedgerFact;
-import io.fairledger.ingest.schema.Decoded;
+import io.fairledger.facts.LedgerFact;
+import io.fairledger.facts.SourcedFact;
 import io.fairledger.ingest.schema.EventDecoder;
 import io.fairledger.ingest.schema.EventTopics;
 import io.fairledger.ingest.schema.FairledgerEvent;
 import io.fairledger.observability.MetricNames;
 import io.fairledger.tenancy.TenancyService;
-import io.fairledger.errors.DomainException;
-import io.micrometer.core.instrument.Counter;
-import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import io.quarkus.runtime.ShutdownEvent;
@@ -56,8 +45,9 @@ import jakarta.inject.Inject;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 
 /**
- * The one consumer of the group: registrations and every event topic. Per batch, each record is decoded, validated and
- * normalised; registrations are applied through {@link TenancyService} (idempotent upserts); ledger facts, admission
+ * The one consumer of the group: registrations and every event topic. It keeps the Kafka protocol (the poll loop,
+ * rebalances, the commit pipeline); per batch, each event record goes through the {@link Intake} and each
+ * registration through {@link Registrations} (idempotent, the admin API's own rules); ledger facts, admission
  * records and the offsets after the batch are committed to PostgreSQL in one transaction, and on every partition
  * assignment the consumer seeks to the offsets stored there, so a crash or a rebalance loses and double-counts nothing.
  * A record that cannot be applied goes to the dead-letter topic with its reason before the batch commits, and the
@@ -76,8 +66,6 @@ public class EventConsumer {
     private static final Logger LOG = Logger.getLogger(EventConsumer.class);
     /** How long to wait before reading an uncommitted batch again (PostgreSQL unreachable, say), and between tries. */
     private static final Duration RETRY_PAUSE = Duration.ofSeconds(5);
-    private static final ObjectMapper JSON = new ObjectMapper().registerModule(new JavaTimeModule())
-            .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES);
 
     @Inject
     @Identifier("default-kafka-broker")
@@ -87,7 +75,10 @@ public class EventConsumer {
     TenancyService tenancy;
 
     @Inject
-    FactStore store;
+    Registrations registrations;
+
+    @Inject
+    BatchStore store;
 
     @Inject
     MeterRegistry meters;
@@ -97,15 +88,15 @@ public class EventConsumer {
     int knownStarts;
 
     private final EventDecoder decoder = new EventDecoder(Clock.systemUTC());
+    /** The registered clusters as last read; read again when an event names another. */
+    private Set<String> clusters = Set.of();
+    private final Intake intake = new Intake(this::knownCluster);
     private volatile boolean running;
     private KafkaConsumer<byte[], byte[]> consumer;
     private DeadLetters deadLetters;
     private Thread thread;
     private String groupId;
-    private Set<String> clusters = Set.of();
-    private final Map<String, Counter> counters = new HashMap<>();
-    private final Map<TopicPartition, AtomicLong> lags = new ConcurrentHashMap<>();
-    private final Map<TopicPartition, Gauge> lagGauges = new HashMap<>();
+    private IngestMeters ingestMeters;
     private ExecutorService committer;
     /** The commit of the last batch handed over, or null when it has been awaited. */
     private Future<Batch> inFlight;
@@ -136,6 +127,7 @@ public class EventConsumer {
         deadLetters = new DeadLetters(kafkaConfig);
         decodeTimer = Timer.builder(MetricNames.INGEST_BATCH_DECODE).publishPercentileHistogram().register(meters);
         commitTimer = Timer.builder(MetricNames.INGEST_BATCH_COMMIT).publishPercentileHistogram().register(meters);
+        ingestMeters = new IngestMeters(meters);
         committer = Executors.newSingleThreadExecutor(r -> new Thread(r, "fairledger-commit"));
         starts = new CommittedStarts(knownStarts);
         running = true;
@@ -154,12 +146,12 @@ public class EventConsumer {
     private void run() {
         try {
             List<String> topics = new ArrayList<>(EventTopics.ALL);
-            topics.add(Topics.REGISTRATIONS);
+            topics.add(EventTopics.REGISTRATIONS);
             consumer.subscribe(topics, new SeekToStoredOffsets());
             while (running) {
                 positionWhenDue();
                 ConsumerRecords<byte[], byte[]> records = consumer.poll(Duration.ofMillis(500));
-                publishLag();
+                ingestMeters.publishLag(consumer);
                 if (records.isEmpty()) {
                     if (!previousCommitted()) {
                         readAgain();
@@ -169,7 +161,7 @@ public class EventConsumer {
                 Batch batch;
                 try {
                     batch = decode(records);
-                } catch (SQLException | RuntimeException e) {
+                } catch (RuntimeException e) {
                     previousCommitted();
                     commitFailure = commitFailure == null ? e : commitFailure;
                     readAgain();
@@ -205,8 +197,8 @@ public class EventConsumer {
     }
 
     /** A decoded batch: what to store, and the offsets after it; {@code known} facts were left out as stored. */
-    private record Batch(int records, List<FactStore.Stored> facts, int known,
-            List<FactStore.AdmissionRecord> admissions, Map<TopicPartition, Long> next) {
+    private record Batch(int records, List<SourcedFact> facts, int known,
+            List<AdmissionRecord> admissions, Map<TopicPartition, Long> next) {
     }
 
     /**
@@ -261,18 +253,18 @@ public class EventConsumer {
         }
     }
 
-    private Batch decode(ConsumerRecords<byte[], byte[]> records) throws SQLException {
+    private Batch decode(ConsumerRecords<byte[], byte[]> records) {
         Timer.Sample sample = Timer.start(meters);
-        List<FactStore.Stored> facts = new ArrayList<>();
-        List<FactStore.AdmissionRecord> admissions = new ArrayList<>();
+        List<SourcedFact> facts = new ArrayList<>();
+        List<AdmissionRecord> admissions = new ArrayList<>();
         Map<TopicPartition, Long> next = new HashMap<>();
         knownInBatch = 0;
         for (ConsumerRecord<byte[], byte[]> record : records) {
             next.put(new TopicPartition(record.topic(), record.partition()), record.offset() + 1);
-            String outcome = record.topic().equals(Topics.REGISTRATIONS)
+            String outcome = record.topic().equals(EventTopics.REGISTRATIONS)
                     ? register(record)
                     : accept(record, facts, admissions);
-            count(record.topic(), outcome);
+            ingestMeters.count(record.topic(), outcome);
         }
         deadLetters.awaitSent();
         sample.stop(decodeTimer);
@@ -291,128 +283,56 @@ public class EventConsumer {
         }
     }
 
-    /**
-     * The consumer's own lag (log end offset minus its position) of each assigned partition, as last fetched; one
-     * gauge per assigned partition, removed when the partition is revoked.
-     */
-    private void publishLag() {
-        for (TopicPartition tp : consumer.assignment()) {
-            OptionalLong lag = consumer.currentLag(tp);
-            if (lag.isPresent()) {
-                lags.computeIfAbsent(tp, this::lagGauge).set(lag.getAsLong());
-            }
+    /** One event record through the {@link Intake}: dead-lettered, kept for admission, or its facts batched. */
+    private String accept(ConsumerRecord<byte[], byte[]> record, List<SourcedFact> facts,
+            List<AdmissionRecord> admissions) {
+        Intake.Outcome outcome = intake.accept(decoder.decode(record.topic(), record.headers(), record.value()));
+        if (outcome instanceof Intake.Rejected rejected) {
+            return deadLetter(record, rejected.code(), rejected.reason());
         }
-    }
-
-    private AtomicLong lagGauge(TopicPartition tp) {
-        AtomicLong value = new AtomicLong();
-        lagGauges.put(tp, Gauge.builder(MetricNames.INGEST_CONSUMER_LAG, value, AtomicLong::doubleValue)
-                .tag(MetricNames.TOPIC, tp.topic()).tag(MetricNames.PARTITION, Integer.toString(tp.partition()))
-                .description("records not yet read (a base unit would suffix the name docs/metrics.md fixes)")
-                .register(meters));
-        return value;
-    }
-
-    private void forgetLag(Collection<TopicPartition> partitions) {
-        for (TopicPartition tp : partitions) {
-            lags.remove(tp);
-            Gauge gauge = lagGauges.remove(tp);
-            if (gauge != null) {
-                meters.remove(gauge);
-            }
-        }
-    }
-
-    private String accept(ConsumerRecord<byte[], byte[]> record, List<FactStore.Stored> facts,
-            List<FactStore.AdmissionRecord> admissions) throws SQLException {
-        Decoded decoded = decoder.decode(record.topic(), record.headers(), record.value());
-        if (decoded instanceof Decoded.Rejected rejected) {
-            return deadLetter(record, rejected.rejection().reason().code(), rejected.rejection().describe());
-        }
-        FairledgerEvent event = ((Decoded.Ok) decoded).event();
-        if (!knownCluster(event.cluster())) {
-            return deadLetter(record, "unknown-cluster",
-                    "unknown-cluster: no cluster '" + event.cluster() + "' is registered");
-        }
-        Normaliser.Result result = Normaliser.normalise(event);
-        if (result instanceof Normaliser.Invalid invalid) {
-            return deadLetter(record, "invalid", "invalid: " + invalid.reason());
-        }
-        if (result instanceof Normaliser.Admission) {
-            admissions.add(new FactStore.AdmissionRecord(event.cluster(), event.eventId(),
-                    event.eventTime().toEpochMilli(), event.getClass().getSimpleName(), contentType(record),
-                    record.value()));
+        if (outcome instanceof Intake.Admission admission) {
+            FairledgerEvent event = admission.event();
+            admissions.add(new AdmissionRecord(event.cluster(), event.eventId(), event.eventTime().toEpochMilli(),
+                    event.getClass().getSimpleName(), contentType(record), record.value()));
             return "admission";
         }
-        List<LedgerFact> normalised = ((Normaliser.Facts) result).facts();
-        for (LedgerFact fact : normalised) {
+        Intake.Facts accepted = (Intake.Facts) outcome;
+        for (LedgerFact fact : accepted.facts()) {
             if (starts.known(fact)) {
                 knownInBatch++;
             } else {
-                facts.add(new FactStore.Stored(fact, event.eventId(), record.topic(), record.partition(),
+                facts.add(new SourcedFact(fact, accepted.event().eventId(), record.topic(), record.partition(),
                         record.offset()));
             }
         }
-        return normalised.isEmpty() ? "ignored" : "accepted";
+        return accepted.facts().isEmpty() ? "ignored" : "accepted";
     }
 
     private String register(ConsumerRecord<byte[], byte[]> record) {
-        RegistrationEvent event;
-        try {
-            event = JSON.readValue(record.value(), RegistrationEvent.class);
-        } catch (IOException | RuntimeException e) {
-            return deadLetter(record, "undecodable", "undecodable: " + firstLine(e.getMessage()));
-        }
-        String problem = event.problem();
-        if (problem != null) {
-            return deadLetter(record, "invalid", "invalid: " + problem);
-        }
-        try {
-            switch (event.type()) {
-                case ClusterRegistered -> tenancy.ensureRegistered(event.cluster(), event.name(),
-                        event.resourceManager());
-                case TenantRegistered -> tenancy.upsertTenant(event.cluster(), event.tenant(), event.weight(),
-                        event.discountRateOverride());
-            }
+        String reason = registrations.apply(record.value());
+        if (reason == null) {
             return "applied";
-        } catch (DomainException e) {
-            return deadLetter(record, "rejected", "rejected: " + e.getMessage());
         }
-    }
-
-    private boolean knownCluster(String clusterId) throws SQLException {
-        if (!clusters.contains(clusterId)) {
-            clusters = store.clusterIds();
-        }
-        return clusters.contains(clusterId);
+        return deadLetter(record, reason.substring(0, reason.indexOf(':')), reason);
     }
 
     /** @param code a stable reason code (bounded set: the metric's tag), @param reason the header's full text */
     private String deadLetter(ConsumerRecord<byte[], byte[]> record, String code, String reason) {
         deadLetters.send(record, reason);
-        counters.computeIfAbsent("dlq\n" + record.topic() + '\n' + code,
-                k -> meters.counter(MetricNames.INGEST_DEAD_LETTERS, MetricNames.TOPIC, record.topic(),
-                        MetricNames.REASON, code))
-                .increment();
+        ingestMeters.deadLetter(record.topic(), code);
         return "dead-letter";
     }
 
-    private void count(String topic, String outcome) {
-        counters.computeIfAbsent(topic + '\n' + outcome, k -> meters.counter(MetricNames.INGEST_EVENTS,
-                MetricNames.TOPIC, topic, MetricNames.OUTCOME, outcome)).increment();
+    private boolean knownCluster(String clusterId) {
+        if (!clusters.contains(clusterId)) {
+            clusters = tenancy.clusterIds();
+        }
+        return clusters.contains(clusterId);
     }
 
     private static String contentType(ConsumerRecord<byte[], byte[]> record) {
         Header header = record.headers().lastHeader(EventDecoder.CONTENT_TYPE_HEADER);
         return header == null ? null : new String(header.value(), java.nio.charset.StandardCharsets.UTF_8);
-    }
-
-    private static String firstLine(String message) {
-        if (message == null) {
-            return "no detail";
-        }
-        int newline = message.indexOf('\n');
-        return newline < 0 ? message : message.substring(0, newline);
     }
 
     /** Positions each partition at the offset stored with the facts (its beginning when none is), not at Kafka's. */
@@ -449,14 +369,14 @@ public class EventConsumer {
             // the batch in flight commits (or fails, and is then read again) before the partitions go
             awaitInFlight();
             unpositioned.removeAll(partitions);
-            forgetLag(partitions);
+            ingestMeters.forgetLag(partitions);
         }
 
         @Override
         public void onPartitionsLost(Collection<TopicPartition> partitions) {
             awaitInFlight();
             unpositioned.removeAll(partitions);
-            forgetLag(partitions);
+            ingestMeters.forgetLag(partitions);
         }
 
         private void awaitInFlight() {

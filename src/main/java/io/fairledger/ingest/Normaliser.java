@@ -3,7 +3,7 @@ package io.fairledger.ingest;
 import java.time.Instant;
 import java.util.List;
 
-import io.fairledger.accounting.LedgerFact;
+import io.fairledger.facts.LedgerFact;
 import io.fairledger.core.ledger.LedgerEvent;
 import io.fairledger.core.model.ResourceVector;
 import io.fairledger.core.model.TenantPath;

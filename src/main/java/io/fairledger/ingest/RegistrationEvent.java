@@ -3,10 +3,11 @@ package io.fairledger.ingest;
 import java.math.BigDecimal;
 import java.time.Instant;
 
+import io.fairledger.ingest.schema.EventTopics;
 import io.fairledger.tenancy.ResourceManagerKind;
 
 /**
- * A registration record on {@link Topics#REGISTRATIONS} (kafka-schemas/README.md, "Registrations"), for example
+ * A registration record on {@link EventTopics#REGISTRATIONS} (kafka-schemas/README.md, "Registrations"), for example
  * <pre>
  * {"type":"ClusterRegistered","eventId":"e1","cluster":"prod-yarn","eventTime":"2026-11-22T10:00:00Z",
  *  "resourceManager":"YARN","name":"Production YARN"}

@@ -4,9 +4,9 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 
-import io.fairledger.accounting.LedgerFact;
+import io.fairledger.facts.LedgerFact;
 import io.fairledger.accounting.LedgerFeed;
-import io.fairledger.accounting.LedgerSettings;
+import io.fairledger.tenancy.LedgerSettings;
 import io.fairledger.accounting.StatementView;
 import io.fairledger.core.chargeback.Chargeback;
 import io.fairledger.core.fairness.FairnessReport;

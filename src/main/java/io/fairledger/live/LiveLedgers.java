@@ -1,5 +1,6 @@
 package io.fairledger.live;
 
+import io.fairledger.facts.FactCursor;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.util.List;
@@ -7,8 +8,8 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 
-import io.fairledger.accounting.LedgerFact;
-import io.fairledger.accounting.LedgerSettings;
+import io.fairledger.facts.LedgerFact;
+import io.fairledger.tenancy.LedgerSettings;
 import io.fairledger.accounting.StatementService;
 import io.fairledger.observability.MetricNames;
 import io.fairledger.tenancy.ClusterEntity;

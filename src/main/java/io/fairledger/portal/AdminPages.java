@@ -11,7 +11,7 @@ import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.eclipse.microprofile.openapi.annotations.Operation;
 import org.jboss.resteasy.reactive.server.ServerExceptionMapper;
 
-import io.fairledger.accounting.LedgerSettings;
+import io.fairledger.tenancy.LedgerSettings;
 import io.fairledger.accounting.StatementService;
 import io.fairledger.accounting.rest.StatementResource;
 import io.fairledger.admission.AdmissionService;
@@ -23,7 +23,9 @@ import io.fairledger.errors.Invalid;
 import io.fairledger.live.LiveLedgers;
 import io.fairledger.tenancy.rest.ClusterAdminResource;
 import io.fairledger.tenancy.ClusterEntity;
+import io.fairledger.tenancy.ConfigurationChanges;
 import io.fairledger.tenancy.TenancyService;
+import io.fairledger.tenancy.TenantView;
 import io.quarkus.qute.TemplateInstance;
 import io.quarkus.security.identity.SecurityIdentity;
 import jakarta.inject.Inject;
@@ -70,6 +72,9 @@ public class AdminPages {
 
     @Inject
     TenancyService tenancy;
+
+    @Inject
+    ConfigurationChanges changes;
 
     @Inject
     LiveLedgers ledgers;
@@ -123,7 +128,7 @@ public class AdminPages {
         Viewer viewer = admin();
         PortalModel.TenantRow proposed = new PortalModel.TenantRow(required(tenant, "tenant"), null,
                 decimal(weight, "weight", true), decimal(discount, "discount rate", false));
-        ClusterAdminResource.TenantView current = clusterAdmin.tenant(cluster, proposed.path());
+        TenantView current = clusterAdmin.tenant(cluster, proposed.path());
         PortalModel.TenantRow today = new PortalModel.TenantRow(current.path(), current.parent(), current.weight(),
                 current.discountRateOverride());
         LedgerSettings live = statementAdmin.settings(cluster);
@@ -155,8 +160,7 @@ public class AdminPages {
         SameOrigin.require(origin, host);
         admin();
         String path = required(tenant, "tenant");
-        clusterAdmin.putTenant(cluster, path, new ClusterAdminResource.TenantSettings(
-                decimal(weight, "weight", true), decimal(discount, "discount rate", false)));
+        changes.putTenant(cluster, path, decimal(weight, "weight", true), decimal(discount, "discount rate", false));
         return Response.seeOther(URI.create("/portal/admin/clusters/" + encode(cluster) + "?applied="
                 + encode(path))).build();
     }

@@ -8,7 +8,7 @@ import java.util.Map;
 
 import io.fairledger.accounting.StatementView;
 import io.fairledger.admission.AdmissionViews;
-import io.fairledger.live.rest.LiveViewsModel;
+import io.fairledger.live.LiveViewsModel;
 
 /** What the portal's pages show, built from the API's own views so the numbers are the API's. */
 public final class PortalModel {

@@ -4,7 +4,7 @@ import java.util.List;
 
 import io.fairledger.accounting.StatementView;
 import io.fairledger.audit.rest.AuditResource;
-import io.fairledger.live.rest.LiveViewsModel;
+import io.fairledger.live.LiveViewsModel;
 import io.quarkus.qute.CheckedTemplate;
 import io.quarkus.qute.TemplateInstance;
 

@@ -19,7 +19,7 @@ import io.fairledger.errors.NotFound;
 import io.fairledger.live.LiveLedgers;
 import io.fairledger.live.LiveView;
 import io.fairledger.live.rest.LedgerViewResource;
-import io.fairledger.live.rest.LiveViewsModel;
+import io.fairledger.live.LiveViewsModel;
 import io.fairledger.security.TenantScope;
 import io.fairledger.tenancy.ClusterEntity;
 import io.fairledger.tenancy.TenancyService;

@@ -36,7 +36,7 @@ public class ClusterEntity extends PanacheEntityBase {
     @Column(name = "created_at", nullable = false, insertable = false, updatable = false)
     public OffsetDateTime createdAt;
 
-    /** How the cluster's books are kept: {@link io.fairledger.accounting.LedgerSettings} as JSON, tenants apart. */
+    /** How the cluster's books are kept: {@link io.fairledger.tenancy.LedgerSettings} as JSON, tenants apart. */
     @JdbcTypeCode(SqlTypes.JSON)
     @Column(name = "ledger_settings")
     public String ledgerSettings;

@@ -2,13 +2,20 @@ package io.fairledger.tenancy;
 
 import java.math.BigDecimal;
 import java.time.OffsetDateTime;
+import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
 
 import io.fairledger.core.model.TenantPath;
 import io.fairledger.errors.Conflict;
 import io.fairledger.errors.NotFound;
 import io.fairledger.errors.Invalid;
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
 import jakarta.transaction.Transactional;
 
 /**
@@ -17,6 +24,9 @@ import jakarta.transaction.Transactional;
  */
 @ApplicationScoped
 public class TenancyService {
+
+    @Inject
+    ObjectMapper json;
 
     /** The weight an implicitly created ancestor gets (DOMAIN.md section 1: default 1). */
     public static final BigDecimal DEFAULT_WEIGHT = BigDecimal.ONE;
@@ -53,6 +63,13 @@ public class TenancyService {
         return existing;
     }
 
+    /** The ids of every registered cluster. */
+    @Transactional
+    public Set<String> clusterIds() {
+        return new HashSet<>(ClusterEntity.getEntityManager()
+                .createQuery("SELECT c.id FROM ClusterEntity c", String.class).getResultList());
+    }
+
     public List<ClusterEntity> clusters() {
         return ClusterEntity.listAll(io.quarkus.panache.common.Sort.by("id"));
     }
@@ -77,6 +94,47 @@ public class TenancyService {
                 .setParameter(1, clusterId)
                 .getResultStream().findFirst().orElse(null);
         return version == null ? "" : version.toString();
+    }
+
+    /** Whether the cluster has ledger settings yet. */
+    public boolean hasLedgerSettings(String clusterId) {
+        return cluster(clusterId).ledgerSettings != null;
+    }
+
+    /** The cluster's ledger settings with its current tenant tree; {@code Conflict} when it has none yet. */
+    public LedgerSettings ledgerSettings(String clusterId) {
+        ClusterEntity cluster = cluster(clusterId);
+        if (cluster.ledgerSettings == null) {
+            throw new Conflict("cluster '" + clusterId + "' has no ledger settings yet: PUT them to "
+                    + "/api/v1/admin/clusters/" + clusterId + "/ledger-settings");
+        }
+        LedgerSettings stored;
+        try {
+            stored = json.readValue(cluster.ledgerSettings, LedgerSettings.class);
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("stored ledger settings of " + clusterId + " are unreadable", e);
+        }
+        List<LedgerSettings.Tenant> tenants = new ArrayList<>();
+        for (TenantEntity t : tenants(clusterId)) {
+            if (!t.path.equals("root")) {
+                tenants.add(new LedgerSettings.Tenant(t.path, t.weight.doubleValue(),
+                        t.discountRateOverride == null ? null : t.discountRateOverride.doubleValue(), ""));
+            }
+        }
+        return stored.withTenants(tenants);
+    }
+
+    /**
+     * Stores {@code settings} without their tenants (the tenant tree keeps those); called by
+     * {@link ConfigurationChanges}, which validates, closes periods and audits first.
+     */
+    @Transactional
+    void storeLedgerSettings(String clusterId, LedgerSettings settings) {
+        try {
+            cluster(clusterId).ledgerSettings = json.writeValueAsString(settings.withTenants(null));
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("cannot serialise ledger settings", e);
+        }
     }
 
     public List<TenantEntity> tenants(String clusterId) {

@@ -6,7 +6,8 @@ import java.util.List;
 
 import org.junit.jupiter.api.Test;
 
-import io.fairledger.accounting.LedgerFact;
+import io.fairledger.facts.SourcedFact;
+import io.fairledger.facts.LedgerFact;
 import io.fairledger.core.ledger.LedgerEvent;
 import io.fairledger.core.model.ResourceVector;
 import io.fairledger.core.model.TenantPath;
@@ -56,7 +57,7 @@ class CommittedStartsTest {
         return new LedgerFact.Event(new LedgerEvent.TaskFinished(cluster, task, 2_000), "task:" + task + ":finish");
     }
 
-    static FactStore.Stored stored(LedgerFact fact) {
-        return new FactStore.Stored(fact, "e-" + fact.dedupeKey(), "yarn", 0, 0);
+    static SourcedFact stored(LedgerFact fact) {
+        return new SourcedFact(fact, "e-" + fact.dedupeKey(), "yarn", 0, 0);
     }
 }

@@ -24,6 +24,7 @@ import org.awaitility.Awaitility;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.junit.jupiter.api.Test;
 
+import io.fairledger.ingest.schema.EventTopics;
 import io.fairledger.testsupport.KafkaResource;
 import io.fairledger.testsupport.PostgresResource;
 import io.quarkus.test.common.TestResourceScope;
@@ -78,7 +79,7 @@ class RegistrationEventsTest {
                 ConsumerConfig.GROUP_ID_CONFIG, "dlq-reader-" + marker,
                 ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest"), new ByteArrayDeserializer(),
                 new ByteArrayDeserializer())) {
-            consumer.subscribe(List.of(Topics.DEAD_LETTERS));
+            consumer.subscribe(List.of(EventTopics.DEAD_LETTERS));
             Awaitility.await().atMost(30, TimeUnit.SECONDS).until(() -> {
                 consumer.poll(Duration.ofMillis(200)).forEach(r -> {
                     if (new String(r.value(), StandardCharsets.UTF_8).contains(marker)) {
@@ -96,12 +97,12 @@ class RegistrationEventsTest {
                         r -> assertThat(r).isEqualTo("invalid: weight must be >= 0, got -1"),
                         r -> assertThat(r).isEqualTo("rejected: no cluster 'no-such-cluster' is registered"));
         assertThat(letters).allSatisfy(r -> assertThat(
-                new String(r.headers().lastHeader(Topics.SOURCE_TOPIC_HEADER).value(), StandardCharsets.UTF_8))
-                .isEqualTo(Topics.REGISTRATIONS));
+                new String(r.headers().lastHeader(EventTopics.SOURCE_TOPIC_HEADER).value(), StandardCharsets.UTF_8))
+                .isEqualTo(EventTopics.REGISTRATIONS));
     }
 
     private static String reason(ConsumerRecord<byte[], byte[]> record) {
-        return new String(record.headers().lastHeader(Topics.REASON_HEADER).value(), StandardCharsets.UTF_8);
+        return new String(record.headers().lastHeader(EventTopics.REASON_HEADER).value(), StandardCharsets.UTF_8);
     }
 
     private void publish(String key, String json) throws Exception {
@@ -109,7 +110,7 @@ class RegistrationEventsTest {
                 Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap), new ByteArraySerializer(),
                 new ByteArraySerializer())) {
             // one partition per key keeps a cluster's events in order
-            producer.send(new ProducerRecord<>(Topics.REGISTRATIONS, key.getBytes(StandardCharsets.UTF_8),
+            producer.send(new ProducerRecord<>(EventTopics.REGISTRATIONS, key.getBytes(StandardCharsets.UTF_8),
                     json.getBytes(StandardCharsets.UTF_8))).get();
         }
     }

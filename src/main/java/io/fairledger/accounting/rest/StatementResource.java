@@ -4,7 +4,8 @@ import java.time.Instant;
 import java.time.format.DateTimeParseException;
 import java.util.List;
 
-import io.fairledger.accounting.LedgerSettings;
+import io.fairledger.tenancy.ConfigurationChanges;
+import io.fairledger.tenancy.LedgerSettings;
 import io.fairledger.accounting.StatementService;
 import io.fairledger.accounting.StatementView;
 import io.fairledger.errors.Invalid;
@@ -32,6 +33,9 @@ public class StatementResource {
     @Inject
     StatementService statements;
 
+    @Inject
+    ConfigurationChanges changes;
+
     @PUT
     @Path("ledger-settings")
     @Operation(summary = "Set how the cluster's books are kept (audited; counts from the earliest period not closed)")
@@ -43,7 +47,7 @@ public class StatementResource {
     @Produces(MediaType.APPLICATION_JSON)
     public LedgerSettings putSettings(@PathParam("clusterId") String clusterId,
             @NotNull(message = "a JSON body is required") LedgerSettings body) {
-        return statements.putSettings(clusterId, body);
+        return changes.putLedgerSettings(clusterId, body);
     }
 
     @GET

@@ -1,10 +1,8 @@
 package io.fairledger.core.replay;
 
-import io.fairledger.core.chargeback.AdjustmentLine;
 import io.fairledger.core.chargeback.Chargeback;
 import io.fairledger.core.chargeback.Period;
 import io.fairledger.core.chargeback.Statement;
-import io.fairledger.core.chargeback.StatementBook;
 import io.fairledger.core.fairness.FairnessReport;
 import io.fairledger.core.ledger.ClusterLedger;
 import io.fairledger.core.ledger.LedgerEvent;
@@ -24,8 +22,8 @@ import java.util.List;
  *
  * <p>
  * Late events: the live ledger rejects an event older than its clock. The caller re-runs {@link #run} with the full
- * event list including it and passes the result to {@link #adjustments}, which turns each changed closed period into
- * adjustment lines for the open period's statement, naming the corrected period.
+ * event list including it; {@link io.fairledger.core.chargeback.LateAdjustments} turns each changed closed period
+ * into adjustment lines for the next statement to close, naming the corrected period.
  */
 public final class Replay {
 
@@ -95,19 +93,5 @@ public final class Replay {
     /** The statements closed so far and every account at {@code at}. */
     public ReplayResult result(long at) {
         return new ReplayResult(ledger, statements, fairness, ledger.accounts(at), ledger.ignoredEvents());
-    }
-
-    /**
-     * Adjustment lines for every period closed in {@code book} whose statement differs in {@code rerun} (a replay that
-     * includes late events). The closed statements are left as they are.
-     */
-    public static List<AdjustmentLine> adjustments(StatementBook book, ReplayResult rerun) {
-        List<AdjustmentLine> out = new ArrayList<>();
-        for (Statement s : rerun.statements()) {
-            if (book.closed(s.period().id()).isPresent()) {
-                out.addAll(book.adjustmentsFor(s, "late events for period " + s.period().id()));
-            }
-        }
-        return out;
     }
 }

@@ -2,7 +2,10 @@ package io.fairledger.ingest.schema;
 
 import java.util.List;
 
-/** The Kafka topics that carry fairledger events. All are keyed by cluster id. */
+/**
+ * Every Kafka topic name and record header of fairledger, in one place: the event topics, registrations, dead letters
+ * and admission decisions. All topics are keyed by cluster id.
+ */
 public final class EventTopics {
 
     /** {@link YarnContainerEvent}. */
@@ -20,6 +23,17 @@ public final class EventTopics {
 
     /** All event topics. */
     public static final List<String> ALL = List.of(YARN_CONTAINERS, MESOS_TASKS, JOBS, DEMAND, CAPACITY, WORKFLOWS);
+
+    /** Cluster and tenant registrations, JSON. */
+    public static final String REGISTRATIONS = "fairledger.registrations";
+    /** Where records that cannot be applied go, with their original bytes. */
+    public static final String DEAD_LETTERS = "fairledger.dead-letters";
+    /** Header on a dead letter: why it was rejected. */
+    public static final String REASON_HEADER = "fairledger.dlq.reason";
+    /** Header on a dead letter: the topic it came from. */
+    public static final String SOURCE_TOPIC_HEADER = "fairledger.dlq.source-topic";
+    /** The admission service's decisions, JSON, published for resource managers. */
+    public static final String ADMISSION_DECISIONS = "fairledger.admission-decisions";
 
     private EventTopics() {
     }

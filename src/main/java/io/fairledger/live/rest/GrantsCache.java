@@ -10,6 +10,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.zip.GZIPOutputStream;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.fairledger.live.LiveViewsModel;
 import io.fairledger.live.LiveView;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;

@@ -2,16 +2,17 @@ package io.fairledger.live.rest;
 
 import java.util.List;
 
+import io.fairledger.live.LiveViewsModel;
 import io.fairledger.accounting.StatementService;
 import io.fairledger.accounting.StatementView;
 import io.fairledger.core.ledger.TenantAccount;
 import io.fairledger.core.model.TenantPath;
 import io.fairledger.live.LiveLedgers;
 import io.fairledger.live.LiveView;
-import io.fairledger.live.rest.LiveViewsModel.FairnessHistory;
-import io.fairledger.live.rest.LiveViewsModel.FairnessView;
-import io.fairledger.live.rest.LiveViewsModel.GrantExplanation;
-import io.fairledger.live.rest.LiveViewsModel.TenantView;
+import io.fairledger.live.LiveViewsModel.FairnessHistory;
+import io.fairledger.live.LiveViewsModel.FairnessView;
+import io.fairledger.live.LiveViewsModel.GrantExplanation;
+import io.fairledger.live.LiveViewsModel.TenantView;
 import io.fairledger.security.Roles;
 import io.fairledger.security.TenantScope;
 import io.fairledger.errors.NotFound;

@@ -2,16 +2,13 @@ package io.fairledger.tenancy.rest;
 
 import java.math.BigDecimal;
 import java.net.URI;
-import java.time.Instant;
 import java.util.List;
 
-import io.fairledger.accounting.StatementService;
-import io.fairledger.audit.AuditTrail;
-
-import io.fairledger.tenancy.ClusterEntity;
+import io.fairledger.tenancy.ClusterView;
+import io.fairledger.tenancy.ConfigurationChanges;
 import io.fairledger.tenancy.ResourceManagerKind;
 import io.fairledger.tenancy.TenancyService;
-import io.fairledger.tenancy.TenantEntity;
+import io.fairledger.tenancy.TenantView;
 import jakarta.annotation.security.RolesAllowed;
 import jakarta.inject.Inject;
 import jakarta.transaction.Transactional;
@@ -44,10 +41,7 @@ public class ClusterAdminResource {
     TenancyService tenancy;
 
     @Inject
-    StatementService statements;
-
-    @Inject
-    AuditTrail audit;
+    ConfigurationChanges changes;
 
     /** A cluster to register. */
     public record ClusterRegistration(
@@ -63,19 +57,6 @@ public class ClusterAdminResource {
             @DecimalMin(value = "0", message = "discountRateOverride must be between 0 and 1") @DecimalMax(value = "1", message = "discountRateOverride must be between 0 and 1") BigDecimal discountRateOverride) {
     }
 
-    public record ClusterView(String id, String name, ResourceManagerKind resourceManager, BigDecimal discountRate) {
-        static ClusterView of(ClusterEntity c) {
-            return new ClusterView(c.id, c.name, c.resourceManager, c.discountRate);
-        }
-    }
-
-    public record TenantView(String cluster, String path, String parent, BigDecimal weight,
-            BigDecimal discountRateOverride) {
-        static TenantView of(TenantEntity t) {
-            return new TenantView(t.clusterId, t.path, t.parentPath, t.weight, t.discountRateOverride);
-        }
-    }
-
     @POST
     @Transactional
     @Operation(summary = "Register a cluster (audited)")
@@ -83,10 +64,9 @@ public class ClusterAdminResource {
     @APIResponse(responseCode = "400", description = "invalid body")
     @APIResponse(responseCode = "409", description = "the id is taken")
     public Response register(@NotNull(message = "a JSON body is required") @Valid ClusterRegistration body) {
-        ClusterEntity cluster = tenancy.register(body.id(), body.name(), body.resourceManager(), body.discountRate());
-        audit.record(cluster.id, "cluster", null, ClusterView.of(cluster), Instant.now());
-        return Response.created(URI.create("/api/v1/admin/clusters/" + cluster.id)).entity(ClusterView.of(cluster))
-                .build();
+        ClusterView cluster = changes.registerCluster(body.id(), body.name(), body.resourceManager(),
+                body.discountRate());
+        return Response.created(URI.create("/api/v1/admin/clusters/" + cluster.id())).entity(cluster).build();
     }
 
     @GET
@@ -138,12 +118,6 @@ public class ClusterAdminResource {
     @APIResponse(responseCode = "422", description = "an invalid tenant path")
     public TenantView putTenant(@PathParam("clusterId") String clusterId, @PathParam("path") String path,
             @NotNull(message = "a JSON body is required") @Valid TenantSettings body) {
-        Instant effectiveFrom = statements.freezeClosedPeriods(clusterId);
-        TenantEntity existing = TenantEntity.byPath(clusterId, path);
-        TenantView before = existing == null ? null : TenantView.of(existing);
-        TenantView after = TenantView.of(tenancy.upsertTenant(clusterId, path, body.weight(),
-                body.discountRateOverride()));
-        audit.record(clusterId, "tenant " + path, before, after, effectiveFrom == null ? Instant.now() : effectiveFrom);
-        return after;
+        return changes.putTenant(clusterId, path, body.weight(), body.discountRateOverride());
     }
 }

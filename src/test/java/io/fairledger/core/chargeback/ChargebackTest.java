@@ -1,7 +1,6 @@
 package io.fairledger.core.chargeback;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.fairledger.core.ledger.ClusterLedger;
 import io.fairledger.core.ledger.LedgerEvent;
@@ -85,29 +84,29 @@ class ChargebackTest {
     }
 
     @Test
-    void closedPeriodIsImmutableAndLateEventsBecomeAdjustments() {
+    void lateEventsForAClosedPeriodBecomeAdjustmentsOnce() {
         var first = ledger(1, "a", "b");
         startAt(first, "t1", "a", 5, 0);
         var plan = new PricePlan("std", new BigDecimal("1.00"), BigDecimal.ZERO, BigDecimal.ZERO);
         var closed = Chargeback.statement("c", FIRST_HOUR, first.closePeriod(HOUR), ChargebackConfig.usage(plan));
-        var book = new StatementBook();
-        book.close(closed);
-        assertThatThrownBy(() -> book.close(closed)).isInstanceOf(IllegalStateException.class)
-                .hasMessageContaining("already closed");
         var corrected = ledger(1, "a", "b");
         startAt(corrected, "t1", "a", 5, 0);
         startAt(corrected, "late", "b", 2, HOUR / 2); // a late task of b in the closed hour
         var recomputed = Chargeback.statement("c", FIRST_HOUR, corrected.closePeriod(HOUR),
                 ChargebackConfig.usage(plan));
-        var lines = book.adjustmentsFor(recomputed, "late task");
-        assertThat(lines).hasSize(1);
-        assertThat(lines.get(0).correctedPeriod()).isEqualTo("h0");
-        assertThat(lines.get(0).tenant()).isEqualTo(TenantPath.parse("b"));
-        assertThat(lines.get(0).amount()).isEqualByComparingTo("1.00"); // 2 vcores x 0.5 h x 1.00
-        assertThat(book.closed("h0").orElseThrow().totalCharge()).isEqualByComparingTo("5.00");
-        var open = Chargeback.statement("c", new Period("h1", HOUR, 2 * HOUR), first.closePeriod(2 * HOUR),
-                ChargebackConfig.usage(plan)).withAdjustments(lines);
-        var b = open.lines().stream().filter(x -> x.tenant().equals(TenantPath.parse("b"))).findFirst().orElseThrow();
-        assertThat(b.total()).isEqualByComparingTo("1.00");
+        var period = new LateAdjustments.ClosedPeriod("h0", LateAdjustments.charges(closed),
+                LateAdjustments.charges(recomputed));
+
+        var due = LateAdjustments.due(List.of(period), List.of());
+        assertThat(due).containsOnlyKeys("root.b");
+        var line = due.get("root.b").get(0);
+        assertThat(line.correctedPeriod()).isEqualTo("h0");
+        assertThat(line.amount()).isEqualByComparingTo("1.00"); // 2 vcores x 0.5 h x 1.00
+        assertThat(line.reason()).isEqualTo("late events for period h0");
+        assertThat(closed.totalCharge()).as("the closed statement is unchanged").isEqualByComparingTo("5.00");
+
+        var issued = new LateAdjustments.Issued("h0", "root.b", line.amount());
+        assertThat(LateAdjustments.due(List.of(period), List.of(issued))).as("an adjustment is issued once")
+                .isEmpty();
     }
 }

@@ -3,7 +3,7 @@ package io.fairledger.core.replay;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.fairledger.core.chargeback.ChargebackConfig;
-import io.fairledger.core.chargeback.StatementBook;
+import io.fairledger.core.chargeback.LateAdjustments;
 import io.fairledger.core.ledger.LedgerEvent;
 import io.fairledger.core.ledger.Outcome;
 import io.fairledger.core.model.ClusterConfig;
@@ -55,14 +55,16 @@ class ReplayTest {
     void lateEventBecomesAnAdjustmentNamingItsPeriod() {
         List<LedgerEvent> events = new ArrayList<>(List.of(start("t1", "a", 4, 0), finish("t1", HOUR)));
         var first = Replay.run(config(), events);
-        var book = new StatementBook();
-        first.statements().forEach(book::close);
         events.add(start("late", "b", 1, HOUR / 2));
         events.add(finish("late", HOUR));
-        var lines = Replay.adjustments(book, Replay.run(config(), events));
-        assertThat(lines).hasSize(1);
-        assertThat(lines.get(0).correctedPeriod()).isEqualTo("h0");
-        assertThat(lines.get(0).amount()).isEqualByComparingTo("0.50");
+        var rerun = Replay.run(config(), events);
+        var closed = first.statements().get(0);
+        var due = LateAdjustments.due(List.of(new LateAdjustments.ClosedPeriod(closed.period().id(),
+                LateAdjustments.charges(closed), LateAdjustments.charges(rerun.statements().get(0)))), List.of());
+        assertThat(due).containsOnlyKeys("root.b");
+        assertThat(due.get("root.b")).hasSize(1);
+        assertThat(due.get("root.b").get(0).correctedPeriod()).isEqualTo("h0");
+        assertThat(due.get("root.b").get(0).amount()).isEqualByComparingTo("0.50");
     }
 
     @Test

@@ -1,4 +1,4 @@
-package io.fairledger.accounting;
+package io.fairledger.tenancy;
 
 import java.math.BigDecimal;
 import java.time.Duration;
@@ -12,6 +12,7 @@ import java.util.OptionalDouble;
 import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
 import com.fasterxml.jackson.annotation.JsonInclude;
 
+import io.fairledger.errors.Invalid;
 import io.fairledger.core.chargeback.ChargeModel;
 import io.fairledger.core.chargeback.ChargebackConfig;
 import io.fairledger.core.model.ClusterConfig;
@@ -105,6 +106,19 @@ public record LedgerSettings(Instant registeredAt, Capacity capacity, Double dis
     /** {@code allowedLateness}, or its default. */
     public Duration lateness() {
         return allowedLateness == null ? DEFAULT_ALLOWED_LATENESS : allowedLateness;
+    }
+
+    /**
+     * Checks that these settings make a replay configuration for {@code clusterId}, as a change of them must.
+     *
+     * @throws Invalid naming what is wrong
+     */
+    public void validate(String clusterId) {
+        try {
+            toReplayConfig(clusterId, registeredAt == null ? Instant.EPOCH : registeredAt);
+        } catch (IllegalArgumentException e) {
+            throw new Invalid("invalid ledger settings: " + e.getMessage());
+        }
     }
 
     /**

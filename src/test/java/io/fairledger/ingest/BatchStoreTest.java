@@ -17,8 +17,9 @@ import javax.sql.DataSource;
 import org.apache.kafka.common.TopicPartition;
 import org.junit.jupiter.api.Test;
 
-import io.fairledger.accounting.LedgerFact;
-import io.fairledger.live.FactCursor;
+import io.fairledger.facts.SourcedFact;
+import io.fairledger.facts.LedgerFact;
+import io.fairledger.facts.FactCursor;
 import io.fairledger.testsupport.KafkaResource;
 import io.fairledger.testsupport.PostgresResource;
 import io.quarkus.test.common.TestResourceScope;
@@ -33,13 +34,13 @@ import jakarta.inject.Inject;
 @QuarkusTest
 @WithTestResource(value = PostgresResource.class, scope = TestResourceScope.GLOBAL)
 @WithTestResource(value = KafkaResource.class, scope = TestResourceScope.GLOBAL)
-class FactStoreTest {
+class BatchStoreTest {
 
     private static final String CLUSTER = "fact-store";
     private static final TopicPartition PARTITION = new TopicPartition("fact-store-test", 0);
 
     @Inject
-    FactStore store;
+    BatchStore store;
 
     @Inject
     FactCursor cursor;
@@ -70,10 +71,10 @@ class FactStoreTest {
         assertThat(read).as("the live ledger reads both batches once").hasSize(5);
     }
 
-    private static List<FactStore.Stored> batch(long firstOffset, LedgerFact... facts) {
-        List<FactStore.Stored> out = new ArrayList<>();
+    private static List<SourcedFact> batch(long firstOffset, LedgerFact... facts) {
+        List<SourcedFact> out = new ArrayList<>();
         for (LedgerFact fact : facts) {
-            out.add(new FactStore.Stored(fact, "e" + (firstOffset + out.size()), PARTITION.topic(), 0,
+            out.add(new SourcedFact(fact, "e" + (firstOffset + out.size()), PARTITION.topic(), 0,
                     firstOffset + out.size()));
         }
         return out;

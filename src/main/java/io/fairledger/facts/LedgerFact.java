@@ -1,12 +1,12 @@
-package io.fairledger.accounting;
+package io.fairledger.facts;
 
 import io.fairledger.core.ledger.LedgerEvent;
 import io.fairledger.core.model.ResourceVector;
 
 /**
  * One fact a resource manager reported, as stored and replayed: a {@link LedgerEvent}, or a report that needs the
- * facts before it to become one (a node's capacity, an application's pending demand). {@link LedgerFeed} turns an
- * ordered list of facts into ledger events. Every fact carries its {@code dedupeKey}: two facts with the same key are
+ * facts before it to become one (a node's capacity, an application's pending demand). The accounting package's
+ * {@code LedgerFeed} turns an ordered list of facts into ledger events. Every fact carries its {@code dedupeKey}: two facts with the same key are
  * the same report delivered twice.
  */
 public sealed interface LedgerFact {

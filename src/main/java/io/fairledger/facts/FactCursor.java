@@ -1,4 +1,4 @@
-package io.fairledger.live;
+package io.fairledger.facts;
 
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -8,30 +8,49 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Consumer;
 
-import io.fairledger.accounting.FactCodec;
-import io.fairledger.accounting.LedgerFact;
-import jakarta.enterprise.context.ApplicationScoped;
-import jakarta.inject.Inject;
 import javax.sql.DataSource;
 
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+
 /**
- * Reads stored facts by ranges of the transaction ids that stored them (V4 migration). Every fact of a transaction
- * older than the <em>horizon</em>, the oldest transaction still running, is final: reading {@code [from, horizon)} and
- * then {@code [horizon, next horizon)} misses no fact and reads none twice, whichever server committed it and in
- * whatever order the transactions finished.
+ * The one reader of {@code ledger_fact}, for statements, what-ifs and the live ledgers. Facts are streamed through a
+ * server-side cursor ({@value #FETCH_SIZE} rows per fetch, inside a transaction), decoded one row at a time, so a
+ * caller that consumes them as they come ({@link #forEach}) never holds the table in memory.
+ * <p>
+ * The live ledgers also read by ranges of the transaction ids that stored the facts (V4 migration). Every fact of a
+ * transaction older than the <em>horizon</em>, the oldest transaction still running, is final: reading
+ * {@code [from, horizon)} and then {@code [horizon, next horizon)} misses no fact and reads none twice, whichever server
+ * committed it and in whatever order the transactions finished.
  */
 @ApplicationScoped
 public class FactCursor {
 
     /** What a fact is stored as ({@link FactCodec#decode}). */
     private static final String COLUMNS = "SELECT cluster_id, kind, event_time_ms, dedupe_key, fact FROM ledger_fact ";
+    /** Rows per round trip of the server-side cursor. */
+    private static final int FETCH_SIZE = 10_000;
 
     /** The horizon before any fact. */
     public static final String START = "0";
 
     @Inject
     DataSource dataSource;
+
+    /** Every fact of {@code clusterId}, in event-time order (then dedupe key), handed to {@code sink} as read. */
+    public void forEach(String clusterId, Consumer<LedgerFact> sink) throws SQLException {
+        read(COLUMNS + "WHERE cluster_id = ? ORDER BY event_time_ms, dedupe_key", List.of(clusterId),
+                (cluster, fact) -> sink.accept(fact));
+    }
+
+    /** Every fact of {@code clusterId}, in event-time order (then dedupe key). */
+    public List<LedgerFact> facts(String clusterId) throws SQLException {
+        List<LedgerFact> out = new ArrayList<>();
+        forEach(clusterId, out::add);
+        return out;
+    }
 
     /** The current horizon: every transaction id below it is finished. */
     public String horizon() throws SQLException {
@@ -46,7 +65,7 @@ public class FactCursor {
     /** The facts stored by transactions in {@code [from, to)}, by cluster. */
     public Map<String, List<LedgerFact>> between(String from, String to) throws SQLException {
         Map<String, List<LedgerFact>> out = new HashMap<>();
-        read(COLUMNS + "WHERE tx >= ?::xid8 AND tx < ?::xid8", from, to,
+        read(COLUMNS + "WHERE tx >= ?::xid8 AND tx < ?::xid8", List.of(from, to),
                 (cluster, fact) -> out.computeIfAbsent(cluster, k -> new ArrayList<>()).add(fact));
         return out;
     }
@@ -54,7 +73,7 @@ public class FactCursor {
     /** Every fact of {@code clusterId} stored by transactions before {@code to}. */
     public List<LedgerFact> before(String clusterId, String to) throws SQLException {
         List<LedgerFact> out = new ArrayList<>();
-        read(COLUMNS + "WHERE cluster_id = ? AND tx < ?::xid8", clusterId, to,
+        read(COLUMNS + "WHERE cluster_id = ? AND tx < ?::xid8", List.of(clusterId, to),
                 (cluster, fact) -> out.add(fact));
         return out;
     }
@@ -63,13 +82,16 @@ public class FactCursor {
         void accept(String cluster, LedgerFact fact);
     }
 
-    private void read(String sql, String first, String second, Sink sink) throws SQLException {
+    /** Runs {@code sql} with {@code parameters} through a cursor: a cursor needs a transaction, the caller's or ours. */
+    private void read(String sql, List<String> parameters, Sink sink) throws SQLException {
         try (Connection c = dataSource.getConnection()) {
+            boolean own = c.getAutoCommit();
             c.setAutoCommit(false);
             try (PreparedStatement ps = c.prepareStatement(sql)) {
-                ps.setString(1, first);
-                ps.setString(2, second);
-                ps.setFetchSize(10_000);
+                for (int i = 0; i < parameters.size(); i++) {
+                    ps.setString(i + 1, parameters.get(i));
+                }
+                ps.setFetchSize(FETCH_SIZE);
                 try (ResultSet rs = ps.executeQuery()) {
                     while (rs.next()) {
                         String cluster = rs.getString(1);
@@ -78,7 +100,9 @@ public class FactCursor {
                     }
                 }
             }
-            c.commit();
+            if (own) {
+                c.commit();
+            }
         }
     }
 }

@@ -1,4 +1,4 @@
-package io.fairledger.accounting;
+package io.fairledger.facts;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

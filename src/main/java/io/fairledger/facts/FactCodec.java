@@ -1,4 +1,4 @@
-package io.fairledger.accounting;
+package io.fairledger.facts;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;

@@ -1,4 +1,4 @@
-package io.fairledger.live.rest;
+package io.fairledger.live;
 
 import java.math.BigDecimal;
 import java.time.Instant;
@@ -10,7 +10,6 @@ import io.fairledger.core.grant.Claimant;
 import io.fairledger.core.grant.Grants;
 import io.fairledger.core.grant.GrantLevel;
 import io.fairledger.core.ledger.TenantAccount;
-import io.fairledger.live.LiveView;
 
 /** The JSON bodies of the live views (docs/api.md). Resources in vcores, MB and GPUs; usage in capacity-seconds. */
 public final class LiveViewsModel {
@@ -77,7 +76,7 @@ public final class LiveViewsModel {
             BigDecimal borrowed, BigDecimal lendingBalance, BigDecimal chargeToDate) {
     }
 
-    static TenantView tenant(LiveView v, TenantAccount a) {
+    public static TenantView tenant(LiveView v, TenantAccount a) {
         String id = a.path().toString();
         StatementView.Line line = v.line(id).orElse(null);
         double[] g = v.grantByTenant().get(id);
@@ -99,7 +98,7 @@ public final class LiveViewsModel {
     public record FairnessHistory(String cluster, String tenant, List<Degree> periods) {
     }
 
-    static List<Degree> degrees(String tenant, List<StatementView> closed, StatementView open) {
+    public static List<Degree> degrees(String tenant, List<StatementView> closed, StatementView open) {
         List<Degree> out = new ArrayList<>();
         for (StatementView s : closed) {
             s.lines().stream().filter(l -> l.tenant().equals(tenant)).findFirst()
@@ -125,7 +124,7 @@ public final class LiveViewsModel {
     public record GrantExplanation(String cluster, String tenant, Instant asOf, String rule, String parent,
             double availableVcores, double availableMemoryMb, double availableGpus, double intervalSeconds,
             List<ClaimantInput> siblings, List<String> order, Grant grant) {
-        static GrantExplanation of(LiveView v, String tenant, GrantLevel level) {
+        public static GrantExplanation of(LiveView v, String tenant, GrantLevel level) {
             double[] av = level.request().available();
             Grant grant = level.grants().grants().stream().filter(g -> g.id().equals(tenant)).map(Grant::of)
                     .findFirst().orElseThrow();

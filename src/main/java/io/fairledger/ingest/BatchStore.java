@@ -1,0 +1,87 @@
+package io.fairledger.ingest;
+
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+import javax.sql.DataSource;
+
+import org.apache.kafka.common.TopicPartition;
+
+import io.fairledger.facts.FactWriter;
+import io.fairledger.facts.SourcedFact;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+
+/**
+ * One consumer batch in PostgreSQL: its facts ({@link FactWriter}, owner of {@code ledger_fact}), its admission records
+ * (the admission package's {@link AdmissionRecordWriter}, owner of {@code admission_event}) and the offsets that follow
+ * it ({@code consumer_offset}, owned here), committed in one transaction. So after any crash the stored facts are
+ * exactly those of the records before the stored offsets: nothing lost, nothing counted twice.
+ */
+@ApplicationScoped
+public class BatchStore {
+
+    private static final String UPSERT_OFFSET = "INSERT INTO consumer_offset (group_id, topic, partition, next_offset) "
+            + "VALUES (?, ?, ?, ?) ON CONFLICT (group_id, topic, partition) DO UPDATE SET next_offset = "
+            + "EXCLUDED.next_offset";
+
+    @Inject
+    DataSource dataSource;
+
+    @Inject
+    AdmissionRecordWriter admissionRecords;
+
+    /** Stores the facts and records and moves the offsets, atomically; returns how many facts were new. */
+    public int commit(String groupId, List<SourcedFact> facts, List<AdmissionRecord> admissions,
+            Map<TopicPartition, Long> nextOffsets) throws SQLException {
+        try (Connection c = dataSource.getConnection()) {
+            c.setAutoCommit(false);
+            try {
+                int inserted = FactWriter.insert(c, facts);
+                admissionRecords.insert(c, admissions);
+                try (PreparedStatement ps = c.prepareStatement(UPSERT_OFFSET)) {
+                    for (Map.Entry<TopicPartition, Long> e : nextOffsets.entrySet()) {
+                        ps.setString(1, groupId);
+                        ps.setString(2, e.getKey().topic());
+                        ps.setInt(3, e.getKey().partition());
+                        ps.setLong(4, e.getValue());
+                        ps.addBatch();
+                    }
+                    ps.executeBatch();
+                }
+                c.commit();
+                return inserted;
+            } catch (SQLException | RuntimeException e) {
+                c.rollback();
+                throw e;
+            }
+        }
+    }
+
+    /** The stored next offset of each partition that has one. */
+    public Map<TopicPartition, Long> offsets(String groupId, Collection<TopicPartition> partitions)
+            throws SQLException {
+        Map<TopicPartition, Long> out = new HashMap<>();
+        try (Connection c = dataSource.getConnection();
+                PreparedStatement ps = c.prepareStatement(
+                        "SELECT next_offset FROM consumer_offset WHERE group_id = ? AND topic = ? AND partition = ?")) {
+            for (TopicPartition tp : partitions) {
+                ps.setString(1, groupId);
+                ps.setString(2, tp.topic());
+                ps.setInt(3, tp.partition());
+                try (ResultSet rs = ps.executeQuery()) {
+                    if (rs.next()) {
+                        out.put(tp, rs.getLong(1));
+                    }
+                }
+            }
+        }
+        return out;
+    }
+}

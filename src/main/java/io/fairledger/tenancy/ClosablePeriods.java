@@ -1,0 +1,16 @@
+package io.fairledger.tenancy;
+
+import java.time.Instant;
+
+/**
+ * Closes the periods a configuration change must not rewrite. Declared here, where configuration changes are made,
+ * and implemented by the accounting package, which owns the statements: tenancy depends on no accounting class.
+ */
+public interface ClosablePeriods {
+
+    /**
+     * Closes every period that can be closed now and returns the instant from which a change takes effect: the start
+     * of the earliest period not closed, or null when the cluster has no ledger settings yet.
+     */
+    Instant closeBeforeChange(String clusterId);
+}

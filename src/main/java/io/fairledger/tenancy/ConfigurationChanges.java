@@ -1,0 +1,90 @@
+package io.fairledger.tenancy;
+
+import java.math.BigDecimal;
+import java.time.Instant;
+import java.util.List;
+
+import io.fairledger.audit.AuditTrail;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.context.control.ActivateRequestContext;
+import jakarta.inject.Inject;
+import jakarta.transaction.Transactional;
+
+/**
+ * The one way a cluster's configuration changes, whoever asks: the admin API and the registration events from Kafka
+ * call the same methods, so both obey the same rules. Each change is validated, closes the periods it must not
+ * rewrite ({@link ClosablePeriods}), is written in one transaction and is audited with the instant it takes effect
+ * from. The request context is activated for callers without one (the consumer thread), whose changes the audit
+ * trail then records as made by {@code anonymous}.
+ */
+@ApplicationScoped
+@ActivateRequestContext
+public class ConfigurationChanges {
+
+    @Inject
+    TenancyService tenancy;
+
+    @Inject
+    ClosablePeriods periods;
+
+    @Inject
+    AuditTrail audit;
+
+    /** Registers a new cluster; {@code Conflict} if the id is taken. Audited. */
+    @Transactional
+    public ClusterView registerCluster(String id, String name, ResourceManagerKind kind, BigDecimal discountRate) {
+        ClusterView cluster = ClusterView.of(tenancy.register(id, name, kind, discountRate));
+        audit.record(cluster.id(), "cluster", null, cluster, Instant.now());
+        return cluster;
+    }
+
+    /**
+     * Registers a cluster unless it already is, as a registration event asks: a redelivered registration changes
+     * nothing and is not audited again; {@code Conflict} if it is registered as another kind of resource manager.
+     */
+    @Transactional
+    public ClusterView ensureCluster(String id, String name, ResourceManagerKind kind) {
+        ClusterEntity existing = ClusterEntity.findById(id);
+        if (existing == null) {
+            return registerCluster(id, name, kind, null);
+        }
+        return ClusterView.of(tenancy.ensureRegistered(id, name, kind));
+    }
+
+    /**
+     * Creates or updates a tenant (and its missing ancestors). Takes effect from the start of the earliest period not
+     * closed: closable periods are closed first. Audited.
+     */
+    @Transactional
+    public TenantView putTenant(String clusterId, String path, BigDecimal weight, BigDecimal discountRateOverride) {
+        Instant effectiveFrom = periods.closeBeforeChange(clusterId);
+        TenantEntity existing = TenantEntity.byPath(clusterId, path);
+        TenantView before = existing == null ? null : TenantView.of(existing);
+        TenantView after = TenantView.of(tenancy.upsertTenant(clusterId, path, weight, discountRateOverride));
+        audit.record(clusterId, "tenant " + path, before, after, effectiveFrom == null ? Instant.now() : effectiveFrom);
+        return after;
+    }
+
+    /**
+     * Validates and stores a cluster's ledger settings; the tenants they list are created or updated in the tenant
+     * tree. Takes effect from the start of the earliest period not closed (periods that can be closed are closed first
+     * with the settings they were kept under, so a change never rewrites a closed period). Audited.
+     */
+    @Transactional
+    public LedgerSettings putLedgerSettings(String clusterId, LedgerSettings settings) {
+        LedgerSettings before = tenancy.hasLedgerSettings(clusterId) ? tenancy.ledgerSettings(clusterId) : null;
+        Instant effectiveFrom = periods.closeBeforeChange(clusterId);
+        settings.validate(clusterId);
+        for (LedgerSettings.Tenant t : settings.tenants() == null
+                ? List.<LedgerSettings.Tenant>of()
+                : settings.tenants()) {
+            tenancy.upsertTenant(clusterId, t.path(), BigDecimal.valueOf(t.weight()),
+                    t.discountOverride() == null ? null : BigDecimal.valueOf(t.discountOverride()));
+        }
+        tenancy.storeLedgerSettings(clusterId, settings);
+        LedgerSettings after = tenancy.ledgerSettings(clusterId);
+        audit.record(clusterId, "ledger-settings", before, after,
+                effectiveFrom == null ? after.registeredAt() : effectiveFrom);
+        return after;
+    }
+}
