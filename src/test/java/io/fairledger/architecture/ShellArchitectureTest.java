@@ -28,8 +28,9 @@ class ShellArchitectureTest {
     }
 
     @Test
-    void onlyRestAdaptersUseWeb() {
-        noClasses().that().resideOutsideOfPackages("io.fairledger.web..", "io.fairledger..rest..")
+    void onlyHttpAdaptersUseWeb() {
+        noClasses().that()
+                .resideOutsideOfPackages("io.fairledger.web..", "io.fairledger..rest..", "io.fairledger.portal..")
                 .should().dependOnClassesThat().resideInAPackage("io.fairledger.web..")
                 .because("services, the consumer and the ledgers throw domain errors; web alone maps them to HTTP")
                 .check(MAIN);
