@@ -1,7 +1,6 @@
 package io.fairledger.admission;
 
 import java.time.Clock;
-import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
@@ -14,7 +13,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Function;
 
-import org.eclipse.microprofile.config.inject.ConfigProperty;
+import io.fairledger.config.FairledgerConfig;
 import org.jboss.logging.Logger;
 
 import io.fairledger.tenancy.LedgerSettings;
@@ -63,12 +62,8 @@ public class AdmissionService {
     @Identifier("default-kafka-broker")
     Map<String, Object> kafkaConfig;
 
-    @ConfigProperty(name = "fairledger.admission.poll-interval", defaultValue = "PT0.5S")
-    Duration pollInterval;
-
-    /** How often a cluster with queued or running jobs gets a timer pass when nothing else happens. */
-    @ConfigProperty(name = "fairledger.admission.tick-interval", defaultValue = "PT10S")
-    Duration tickInterval;
+    @Inject
+    FairledgerConfig config;
 
     private final Clock clock = Clock.systemUTC();
     private final Map<String, Holder> clusters = new ConcurrentHashMap<>();
@@ -113,7 +108,8 @@ public class AdmissionService {
     void start(@Observes StartupEvent event) {
         publisher = new DecisionPublisher(kafkaConfig);
         poller = Executors.newSingleThreadScheduledExecutor(r -> new Thread(r, "fairledger-admission"));
-        poller.scheduleWithFixedDelay(this::pollSafely, 0, pollInterval.toMillis(), TimeUnit.MILLISECONDS);
+        poller.scheduleWithFixedDelay(this::pollSafely, 0, config.admission().pollInterval().toMillis(),
+                TimeUnit.MILLISECONDS);
     }
 
     void stop(@Observes ShutdownEvent event) throws InterruptedException {
@@ -152,7 +148,7 @@ public class AdmissionService {
             boolean due;
             h.lock.lock();
             try {
-                due = h.state.needsTimer() && now - h.state.nowMillis() >= tickInterval.toMillis();
+                due = h.state.needsTimer() && now - h.state.nowMillis() >= config.admission().tickInterval().toMillis();
             } finally {
                 h.lock.unlock();
             }

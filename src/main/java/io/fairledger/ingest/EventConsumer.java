@@ -27,6 +27,7 @@ import org.apache.kafka.common.header.Header;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.jboss.logging.Logger;
 
+import io.fairledger.config.FairledgerConfig;
 import io.fairledger.facts.LedgerFact;
 import io.fairledger.facts.SourcedFact;
 import io.fairledger.ingest.schema.EventDecoder;
@@ -42,7 +43,6 @@ import io.smallrye.common.annotation.Identifier;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 import jakarta.inject.Inject;
-import org.eclipse.microprofile.config.inject.ConfigProperty;
 
 /**
  * The one consumer of the group: registrations and every event topic. It keeps the Kafka protocol (the poll loop,
@@ -84,8 +84,8 @@ public class EventConsumer {
     MeterRegistry meters;
 
     /** How many task starts the consumer remembers as stored ({@link CommittedStarts}): about 150 bytes each. */
-    @ConfigProperty(name = "fairledger.ingest.known-starts", defaultValue = "250000")
-    int knownStarts;
+    @Inject
+    FairledgerConfig config;
 
     private final EventDecoder decoder = new EventDecoder(Clock.systemUTC());
     /** The registered clusters as last read; read again when an event names another. */
@@ -118,18 +118,18 @@ public class EventConsumer {
         config.put(ConsumerConfig.GROUP_ID_CONFIG, groupId);
         config.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
         config.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
-        config.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, 5000);
-        config.put(ConsumerConfig.FETCH_MIN_BYTES_CONFIG, 64 * 1024);
-        config.put(ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG, 100);
+        config.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, this.config.ingest().maxPollRecords());
+        config.put(ConsumerConfig.FETCH_MIN_BYTES_CONFIG, this.config.ingest().fetchMinBytes());
+        config.put(ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG, (int) this.config.ingest().fetchMaxWait().toMillis());
         // a cluster's events share one partition: let one fetch fill a whole batch
-        config.put(ConsumerConfig.MAX_PARTITION_FETCH_BYTES_CONFIG, 8 * 1024 * 1024);
+        config.put(ConsumerConfig.MAX_PARTITION_FETCH_BYTES_CONFIG, this.config.ingest().maxPartitionFetchBytes());
         consumer = new KafkaConsumer<>(config, new ByteArrayDeserializer(), new ByteArrayDeserializer());
         deadLetters = new DeadLetters(kafkaConfig);
         decodeTimer = Timer.builder(MetricNames.INGEST_BATCH_DECODE).publishPercentileHistogram().register(meters);
         commitTimer = Timer.builder(MetricNames.INGEST_BATCH_COMMIT).publishPercentileHistogram().register(meters);
         ingestMeters = new IngestMeters(meters);
         committer = Executors.newSingleThreadExecutor(r -> new Thread(r, "fairledger-commit"));
-        starts = new CommittedStarts(knownStarts);
+        starts = new CommittedStarts(this.config.ingest().knownStarts());
         running = true;
         thread = new Thread(this::run, "fairledger-events");
         thread.start();

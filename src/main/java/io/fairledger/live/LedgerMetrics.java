@@ -16,7 +16,7 @@ import io.micrometer.core.instrument.Tags;
 import jakarta.annotation.PostConstruct;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
-import org.eclipse.microprofile.config.inject.ConfigProperty;
+import io.fairledger.config.FairledgerConfig;
 
 /**
  * Publishes the live views as Prometheus gauges (docs/metrics.md): per leaf tenant and per cluster. Label cardinality
@@ -61,8 +61,8 @@ public class LedgerMetrics {
     @Inject
     MeterRegistry registry;
 
-    @ConfigProperty(name = "fairledger.metrics.max-tenants-per-cluster", defaultValue = "500")
-    int maxTenantsPerCluster;
+    @Inject
+    FairledgerConfig config;
 
     private final Map<Kind, MultiGauge> cluster = new EnumMap<>(Kind.class);
     private final List<MultiGauge> tenant = new ArrayList<>();
@@ -110,7 +110,8 @@ public class LedgerMetrics {
             clusterRows.get(Kind.CAPACITY).add(MultiGauge.Row.of(c.and(MetricNames.RESOURCE, "gpu"), cap.gpus()));
             clusterRows.get(Kind.UTILIZATION).add(MultiGauge.Row.of(c, view.accounts().get(0).now().g()));
             List<TenantAccount> leaves = view.leaves();
-            for (TenantAccount a : leaves.subList(0, Math.min(leaves.size(), maxTenantsPerCluster))) {
+            for (TenantAccount a : leaves.subList(0,
+                    Math.min(leaves.size(), config.metrics().maxTenantsPerCluster()))) {
                 Tenant t = new Tenant(a, view.line(a.path().toString()).orElse(null));
                 Tags tags = c.and(MetricNames.TENANT, a.path().toString());
                 for (int i = 0; i < TENANT_GAUGES.size(); i++) {

@@ -2,7 +2,6 @@ package io.fairledger.live;
 
 import io.fairledger.facts.FactCursor;
 import java.sql.SQLException;
-import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -23,7 +22,7 @@ import io.quarkus.scheduler.Scheduled;
 import jakarta.annotation.PostConstruct;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
-import org.eclipse.microprofile.config.inject.ConfigProperty;
+import io.fairledger.config.FairledgerConfig;
 import org.jboss.logging.Logger;
 
 /**
@@ -53,8 +52,8 @@ public class LiveLedgers {
     @Inject
     MeterRegistry registry;
 
-    @ConfigProperty(name = "fairledger.grants.interval", defaultValue = "10s")
-    Duration grantInterval;
+    @Inject
+    FairledgerConfig config;
 
     private final Map<String, LiveLedger> ledgers = new ConcurrentHashMap<>();
     private final Map<String, LiveView> views = new ConcurrentHashMap<>();
@@ -91,7 +90,7 @@ public class LiveLedgers {
     }
 
     /** Applies what was stored since the last tick; one tick at a time. */
-    @Scheduled(every = "${fairledger.live.poll-interval:1s}", concurrentExecution = Scheduled.ConcurrentExecution.SKIP)
+    @Scheduled(every = "${fairledger.live.poll-interval}", concurrentExecution = Scheduled.ConcurrentExecution.SKIP)
     void tick() {
         try {
             String next = cursor.horizon();
@@ -134,7 +133,7 @@ public class LiveLedgers {
             ledgers.put(clusterId, ledger);
             versions.put(clusterId, version);
         }
-        views.put(clusterId, ledger.view(grantInterval.toMillis()));
+        views.put(clusterId, ledger.view(config.grants().interval().toMillis()));
         return true;
     }
 

@@ -92,7 +92,7 @@ public class AdminPages {
                     ledgers.find(c.id).map(v -> v.leaves().stream().map(a -> a.path().toString()).toList())
                             .orElse(List.of())));
         }
-        return PortalTemplates.admin(viewer, clusters, auditAdmin.changes(null, 50));
+        return PortalTemplates.admin(viewer, clusters, auditAdmin.changes(null, "50"));
     }
 
     @GET

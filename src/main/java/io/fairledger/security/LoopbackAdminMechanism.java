@@ -4,7 +4,8 @@ import java.net.InetAddress;
 import java.net.UnknownHostException;
 import java.util.Set;
 
-import org.eclipse.microprofile.config.inject.ConfigProperty;
+import io.fairledger.config.FairledgerConfig;
+import jakarta.inject.Inject;
 
 import io.quarkus.security.identity.IdentityProviderManager;
 import io.quarkus.security.identity.SecurityIdentity;
@@ -28,12 +29,12 @@ public class LoopbackAdminMechanism implements HttpAuthenticationMechanism {
     /** The principal name loopback callers get, as it appears in logs and audit records. */
     public static final String LOCAL_ADMIN = "local-admin";
 
-    @ConfigProperty(name = "fairledger.security.trust-loopback-as-admin", defaultValue = "false")
-    boolean trustLoopback;
+    @Inject
+    FairledgerConfig config;
 
     @Override
     public Uni<SecurityIdentity> authenticate(RoutingContext context, IdentityProviderManager identityProviderManager) {
-        if (!trustLoopback || !isLoopback(context.request().remoteAddress())) {
+        if (!config.security().trustLoopbackAsAdmin() || !isLoopback(context.request().remoteAddress())) {
             return Uni.createFrom().optional(java.util.Optional.empty());
         }
         return identityProviderManager.authenticate(new TrustedAuthenticationRequest(LOCAL_ADMIN));

@@ -8,8 +8,8 @@ import org.jboss.logging.Logger;
 
 /**
  * The embedded dependencies of standalone mode: a real PostgreSQL and a real KRaft broker for whatever has no external
- * address, and the loopback-admin trust when no OIDC server is configured. Their addresses are handed to Quarkus as
- * system properties. On Ctrl-C or SIGTERM the JVM waits until the server has stopped and these have been closed.
+ * address, and the loopback-admin trust when no OIDC server is configured. Their addresses reach Quarkus through
+ * {@link StandaloneConfigSource}. On Ctrl-C or SIGTERM the JVM waits until the server has stopped and these have been closed.
  */
 public final class StandaloneServices implements AutoCloseable {
 
@@ -29,21 +29,21 @@ public final class StandaloneServices implements AutoCloseable {
         EmbeddedKafkaBroker kafka = null;
         if (settings.jdbcUrl() == null) {
             postgres = EmbeddedPostgresServer.start(dataDir.resolve("postgres"), postgresPort);
-            System.setProperty(StartupSettings.JDBC_URL, postgres.jdbcUrl());
-            System.setProperty("quarkus.datasource.username", EmbeddedPostgresServer.USER);
-            System.setProperty("quarkus.datasource.password", "");
+            StandaloneConfigSource.put(StartupSettings.JDBC_URL, postgres.jdbcUrl());
+            StandaloneConfigSource.put("quarkus.datasource.username", EmbeddedPostgresServer.USER);
+            StandaloneConfigSource.put("quarkus.datasource.password", "");
             LOG.infof("Standalone: embedded PostgreSQL at %s, data in %s", postgres.jdbcUrl(),
                     dataDir.resolve("postgres").toAbsolutePath());
         }
         if (settings.kafkaBootstrapServers() == null) {
             kafka = EmbeddedKafkaBroker.start(dataDir.resolve("kafka"), kafkaPort);
-            System.setProperty(StartupSettings.KAFKA_BOOTSTRAP, kafka.bootstrapServers());
+            StandaloneConfigSource.put(StartupSettings.KAFKA_BOOTSTRAP, kafka.bootstrapServers());
             LOG.infof("Standalone: embedded Kafka broker at %s, data in %s", kafka.bootstrapServers(),
                     dataDir.resolve("kafka").toAbsolutePath());
         }
         if (!settings.oidcConfigured()) {
-            System.setProperty("quarkus.oidc.tenant-enabled", "false");
-            System.setProperty(StartupSettings.TRUST_LOOPBACK, "true");
+            StandaloneConfigSource.put("quarkus.oidc.tenant-enabled", "false");
+            StandaloneConfigSource.put(StartupSettings.TRUST_LOOPBACK, "true");
             LOG.warn("**************************************************************************************");
             LOG.warn("* No OIDC server configured: EVERY caller from this machine (loopback) is trusted as  *");
             LOG.warn("* admin, and the server binds 127.0.0.1 only. Set QUARKUS_OIDC_AUTH_SERVER_URL for a   *");

@@ -1,17 +1,19 @@
 package io.fairledger.standalone;
 
 import java.io.IOException;
-import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Locale;
-import java.util.Properties;
+
+import io.smallrye.config.PropertiesConfigSource;
+import io.smallrye.config.SmallRyeConfig;
+import io.smallrye.config.SmallRyeConfigBuilder;
 
 /**
  * The few settings that decide, before Quarkus boots, which dependencies are external and which run embedded. They
- * are read the way Quarkus reads configuration, highest first: system properties, environment variables (the
- * {@code QUARKUS_DATASOURCE_JDBC_URL} form), then {@code config/application.properties} in the working directory.
+ * are read through SmallRye Config from the sources Quarkus reads, in its order: system properties, environment
+ * variables (the {@code QUARKUS_DATASOURCE_JDBC_URL} form), then {@code config/application.properties} in the working
+ * directory.
  */
 public record StartupSettings(String jdbcUrl, String kafkaBootstrapServers, String oidcServerUrl, String httpHost) {
 
@@ -23,28 +25,23 @@ public record StartupSettings(String jdbcUrl, String kafkaBootstrapServers, Stri
     public static final String TRUST_LOOPBACK = "fairledger.security.trust-loopback-as-admin";
 
     public static StartupSettings read() {
-        Properties file = new Properties();
+        SmallRyeConfigBuilder builder = new SmallRyeConfigBuilder().addDefaultInterceptors().addDefaultSources();
         Path configFile = Path.of("config", "application.properties");
         if (Files.isRegularFile(configFile)) {
-            try (InputStream in = Files.newInputStream(configFile)) {
-                file.load(in);
+            try {
+                // the ordinal Quarkus gives this file
+                builder.withSources(new PropertiesConfigSource(configFile.toUri().toURL(), 260));
             } catch (IOException e) {
                 throw new UncheckedIOException("cannot read " + configFile.toAbsolutePath(), e);
             }
         }
-        return new StartupSettings(lookup(JDBC_URL, file), lookup(KAFKA_BOOTSTRAP, file), lookup(OIDC_URL, file),
-                lookup(HTTP_HOST, file));
+        SmallRyeConfig config = builder.build();
+        return new StartupSettings(lookup(config, JDBC_URL), lookup(config, KAFKA_BOOTSTRAP),
+                lookup(config, OIDC_URL), lookup(config, HTTP_HOST));
     }
 
-    static String lookup(String key, Properties file) {
-        String value = System.getProperty(key);
-        if (value == null) {
-            value = System.getenv(key.toUpperCase(Locale.ROOT).replaceAll("[^A-Z0-9]", "_"));
-        }
-        if (value == null) {
-            value = file.getProperty(key);
-        }
-        return value == null || value.isBlank() ? null : value.trim();
+    private static String lookup(SmallRyeConfig config, String key) {
+        return config.getOptionalValue(key, String.class).map(String::trim).filter(v -> !v.isEmpty()).orElse(null);
     }
 
     public static Path defaultDataDir() {

@@ -72,6 +72,12 @@ public final class ProblemException extends RuntimeException {
         return new Problem("about:blank", title, status, getMessage(), instance, errors);
     }
 
+    /** 400 for one input that cannot be read as its type: {@code query.limit}, {@code body.weight}. */
+    public static ProblemException unreadable(String field, String message) {
+        return new ProblemException(400, "Bad Request", field + ": " + message,
+                List.of(new Problem.FieldError(field, message)), 0);
+    }
+
     /** 401: no valid token; the same detail for every reason a token is refused. */
     public static ProblemException unauthorized() {
         return new ProblemException(401, "Unauthorized", "A valid bearer token is required.");

@@ -6,6 +6,8 @@ import java.util.List;
 import org.jboss.logging.Logger;
 import org.jboss.resteasy.reactive.server.ServerExceptionMapper;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
+
 import io.fairledger.errors.DomainException;
 import io.quarkus.security.AuthenticationFailedException;
 import io.quarkus.security.ForbiddenException;
@@ -49,8 +51,8 @@ public final class ProblemMappers {
                 .map(ProblemMappers::fieldError)
                 .sorted(Comparator.comparing(Problem.FieldError::field))
                 .toList();
-        return respond(400, "Bad Request", "The request is invalid: " + errors.size() + " field(s) rejected.", uri,
-                errors);
+        return respond(422, "Unprocessable Content",
+                "The request is invalid: " + errors.size() + " field(s) rejected.", uri, errors);
     }
 
     @ServerExceptionMapper({UnauthorizedException.class, AuthenticationFailedException.class})
@@ -66,6 +68,9 @@ public final class ProblemMappers {
     @ServerExceptionMapper
     public Response web(WebApplicationException e, UriInfo uri) {
         int status = e.getResponse().getStatus();
+        if (status == 400 && e.getCause() instanceof JsonProcessingException json) {
+            return JsonProblemMappers.of(json, uri);
+        }
         if (status >= 500) {
             return unexpected(e, uri);
         }

@@ -143,7 +143,7 @@ class AdmissionResourceTest {
         cluster(c, 4);
         String jobs = "/api/v1/clusters/" + c + "/jobs";
         given().contentType(ContentType.JSON).body("{\"id\":\"x\",\"tasks\":0,\"deadlineSeconds\":-1}").post(jobs)
-                .then().statusCode(400).contentType("application/problem+json")
+                .then().statusCode(422).contentType("application/problem+json")
                 .body("errors.message", hasItem("tasks must be >= 1"))
                 .body("errors.message", hasItem("deadlineSeconds must be at least 0.001 (1 ms)"));
         given().contentType(ContentType.JSON).body("{\"id\":\"x\",\"tasks\":1}").post(jobs).then().statusCode(422)
@@ -203,7 +203,7 @@ class AdmissionResourceTest {
                 .body("job.status", equalTo("QUEUED"));
 
         given().contentType(ContentType.JSON).body("{\"policy\":\"nope\",\"alpha\":3,\"bootstrapJobs\":0}").put(policy)
-                .then().statusCode(400)
+                .then().statusCode(422)
                 .body("errors.message", hasItem("policy must be one of justice, pythia, oracle, baseline-fs, "
                         + "reactive-fs"))
                 .body("errors.message", hasItem("alpha must be in (0, 1]"))

@@ -137,7 +137,7 @@ class LiveViewsTest {
                 .post("/api/v1/admin/clusters/" + cluster + "/what-if").then().statusCode(422)
                 .contentType("application/problem+json");
         given().contentType(ContentType.JSON).body("{\"until\":\"2026-11-21T00:00:00Z\"}")
-                .post("/api/v1/admin/clusters/" + cluster + "/what-if").then().statusCode(400)
+                .post("/api/v1/admin/clusters/" + cluster + "/what-if").then().statusCode(422)
                 .contentType("application/problem+json");
     }
 

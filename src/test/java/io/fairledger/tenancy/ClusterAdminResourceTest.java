@@ -70,8 +70,8 @@ class ClusterAdminResourceTest {
         given().contentType(ContentType.JSON)
                 .body("{\"id\":\"Bad Id!\",\"resourceManager\":\"YARN\",\"discountRate\":2}")
                 .post(CLUSTERS)
-                .then().statusCode(400).contentType("application/problem+json")
-                .body("status", equalTo(400))
+                .then().statusCode(422).contentType("application/problem+json")
+                .body("status", equalTo(422))
                 .body("errors.field", contains("body.discountRate", "body.id"))
                 .body("errors.message", hasItem("discountRate must be between 0 and 1"));
     }

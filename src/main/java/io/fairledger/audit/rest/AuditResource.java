@@ -6,11 +6,9 @@ import java.util.List;
 import io.fairledger.audit.AuditEntry;
 import io.fairledger.audit.AuditTrail;
 import io.fairledger.security.Roles;
+import io.fairledger.web.QueryParameters;
 import jakarta.annotation.security.RolesAllowed;
 import jakarta.inject.Inject;
-import jakarta.validation.constraints.Max;
-import jakarta.validation.constraints.Min;
-import jakarta.ws.rs.DefaultValue;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.Produces;
@@ -39,9 +37,11 @@ public class AuditResource {
     @GET
     @Operation(summary = "Administrative changes, newest first, of one cluster or of all")
     @APIResponse(responseCode = "200", description = "who changed what, when, before and after, effective from")
-    @APIResponse(responseCode = "400", description = "limit out of range")
+    @APIResponse(responseCode = "400", description = "limit is not an integer")
+    @APIResponse(responseCode = "422", description = "limit is not from 1 to 1000")
     public List<Change> changes(@QueryParam("cluster") String clusterId,
-            @QueryParam("limit") @DefaultValue("100") @Min(value = 1, message = "limit must be 1 to 1000") @Max(value = 1000, message = "limit must be 1 to 1000") int limit) {
-        return audit.newest(clusterId, limit).stream().map(Change::of).toList();
+            @QueryParam("limit") String limit) {
+        return audit.newest(clusterId, QueryParameters.integer("limit", limit, 100, 1, 1000)).stream()
+                .map(Change::of).toList();
     }
 }

@@ -15,6 +15,7 @@ import jakarta.transaction.Transactional;
 import jakarta.validation.Valid;
 import jakarta.validation.constraints.DecimalMax;
 import jakarta.validation.constraints.DecimalMin;
+import jakarta.validation.constraints.Digits;
 import jakarta.validation.constraints.NotNull;
 import jakarta.validation.constraints.Pattern;
 import jakarta.validation.constraints.Size;
@@ -48,13 +49,13 @@ public class ClusterAdminResource {
             @NotNull(message = "id is required") @Pattern(regexp = "[a-z0-9][a-z0-9-]{0,62}", message = "id must be 1-63 lower-case letters, digits or '-', starting with a letter or digit") String id,
             @Size(max = 200, message = "name is at most 200 characters") String name,
             @NotNull(message = "resourceManager is required: YARN or MESOS") ResourceManagerKind resourceManager,
-            @DecimalMin(value = "0", message = "discountRate must be between 0 and 1") @DecimalMax(value = "1", message = "discountRate must be between 0 and 1") BigDecimal discountRate) {
+            @DecimalMin(value = "0", message = "discountRate must be between 0 and 1") @DecimalMax(value = "1", message = "discountRate must be between 0 and 1") @Digits(integer = 1, fraction = 5, message = "discountRate has at most 5 decimal places") BigDecimal discountRate) {
     }
 
     /** A tenant's settings: weight (0 means no entitlement, may only borrow) and an optional discount-rate override. */
     public record TenantSettings(
-            @NotNull(message = "weight is required") @DecimalMin(value = "0", message = "weight must be >= 0") @DecimalMax(value = "1000000", message = "weight must be <= 1000000") BigDecimal weight,
-            @DecimalMin(value = "0", message = "discountRateOverride must be between 0 and 1") @DecimalMax(value = "1", message = "discountRateOverride must be between 0 and 1") BigDecimal discountRateOverride) {
+            @NotNull(message = "weight is required") @DecimalMin(value = "0", message = "weight must be >= 0") @DecimalMax(value = "1000000", message = "weight must be <= 1000000") @Digits(integer = 7, fraction = 6, message = "weight has at most 6 decimal places (a smaller positive weight would be stored as 0)") BigDecimal weight,
+            @DecimalMin(value = "0", message = "discountRateOverride must be between 0 and 1") @DecimalMax(value = "1", message = "discountRateOverride must be between 0 and 1") @Digits(integer = 1, fraction = 5, message = "discountRateOverride has at most 5 decimal places") BigDecimal discountRateOverride) {
     }
 
     @POST

@@ -1,0 +1,38 @@
+package io.fairledger.web;
+
+import java.util.List;
+import java.util.Map;
+
+import org.jboss.resteasy.reactive.server.ServerRequestFilter;
+
+import jakarta.ws.rs.container.ContainerRequestContext;
+import jakarta.ws.rs.core.Response;
+import jakarta.ws.rs.core.UriInfo;
+
+/**
+ * Rejects a query parameter containing U+0000 before any resource sees it: no identifier may hold it and PostgreSQL
+ * cannot store it. (A path containing it is refused earlier, by {@link RequestGuards}.)
+ */
+public final class ParameterChecks {
+
+    @ServerRequestFilter(preMatching = true)
+    public Response rejectNul(ContainerRequestContext request) {
+        UriInfo uri = request.getUriInfo();
+        for (Map.Entry<String, List<String>> parameter : uri.getQueryParameters().entrySet()) {
+            for (String value : parameter.getValue()) {
+                if (value != null && value.indexOf('\u0000') >= 0) {
+                    return rejected("query." + parameter.getKey(), parameter.getKey() + " must not contain U+0000",
+                            uri);
+                }
+            }
+        }
+        return null;
+    }
+
+    private static Response rejected(String field, String message, UriInfo uri) {
+        return Response.status(422).type(Problem.MEDIA_TYPE)
+                .entity(new Problem("about:blank", "Unprocessable Content", 422, field + ": " + message,
+                        uri.getPath(), List.of(new Problem.FieldError(field, message))))
+                .build();
+    }
+}
