@@ -36,13 +36,13 @@ import picocli.CommandLine.Spec;
 
 /**
  * {@code fairledger simulate}: runs admission policies over a job trace with the core {@link JobSimulator}. The trace
- * is the project's JSON Lines ({@code --jobs}, DOMAIN.md section 11), a public trace ({@code --trace F --format X}) or
- * a seeded synthetic workload ({@code --synthetic N}). Every policy x deadline model x capacity given is run; per cell
- * {@code <out>/<policy>/jobs.csv} and {@code summary.json} (one deadline setting and one capacity) or
- * {@code <out>/<deadlines>/c<capacity>/<policy>/...}; over all cells {@code <out>/summary.csv}, the figures in
- * {@code <out>/plots/} (PNG and SVG) and {@code <out>/report.html}. {@code --tenant-experiment} runs the LTRF vs MLRF
- * experiment instead ({@link TenantExperimentRunner}). Exit codes: 0 done, 2 bad input or options (the message names
- * the file and line), 1 an I/O failure.
+ * is the project's JSON Lines ({@code --jobs}, docs/domain.md section 11), a public trace
+ * ({@code --trace F --format X}) or a seeded synthetic workload ({@code --synthetic N}). Every policy x deadline model
+ * x capacity given is run; per cell {@code <out>/<policy>/jobs.csv} and {@code summary.json} (one deadline setting and
+ * one capacity) or {@code <out>/<deadlines>/c<capacity>/<policy>/...}; over all cells {@code <out>/summary.csv}, the
+ * figures in {@code <out>/plots/} (PNG and SVG) and {@code <out>/report.html}. {@code --tenant-experiment} runs the
+ * LTRF vs MLRF experiment instead ({@link TenantExperimentRunner}). Exit codes: 0 done, 2 bad input or options (the
+ * message names the file and line), 1 an I/O failure.
  */
 @Command(name = "simulate", mixinStandardHelpOptions = true, description = {
         "Simulate deadline admission policies (Justice, PYTHIA, Oracle, Baseline and Reactive fair share) over a job trace,",

@@ -109,7 +109,7 @@ public final class LiveViewsModel {
         return out;
     }
 
-    /** One sibling's inputs to the grant (DOMAIN.md section 7). */
+    /** One sibling's inputs to the grant (docs/domain.md section 7). */
     public record ClaimantInput(String tenant, double weight, double share, double demandVcores,
             double demandMemoryMb, double demandGpus, double schedulingValue, double discountRate) {
         static ClaimantInput of(Claimant c) {
@@ -135,10 +135,10 @@ public final class LiveViewsModel {
         }
     }
 
-    static final String RULE = "Long-term weighted max-min (LTRF eqs. 7, 9, 11 and Algorithm 1, seed 004; DOMAIN.md "
-            + "section 7): what the parent was granted is water-filled among the siblings so as to maximise the "
-            + "smallest (schedulingValue + counted rate x interval) / weight, where schedulingValue = F + phi + quantum "
-            + "top-up and the counted rate discounts holding above one's share by the discount rate; never above a "
-            + "sibling's demand, nothing idle while a sibling wants more; weight-0 siblings only get what the others "
-            + "leave; served in increasing schedulingValue / weight, ties by id.";
+    static final String RULE = "Long-term weighted max-min (LTRF eqs. 7, 9, 11 and Algorithm 1, Tang et al., 2014; "
+            + "docs/domain.md section 7): what the parent was granted is water-filled among the siblings so as to "
+            + "maximise the smallest (schedulingValue + counted rate x interval) / weight, where schedulingValue = F + "
+            + "phi + quantum top-up and the counted rate discounts holding above one's share by the discount rate; "
+            + "never above a sibling's demand, nothing idle while a sibling wants more; weight-0 siblings only get "
+            + "what the others leave; served in increasing schedulingValue / weight, ties by id.";
 }

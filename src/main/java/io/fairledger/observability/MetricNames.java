@@ -15,7 +15,7 @@ public final class MetricNames {
     public static final String INGEST_BATCH_COMMIT = "fairledger.ingest.batch.commit";
 
     // ---- per tenant (tags CLUSTER, TENANT; at most fairledger.metrics.max-tenants-per-cluster tenants each) ----
-    /** Gauge: absolute share S, fraction of cluster capacity (DOMAIN.md section 2). */
+    /** Gauge: absolute share S, fraction of cluster capacity (docs/domain.md section 2). */
     public static final String TENANT_SHARE = "fairledger.tenant.share";
     /** Gauge: held share g now (allocation), fraction of capacity. */
     public static final String TENANT_ALLOCATION = "fairledger.tenant.allocation";

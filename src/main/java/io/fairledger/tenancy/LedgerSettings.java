@@ -29,8 +29,8 @@ import io.fairledger.core.replay.ReplayConfig;
 /**
  * How a cluster's books are kept, as one JSON document: the {@code --config} file of {@code fairledger account} and
  * the body of the admin API's ledger settings, so the server and the offline command run the core under exactly the
- * same configuration. Every field but {@code registeredAt} and {@code capacity} has a default (DOMAIN.md): no discount,
- * ROUNDS of 24 h, PAR MAX, dominant share, no quantum, daily periods from registration, USAGE at zero prices.
+ * same configuration. Every field but {@code registeredAt} and {@code capacity} has a default (docs/domain.md): no
+ * discount, ROUNDS of 24 h, PAR MAX, dominant share, no quantum, daily periods from registration, USAGE at zero prices.
  *
  * @param registeredAt    when accounting starts: FULL memory and the first period start here
  * @param allowedLateness the server closes a period once it has seen an event this long after the period's end

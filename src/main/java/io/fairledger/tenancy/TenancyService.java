@@ -28,7 +28,7 @@ public class TenancyService {
     @Inject
     ObjectMapper json;
 
-    /** The weight an implicitly created ancestor gets (DOMAIN.md section 1: default 1). */
+    /** The weight an implicitly created ancestor gets (docs/domain.md section 1: default 1). */
     public static final BigDecimal DEFAULT_WEIGHT = BigDecimal.ONE;
 
     /** Registers a new cluster; 409 if the id is taken. */

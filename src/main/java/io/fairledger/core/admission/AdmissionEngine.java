@@ -11,8 +11,8 @@ import java.util.Set;
 
 /**
  * The event loop shared by the fixed-allocation policies ({@link Justice}, {@link Pythia}, {@link Oracle}): free CPUs,
- * running jobs, selective kills and the admission pass of seed 001 Algorithm 6. The policies differ only in their
- * {@link RequestEstimator} and in what a completion teaches them.
+ * running jobs, selective kills and the admission pass of Dimopoulos's dissertation (2018) Algorithm 6. The policies
+ * differ only in their {@link RequestEstimator} and in what a completion teaches them.
  */
 final class AdmissionEngine implements AdmissionState {
 

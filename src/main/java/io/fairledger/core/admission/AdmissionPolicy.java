@@ -3,9 +3,10 @@ package io.fairledger.core.admission;
 import java.util.List;
 
 /**
- * Admission control and CPU allocation for deadline jobs on one cluster (seeds 000, 001, 003). A policy is a state
- * machine driven by events in non-decreasing event time: record submissions and completions, then call
- * {@link #decide(long)} once; it runs one admission pass and returns what changed.
+ * Admission control and CPU allocation for deadline jobs on one cluster (Justice (Dimopoulos et al., 2019);
+ * Dimopoulos's dissertation (2018); Justice (Dimopoulos et al., 2017)). A policy is a state machine driven by events in
+ * non-decreasing event time: record submissions and completions, then call {@link #decide(long)} once; it runs one
+ * admission pass and returns what changed.
  *
  * <p>
  * Contract of {@link #decide(long)}: its list holds, in this order, the kills of running jobs, the drops of queued jobs

@@ -3,9 +3,9 @@ package io.fairledger.core.admission;
 import java.util.List;
 
 /**
- * The queue of waiting jobs and one admission pass over it (seed 001 Algorithm 6 lines 2-19 and {@code CREATE_OFFERS}
- * lines 36-49, with DOMAIN.md section 9's decisions). Two implementations decide identically: {@link
- * RescanAdmissionQueue} follows the pseudocode, {@link IndexedAdmissionQueue} is the fast path.
+ * The queue of waiting jobs and one admission pass over it (Dimopoulos's dissertation (2018) Algorithm 6 lines 2-19 and
+ * {@code CREATE_OFFERS} lines 36-49, with docs/domain.md section 9's decisions). Two implementations decide
+ * identically: {@link RescanAdmissionQueue} follows the pseudocode, {@link IndexedAdmissionQueue} is the fast path.
  *
  * <p>
  * A pass at {@code now}: every queued job with {@code TTD = deadlineAbs - now <= 0}, or with {@code reqCpus >

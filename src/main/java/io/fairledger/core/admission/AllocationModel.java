@@ -1,6 +1,6 @@
 package io.fairledger.core.admission;
 
-/** How a policy's admitted jobs hold CPUs while they run (DOMAIN.md section 11). */
+/** How a policy's admitted jobs hold CPUs while they run (docs/domain.md section 11). */
 public enum AllocationModel {
     /** The CPUs given at admission are held, unchanged, until the job finishes or is killed. */
     FIXED,

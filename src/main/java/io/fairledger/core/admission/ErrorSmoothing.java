@@ -1,9 +1,9 @@
 package io.fairledger.core.admission;
 
 /**
- * How Justice averages its estimation errors {@code minReqRate - LastCPUFrac} ({@code CALC_SMOOTHED_AVG}, seed 001
- * Algorithm 5 line 2): "the same weights to all past errors or exponential smoothing". Default: equal weights
- * (DOMAIN.md section 9).
+ * How Justice averages its estimation errors {@code minReqRate - LastCPUFrac} ({@code CALC_SMOOTHED_AVG}, Dimopoulos's
+ * dissertation (2018) Algorithm 5 line 2): "the same weights to all past errors or exponential smoothing". Default:
+ * equal weights (docs/domain.md section 9).
  */
 public sealed interface ErrorSmoothing permits ErrorSmoothing.EqualWeights, ErrorSmoothing.Exponential {
 

@@ -3,7 +3,7 @@ package io.fairledger.core.admission;
 import java.util.Map;
 
 /**
- * The fair-share reference allocators (DOMAIN.md section 11): no admission control, running jobs share the cluster
+ * The fair-share reference allocators (docs/domain.md section 11): no admission control, running jobs share the cluster
  * max-min ({@link MaxMinShares}); {@link BaselineFairShare} never kills, {@link ReactiveFairShare} kills at the
  * deadline.
  */

@@ -10,7 +10,8 @@ import java.util.Objects;
  * @param finishMillis
  *            finish instant, milliseconds
  * @param compTimeCpuSeconds
- *            computation time the job used, CPU-seconds ({@code compTime} in seed 001 Algorithm 3)
+ *            computation time the job used, CPU-seconds ({@code compTime} in Dimopoulos's dissertation (2018)
+ *            Algorithm 3)
  */
 public record JobCompletion(String jobId, long finishMillis, double compTimeCpuSeconds) {
 

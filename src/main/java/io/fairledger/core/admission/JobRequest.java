@@ -3,7 +3,7 @@ package io.fairledger.core.admission;
 import java.util.Objects;
 
 /**
- * A deadline job as submitted for admission (DOMAIN.md sections 1 and 11). Times are event-time milliseconds.
+ * A deadline job as submitted for admission (docs/domain.md sections 1 and 11). Times are event-time milliseconds.
  *
  * @param id
  *            unique job id
@@ -47,7 +47,7 @@ public record JobRequest(String id, long submitMillis, int tasks, long deadlineM
         return Math.addExact(submitMillis, deadlineMillis);
     }
 
-    /** {@code maxCPUs = min(requestedTasks, capacity)} (seed 001 Algorithm 3 line 3). */
+    /** {@code maxCPUs = min(requestedTasks, capacity)} (Dimopoulos's dissertation (2018) Algorithm 3 line 3). */
     public int maxCpus(int capacity) {
         return Math.min(tasks, capacity);
     }

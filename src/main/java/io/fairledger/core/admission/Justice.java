@@ -1,8 +1,8 @@
 package io.fairledger.core.admission;
 
 /**
- * Justice: deadline-aware, fair-share admission control (Dimopoulos, Krintz, Wolski; seed 000 Algorithms 1-3, seed
- * 001 chapter 5 Algorithms 3-6, seed 003), exactly as DOMAIN.md section 9 fixes it.
+ * Justice: deadline-aware, fair-share admission control (Dimopoulos, Krintz, Wolski, 2019, Algorithms 1-3, Dimopoulos's
+ * dissertation (2018) chapter 5 Algorithms 3-6, Dimopoulos et al., 2017), exactly as docs/domain.md section 9 fixes it.
  *
  * <p>
  * {@code TRACK_JOB} (Algorithm 3) runs for every job that ran to completion: {@code deadlineCPUs = compTime /
@@ -52,8 +52,9 @@ public final class Justice extends StatefulPolicy {
     }
 
     /**
-     * What {@code TRACK_JOB} has learnt (seed 001 Algorithm 3): MinCPUFrac, MaxCPUFrac and LastCPUFrac over the
-     * completed jobs (NaN before the first), and the corrected fraction {@link #allocationFraction()}.
+     * What {@code TRACK_JOB} has learnt (Dimopoulos's dissertation (2018) Algorithm 3): MinCPUFrac, MaxCPUFrac and
+     * LastCPUFrac over the completed jobs (NaN before the first), and the corrected fraction
+     * {@link #allocationFraction()}.
      */
     public record Fractions(double min, double max, double last, double corrected) {
     }

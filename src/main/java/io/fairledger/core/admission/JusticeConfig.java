@@ -3,7 +3,7 @@ package io.fairledger.core.admission;
 import java.util.Objects;
 
 /**
- * Justice's settings (DOMAIN.md section 9); {@link #defaults()} gives the documented defaults.
+ * Justice's settings (docs/domain.md section 9); {@link #defaults()} gives the documented defaults.
  *
  * @param smoothing
  *            how estimation errors are averaged; default {@link ErrorSmoothing.EqualWeights}
@@ -14,7 +14,7 @@ import java.util.Objects;
  *            queue order; default {@link PriorityPolicy#REQ_CPUS_PER_TTD}
  * @param bootstrapCompletions
  *            completed jobs needed before estimates replace {@code maxCPUs}; default 2 ("until more than one job has
- *            completed", seed 001 Algorithm 6 line 23)
+ *            completed", Dimopoulos's dissertation (2018) Algorithm 6 line 23)
  * @param indexed
  *            true for the fast {@link IndexedAdmissionQueue}, false for the pseudocode's rescan; default true
  */

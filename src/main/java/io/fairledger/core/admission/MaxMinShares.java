@@ -7,7 +7,7 @@ import java.util.stream.IntStream;
 /**
  * Max-min fair shares of a divisible capacity among jobs with caps (water-filling): every job gets
  * {@code min(cap, level)} with the level chosen so the shares sum to {@code min(capacity, sum of caps)}. The fluid
- * fair share of DOMAIN.md section 11 for {@link BaselineFairShare} and {@link ReactiveFairShare}. O(n log n).
+ * fair share of docs/domain.md section 11 for {@link BaselineFairShare} and {@link ReactiveFairShare}. O(n log n).
  */
 public final class MaxMinShares {
 

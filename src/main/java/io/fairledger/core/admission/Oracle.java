@@ -1,11 +1,11 @@
 package io.fairledger.core.admission;
 
 /**
- * The Oracle reference allocator (seed 001 section 4.2 and chapter 5): it knows each job's {@code compTime} and gives
- * it the fewest CPUs that finish it by the deadline under perfect parallelism, {@code reqCpus = max(ceil(compTime /
- * TTD), 1)} (DOMAIN.md section 9). It queues what does not fit, drops a job once {@code reqCpus > maxCPUs} or its TTD
- * is gone, and orders the queue by {@code reqCpus / TTD} ("fewer required resources and longer time until the
- * deadline"). No bootstrap, no kills: an admitted job always meets its deadline.
+ * The Oracle reference allocator (Dimopoulos's dissertation (2018) section 4.2 and chapter 5): it knows each job's
+ * {@code compTime} and gives it the fewest CPUs that finish it by the deadline under perfect parallelism,
+ * {@code reqCpus = max(ceil(compTime / TTD), 1)} (docs/domain.md section 9). It queues what does not fit, drops a job
+ * once {@code reqCpus > maxCPUs} or its TTD is gone, and orders the queue by {@code reqCpus / TTD} ("fewer required
+ * resources and longer time until the deadline"). No bootstrap, no kills: an admitted job always meets its deadline.
  */
 public final class Oracle extends StatefulPolicy {
 

@@ -1,8 +1,9 @@
 package io.fairledger.core.admission;
 
 /**
- * Order of queued jobs for offers (seed 001 Algorithm 6 line 10; "the priority policy is pluggable", seed 000 section
- * III). Smaller compares first. Ties are broken by the caller by submit time, then id.
+ * Order of queued jobs for offers (Dimopoulos's dissertation (2018) Algorithm 6 line 10; "the priority policy is
+ * pluggable", Justice (Dimopoulos et al., 2019) section III). Smaller compares first. Ties are broken by the caller by
+ * submit time, then id.
  *
  * <p>
  * Contract that lets {@link IndexedAdmissionQueue} keep jobs of equal request in a fixed order: when two jobs have the
@@ -21,8 +22,8 @@ public interface PriorityPolicy {
     String name();
 
     /**
-     * The papers' default: priority {@code reqCpus / TTD}, smallest first (seed 001 Algorithm 6 line 10): few CPUs and
-     * a distant deadline go first. Compared exactly as rationals with 128-bit products.
+     * The papers' default: priority {@code reqCpus / TTD}, smallest first (Dimopoulos's dissertation (2018) Algorithm 6
+     * line 10): few CPUs and a distant deadline go first. Compared exactly as rationals with 128-bit products.
      */
     PriorityPolicy REQ_CPUS_PER_TTD = new PriorityPolicy() {
         @Override
@@ -41,7 +42,10 @@ public interface PriorityPolicy {
         }
     };
 
-    /** Shortest time to deadline first, then fewer CPUs (seed 000 section III mentions it performs similarly). */
+    /**
+     * Shortest time to deadline first, then fewer CPUs (Justice (Dimopoulos et al., 2019) section III mentions it
+     * performs similarly).
+     */
     PriorityPolicy SHORTEST_TTD = new PriorityPolicy() {
         @Override
         public int compare(long reqA, long ttdA, long reqB, long ttdB) {

@@ -1,10 +1,10 @@
 package io.fairledger.core.admission;
 
 /**
- * PYTHIA (Dimopoulos, Krintz, Wolski; seed 001 chapter 4, Algorithms 1 and 2): one global {@code CPUFrac}, the largest
- * {@code minReqRate = compTime / deadline / maxCPUs} seen over completed jobs; a queued job needs {@code reqCpus =
- * max(ceil(CPUFrac * deadline / TTD * maxCPUs), 1)}. Bootstrap, drops, priority, all-or-nothing offers and kills as in
- * {@link Justice} (it is Justice's special case, DOMAIN.md section 9).
+ * PYTHIA (Dimopoulos, Krintz, Wolski; Dimopoulos's dissertation (2018) chapter 4, Algorithms 1 and 2): one global
+ * {@code CPUFrac}, the largest {@code minReqRate = compTime / deadline / maxCPUs} seen over completed jobs; a queued
+ * job needs {@code reqCpus = max(ceil(CPUFrac * deadline / TTD * maxCPUs), 1)}. Bootstrap, drops, priority,
+ * all-or-nothing offers and kills as in {@link Justice} (it is Justice's special case, docs/domain.md section 9).
  *
  * <p>
  * Decision: {@code CPUFrac} is capped at 1, as the paper states it always is ("CPUFrac is always less than or equal to

@@ -5,7 +5,7 @@ import java.util.Comparator;
 /** A job waiting for admission, with the bookkeeping an {@link AdmissionQueue} keeps about it. */
 final class QueuedJob {
 
-    /** Submit time, then id: the tie rule of DOMAIN.md section 11. */
+    /** Submit time, then id: the tie rule of docs/domain.md section 11. */
     static final Comparator<QueuedJob> BY_SUBMIT_THEN_ID = Comparator
             .comparingLong((QueuedJob j) -> j.request.submitMillis()).thenComparing(j -> j.request.id());
 
@@ -45,7 +45,7 @@ final class QueuedJob {
 
     /**
      * {@code deadline / TTD} in double precision: 1 at submission, growing as the deadline nears (the queue-time
-     * scaling of seed 001 Algorithm 6 line 27); non-increasing in {@code ttdMillis}.
+     * scaling of Dimopoulos's dissertation (2018) Algorithm 6 line 27); non-increasing in {@code ttdMillis}.
      */
     double urgency(long ttdMillis) {
         return (double) request.deadlineMillis() / ttdMillis;

@@ -1,8 +1,8 @@
 package io.fairledger.core.admission;
 
 /**
- * The CPUs a queued job needs, as its time to deadline shrinks ({@code ESTIMATE_REQ}, seed 001 Algorithm 6 lines
- * 21-30).
+ * The CPUs a queued job needs, as its time to deadline shrinks ({@code ESTIMATE_REQ}, Dimopoulos's dissertation (2018)
+ * Algorithm 6 lines 21-30).
  *
  * <p>
  * Contract that lets {@link IndexedAdmissionQueue} avoid rescanning the queue when the estimator learns: the requests

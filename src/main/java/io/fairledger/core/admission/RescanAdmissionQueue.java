@@ -4,9 +4,10 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * The admission pass as the papers' pseudocode runs it (seed 001 Algorithm 6): every pass recomputes every queued
- * job's request, drops the infeasible ones, sorts the rest by priority and offers in that order. O(n log n) per pass.
- * Kept as the reference the fast {@link IndexedAdmissionQueue} is tested and benchmarked against.
+ * The admission pass as the papers' pseudocode runs it (Dimopoulos's dissertation (2018) Algorithm 6): every pass
+ * recomputes every queued job's request, drops the infeasible ones, sorts the rest by priority and offers in that
+ * order. O(n log n) per pass. Kept as the reference the fast {@link IndexedAdmissionQueue} is tested and benchmarked
+ * against.
  */
 final class RescanAdmissionQueue implements AdmissionQueue {
 

@@ -2,9 +2,9 @@ package io.fairledger.core.admission;
 
 /**
  * The request of a queued job under a global CPU fraction, shared by {@link Justice} and {@link Pythia}: {@code
- * reqCpus = max(ceil(fraction * deadline / TTD * maxCPUs), 1)} (seed 001 Algorithm 6 lines 21-30 with {@code
- * allocCPUFrac}; Algorithm 1 with {@code CPUFrac}), {@code maxCPUs} during bootstrap. The one copy of the formula:
- * the policies supply only the fraction and the bootstrap state.
+ * reqCpus = max(ceil(fraction * deadline / TTD * maxCPUs), 1)} (Dimopoulos's dissertation (2018) Algorithm 6 lines
+ * 21-30 with {@code allocCPUFrac}; Algorithm 1 with {@code CPUFrac}), {@code maxCPUs} during bootstrap. The one copy of
+ * the formula: the policies supply only the fraction and the bootstrap state.
  *
  * <p>
  * Evaluated in double precision in this order, {@code ((fraction * (deadline / TTD)) * maxCPUs)}, then rounded up.

@@ -4,7 +4,7 @@ import io.fairledger.core.model.TenantPath;
 import java.math.BigDecimal;
 
 /**
- * A correction of a closed period, carried in an open period's statement (DOMAIN.md section 8).
+ * A correction of a closed period, carried in an open period's statement (docs/domain.md section 8).
  *
  * @param correctedPeriod
  *            the id of the closed period this corrects

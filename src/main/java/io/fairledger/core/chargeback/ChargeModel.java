@@ -1,6 +1,6 @@
 package io.fairledger.core.chargeback;
 
-/** How a cluster's tenants are charged (DOMAIN.md section 8). */
+/** How a cluster's tenants are charged (docs/domain.md section 8). */
 public enum ChargeModel {
     /** Pay as you use: price x counted usage. */
     USAGE,

@@ -14,7 +14,7 @@ import java.util.List;
 import java.util.Set;
 
 /**
- * Turns a closed period's accounts into a {@link Statement} (DOMAIN.md section 8).
+ * Turns a closed period's accounts into a {@link Statement} (docs/domain.md section 8).
  *
  * <p>
  * Billed tenants are the leaves of the tenant tree (inner nodes are sums of their leaves). A tenant whose price plan

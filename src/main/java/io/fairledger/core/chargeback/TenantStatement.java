@@ -6,7 +6,7 @@ import java.math.BigDecimal;
 import java.util.List;
 
 /**
- * One tenant's line of a period statement (DOMAIN.md section 8). Usage values are capacity-hours (share x hours),
+ * One tenant's line of a period statement (docs/domain.md section 8). Usage values are capacity-hours (share x hours),
  * rounded to {@link Chargeback#USAGE_SCALE} decimals; resource-seconds are exact.
  *
  * @param tenant

@@ -9,7 +9,7 @@ import java.util.SplittableRandom;
 
 /**
  * Assigns deadlines {@code D = x * T} to jobs from a {@link DeadlineModel}, reproducibly from a seed. {@code T =
- * compTime / min(tasks, capacity)} is the runtime on an empty cluster under perfect parallelism (DOMAIN.md section
+ * compTime / min(tasks, capacity)} is the runtime on an empty cluster under perfect parallelism (docs/domain.md section
  * 11). Jobs draw in submission order (submit time, then id), so the same seed and trace always give the same
  * deadlines. A deadline is rounded up to whole milliseconds and is at least 1 ms.
  */

@@ -5,8 +5,9 @@ import java.util.Objects;
 import java.util.random.RandomGenerator;
 
 /**
- * A deadline formulation {@code D = x * T}, {@code T} the job's runtime on an empty cluster (seed 001 section 4.2,
- * seed 000 section IV; DOMAIN.md section 9). A model draws the multiplier {@code x}.
+ * A deadline formulation {@code D = x * T}, {@code T} the job's runtime on an empty cluster (Dimopoulos's dissertation
+ * (2018) section 4.2, Justice (Dimopoulos et al., 2019) section IV; docs/domain.md section 9). A model draws the
+ * multiplier {@code x}.
  */
 public sealed interface DeadlineModel permits DeadlineModel.Fixed, DeadlineModel.TwoPoint, DeadlineModel.Uniform {
 
@@ -18,7 +19,7 @@ public sealed interface DeadlineModel permits DeadlineModel.Fixed, DeadlineModel
 
     /** Fixed1x: x = 1. */
     DeadlineModel FIXED_1X = new Fixed("Fixed1x", 1);
-    /** Fixed2x: x = 2 (seed 001, after [91, 92]). */
+    /** Fixed2x: x = 2 (Dimopoulos's dissertation (2018), after [91, 92]). */
     DeadlineModel FIXED_2X = new Fixed("Fixed2x", 2);
     /** Jockey1x2x: x in {1, 2} with equal probability. */
     DeadlineModel JOCKEY_1X_2X = new TwoPoint("Jockey1x2x", 1, 2, 0.5);

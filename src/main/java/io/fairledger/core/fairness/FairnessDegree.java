@@ -1,9 +1,9 @@
 package io.fairledger.core.fairness;
 
 /**
- * A tenant's fairness degree {@code rho = A / E} (LTRF eq. 3, seed 004; DOMAIN.md section 3): actual over entitled
- * accumulated usage. 1 when both are 0; when {@code E = 0 < A} the tenant has no entitlement and {@code rho} is
- * reported as such, not as a number.
+ * A tenant's fairness degree {@code rho = A / E} (LTRF eq. 3, Tang et al., 2014; docs/domain.md section 3): actual over
+ * entitled accumulated usage. 1 when both are 0; when {@code E = 0 < A} the tenant has no entitlement and {@code rho}
+ * is reported as such, not as a number.
  *
  * @param value
  *            A / E, 1 when both are 0, NaN when there is no entitlement

@@ -8,7 +8,8 @@ import java.util.Map;
 import java.util.TreeMap;
 
 /**
- * Fairness of a set of tenants over an accounting window (DOMAIN.md sections 3 and 9; LTRF eqs. 3-5, seed 004).
+ * Fairness of a set of tenants over an accounting window (docs/domain.md sections 3 and 9; LTRF eqs. 3-5,
+ * Tang et al., 2014).
  *
  * <ul>
  * <li>{@code rho_i = A_i / E_i} per tenant ({@link FairnessDegree});</li>

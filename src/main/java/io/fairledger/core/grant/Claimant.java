@@ -1,7 +1,7 @@
 package io.fairledger.core.grant;
 
 /**
- * One tenant asking for resources in a grant round (DOMAIN.md section 7).
+ * One tenant asking for resources in a grant round (docs/domain.md section 7).
  *
  * @param id
  *            the tenant's name, for the result

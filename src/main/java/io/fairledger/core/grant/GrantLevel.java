@@ -3,9 +3,9 @@ package io.fairledger.core.grant;
 import io.fairledger.core.model.TenantPath;
 
 /**
- * One level of a tree grant (DOMAIN.md section 7): the children of {@code parent} competing for what {@code parent} was
- * granted. The request holds the numbers the grant was computed from (weights, shares, demands, scheduling values),
- * which is what an explanation of a grant shows.
+ * One level of a tree grant (docs/domain.md section 7): the children of {@code parent} competing for what
+ * {@code parent} was granted. The request holds the numbers the grant was computed from (weights, shares, demands,
+ * scheduling values), which is what an explanation of a grant shows.
  *
  * @param parent
  *            the node whose grant is split

@@ -1,7 +1,7 @@
 package io.fairledger.core.grant;
 
 /**
- * Splits what is available among tenants for the next grant interval (DOMAIN.md section 7). Implementations are
+ * Splits what is available among tenants for the next grant interval (docs/domain.md section 7). Implementations are
  * work-conserving (nothing left idle while a claimant wants more) and never grant above demand.
  */
 public interface GrantPolicy {

@@ -4,8 +4,8 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Long-term weighted max-min grants (LTRF eqs. 7, 9 and 11 and Algorithm 1, seed 004; DOMAIN.md section 7): choose
- * {@code 0 <= g_i <= demand} that lexicographically maximise the minimum of
+ * Long-term weighted max-min grants (LTRF eqs. 7, 9 and 11 and Algorithm 1, Tang et al., 2014; docs/domain.md
+ * section 7): choose {@code 0 <= g_i <= demand} that lexicographically maximise the minimum of
  * {@code (accumulated_i + c_i(g_i) * D) / w_i}, where {@code c_i(g) = min(g, S_i) + eta_i * max(g - S_i, 0)} is the
  * counted rate of holding g (eq. 7) and D the grant interval. This is weighted water-filling on projected accumulated
  * counted usage.
@@ -24,8 +24,9 @@ import java.util.List;
  * <ul>
  * <li>Work-conserving and never above demand: the result either meets every demand or saturates, for every claimant
  * not fully served, a resource that claimant uses.</li>
- * <li>Weight 0 (DOMAIN.md section 1: no entitlement, may only borrow): such claimants are served only from what the
- * weighted claimants leave, water-filled among themselves with equal weights and counted at their discount rate.</li>
+ * <li>Weight 0 (docs/domain.md section 1: no entitlement, may only borrow): such claimants are served only from what
+ * the weighted claimants leave, water-filled among themselves with equal weights and counted at their discount
+ * rate.</li>
  * <li>Order: by {@code accumulated / w} ascending, weight-0 claimants last by accumulated value, ties by id.</li>
  * </ul>
  * Complexity O(n log n) per resource type that saturates.

@@ -4,8 +4,9 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Memoryless weighted max-min (MLRF, what YARN's and Mesos' fair schedulers do; LTRF section 2, seed 004): the same
- * water-filling as {@link LongTermMaxMin} with every accumulated value taken as 0, so only the current interval counts.
+ * Memoryless weighted max-min (MLRF, what YARN's and Mesos' fair schedulers do; LTRF section 2, Tang et al., 2014): the
+ * same water-filling as {@link LongTermMaxMin} with every accumulated value taken as 0, so only the current interval
+ * counts.
  */
 public final class MemorylessMaxMin implements GrantPolicy {
 

@@ -10,9 +10,9 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Grants for a whole tenant tree from a {@link ClusterLedger} (DOMAIN.md sections 1 and 7): siblings compete for their
- * parent's grant, level by level; the root's children share the capacity, then each node's children share what the
- * node was granted. Each level's claimants come from the ledger's accounts at the grant instant: weight, absolute
+ * Grants for a whole tenant tree from a {@link ClusterLedger} (docs/domain.md sections 1 and 7): siblings compete for
+ * their parent's grant, level by level; the root's children share the capacity, then each node's children share what
+ * the node was granted. Each level's claimants come from the ledger's accounts at the grant instant: weight, absolute
  * share, demand (held + pending), scheduling value {@code F + phi + quantum top-up} and discount rate; grants use
  * dominant shares. O(tenants log tenants) with {@link LongTermMaxMin}. Reads the ledger only (apart from ending the
  * time quanta that ended by the instant, as every read does).

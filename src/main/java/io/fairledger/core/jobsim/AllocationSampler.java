@@ -5,11 +5,12 @@ import java.util.Arrays;
 import java.util.Map;
 
 /**
- * Fairness and equality sampled every {@link #SAMPLE_PERIOD_MILLIS} from the first submission (DOMAIN.md section 9).
- * At a sample instant the state is the one after every event at or before it. Jobs counted are those queued (holding
- * 0) or running. Fairness: Jain's index over {@code F_i = min(A_i / D_i, 1)}, {@code D_i = min(tasks, capacity)}.
- * Equality: jobs grouped by {@code D_i}, Jain's index over {@code A_i} in each class, weighted by class size. Both are
- * averaged over samples with at least one job; with none, both are 1 (JainIndex's empty-set convention).
+ * Fairness and equality sampled every {@link #SAMPLE_PERIOD_MILLIS} from the first submission (docs/domain.md
+ * section 9). At a sample instant the state is the one after every event at or before it. Jobs counted are those queued
+ * (holding 0) or running. Fairness: Jain's index over {@code F_i = min(A_i / D_i, 1)},
+ * {@code D_i = min(tasks, capacity)}. Equality: jobs grouped by {@code D_i}, Jain's index over {@code A_i} in each
+ * class, weighted by class size. Both are averaged over samples with at least one job; with none, both are 1
+ * (JainIndex's empty-set convention).
  */
 final class AllocationSampler {
 

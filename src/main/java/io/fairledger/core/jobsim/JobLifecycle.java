@@ -4,9 +4,9 @@ import io.fairledger.core.admission.Decision;
 import io.fairledger.core.admission.JobRequest;
 
 /**
- * The life of one admission-controlled job and the rules of its outcome (DOMAIN.md section 11), the one copy used by
- * the simulator ({@link JobSimulator}) and the server's admission state: {@code QUEUED -> RUNNING} when admitted with
- * some CPUs, then {@code COMPLETED} (its outcome {@link Outcome#MET} or {@link Outcome#MISSED}) or {@code KILLED};
+ * The life of one admission-controlled job and the rules of its outcome (docs/domain.md section 11), the one copy used
+ * by the simulator ({@link JobSimulator}) and the server's admission state: {@code QUEUED -> RUNNING} when admitted
+ * with some CPUs, then {@code COMPLETED} (its outcome {@link Outcome#MET} or {@link Outcome#MISSED}) or {@code KILLED};
  * {@code QUEUED -> DROPPED}. A job carried into a new policy while running may be admitted or dropped again; a job that
  * ended never changes.
  *

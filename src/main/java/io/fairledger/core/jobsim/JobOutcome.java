@@ -4,7 +4,7 @@ import io.fairledger.core.admission.JobRequest;
 import java.util.Objects;
 
 /**
- * One job's result in a simulation run (DOMAIN.md section 11 per-job output).
+ * One job's result in a simulation run (docs/domain.md section 11 per-job output).
  *
  * @param job
  *            the submitted job

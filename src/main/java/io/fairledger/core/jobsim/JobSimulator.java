@@ -21,7 +21,7 @@ import java.util.function.IntConsumer;
 
 /**
  * Discrete-event simulation of one {@link AdmissionPolicy} over a job trace, with the papers' execution model and the
- * tie rules of DOMAIN.md section 11.
+ * tie rules of docs/domain.md section 11.
  *
  * <p>
  * Execution: perfect parallelism up to the task count. {@link AllocationModel#FIXED}: a job admitted at {@code s} with

@@ -1,6 +1,6 @@
 package io.fairledger.core.jobsim;
 
-/** How a simulated job ended (DOMAIN.md section 11). */
+/** How a simulated job ended (docs/domain.md section 11). */
 public enum Outcome {
     /** Ran to completion at or before {@code submit + deadline}. */
     MET,

@@ -3,8 +3,9 @@ package io.fairledger.core.jobsim;
 import java.util.List;
 
 /**
- * SDR, PTR, WTR and utilization over all submitted jobs, exactly as DOMAIN.md section 9 defines them (seed 001
- * section 4.2 for SDR and PTR, seed 000 section IV for WTR). Ratios over an empty denominator are 0.
+ * SDR, PTR, WTR and utilization over all submitted jobs, exactly as docs/domain.md section 9 defines them (Dimopoulos's
+ * dissertation (2018) section 4.2 for SDR and PTR, Justice (Dimopoulos et al., 2019) section IV for WTR). Ratios over
+ * an empty denominator are 0.
  */
 public final class RunMetrics {
 

@@ -1,7 +1,8 @@
 package io.fairledger.core.jobsim;
 
 /**
- * The run's metrics as DOMAIN.md section 9 defines them (the papers' SDR, PTR, WTR, utilization, fairness, equality).
+ * The run's metrics as docs/domain.md section 9 defines them (the papers' SDR, PTR, WTR, utilization, fairness,
+ * equality).
  *
  * @param sdr
  *            met / submitted

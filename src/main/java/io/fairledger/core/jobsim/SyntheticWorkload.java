@@ -6,9 +6,9 @@ import java.util.List;
 import java.util.SplittableRandom;
 
 /**
- * A seeded synthetic job trace shaped like the Justice evaluation trace (seed 001 section 5.3, the Google 2011 trace as
- * the paper reports it): about 60% of jobs have one task, about 70% fewer than 10, and the few jobs above 1000 tasks
- * hold most of the computation.
+ * A seeded synthetic job trace shaped like the Justice evaluation trace (Dimopoulos's dissertation (2018) section 5.3,
+ * the Google 2011 trace as the paper reports it): about 60% of jobs have one task, about 70% fewer than 10, and the few
+ * jobs above 1000 tasks hold most of the computation.
  *
  * <p>
  * Decisions (the paper gives only those three shape facts): tasks are 1 with probability 0.60, uniform in [2, 9] with

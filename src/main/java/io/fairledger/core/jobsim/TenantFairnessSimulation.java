@@ -24,8 +24,8 @@ import java.util.SplittableRandom;
 
 /**
  * Tenants sharing a cluster of one-CPU slots under LTRF or MLRF grants, with demand that shifts between tenants, so
- * that rho, Omega and Psi (LTRF eqs. 3-5, seed 004 Fig. 5) can be watched over time. Everything is the core: the
- * {@link ClusterLedger} integrates usage and demand exactly, {@link LongTermMaxMin} (LTRF) or
+ * that rho, Omega and Psi (LTRF eqs. 3-5, Tang et al., 2014, Fig. 5) can be watched over time. Everything is the core:
+ * the {@link ClusterLedger} integrates usage and demand exactly, {@link LongTermMaxMin} (LTRF) or
  * {@link MemorylessMaxMin} (MLRF) computes grants from the ledger's scheduling values
  * ({@link TreeGrants#tree}), {@link FairnessReport#ofPeriod} gives rho, Psi and Omega.
  *

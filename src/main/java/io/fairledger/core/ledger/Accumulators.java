@@ -1,7 +1,7 @@
 package io.fairledger.core.ledger;
 
 /**
- * The time integrals of one tree node, valid up to {@link #last}. Two families (DOMAIN.md sections 3 and 4):
+ * The time integrals of one tree node, valid up to {@link #last}. Two families (docs/domain.md sections 3 and 4):
  * <ul>
  * <li>period integrals, for the bill: plain integrals since the open period started, never decayed, reset when a
  * period is closed;</li>

@@ -6,8 +6,8 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The adaptive hierarchical time quantum (LTRF section 5.2.1 and Figure 3, seed 004; DOMAIN.md section 6), for
- * scheduling values only, never for the bill.
+ * The adaptive hierarchical time quantum (LTRF section 5.2.1 and Figure 3, Tang et al., 2014; docs/domain.md
+ * section 6), for scheduling values only, never for the bill.
  *
  * <p>
  * Top-down, a new queue takes its parent's quantum and a new application its queue's. Bottom-up, at each refresh an

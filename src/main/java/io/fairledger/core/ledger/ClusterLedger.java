@@ -17,9 +17,9 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The exact event-time LTRF ledger of one cluster (DOMAIN.md sections 2-6; LTRF eqs. 3, 7, 9, 10, 12, 14-16, seed
- * 004). Between two events every held share, demand and capacity is constant, so each integral grows by a product; no
- * ticks, no sampling.
+ * The exact event-time LTRF ledger of one cluster (docs/domain.md sections 2-6; LTRF eqs. 3, 7, 9, 10, 12, 14-16,
+ * Tang et al., 2014). Between two events every held share, demand and capacity is constant, so each integral grows by a
+ * product; no ticks, no sampling.
  *
  * <h2>Cost per event</h2> A task or demand event changes the holdings of one tenant and its ancestors only. Each node
  * keeps the instant it was last advanced and is integrated lazily, when it is next touched or read. The lending terms
@@ -37,10 +37,10 @@ import java.util.Map;
  * <li>A second start of a running task id is ignored (the first stands); a finish of a task that is not running is
  * ignored. Both are counted in {@link #ignoredEvents()}. Every check happens before the first mutation, so an event is
  * applied entirely or not at all.</li>
- * <li>A tenant first seen in an event is created with the default weight 1 (DOMAIN.md section 1), with any missing
+ * <li>A tenant first seen in an event is created with the default weight 1 (docs/domain.md section 1), with any missing
  * ancestors.</li>
  * <li>{@code S_i} is {@code w_i / sum of all configured siblings' weights} times the parent's share (resource as you
- * pay, DOMAIN.md section 2); "active siblings only" is not implemented.</li>
+ * pay, docs/domain.md section 2); "active siblings only" is not implemented.</li>
  * <li>Early-bird top-up (eq. 10/16): when a node becomes active for the first time in its memory period (the round for
  * ROUNDS, since registration otherwise) it gets {@code phi} from its siblings that arrived strictly earlier and are
  * active, per {@link io.fairledger.core.model.ParPolicy}. A node active when a round starts arrived at the boundary
@@ -243,7 +243,7 @@ public final class ClusterLedger {
         }
     }
 
-    /** Early-bird top-up when {@code n} becomes active at {@code t} (LTRF eq. 10 and 16, DOMAIN.md section 5). */
+    /** Early-bird top-up when {@code n} becomes active at {@code t} (LTRF eq. 10 and 16, docs/domain.md section 5). */
     private void arrive(TenantNode n, long t) {
         if (n.acc.arrived || n.parent == null) {
             return;

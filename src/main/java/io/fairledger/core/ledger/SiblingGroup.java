@@ -1,8 +1,9 @@
 package io.fairledger.core.ledger;
 
 /**
- * The lending pool among the children of one tree node (siblings compete for their parent's share, DOMAIN.md section
- * 2). Keeps {@code B = sum b_k}, {@code U = sum u_k} of the current rates and two global accumulators over time:
+ * The lending pool among the children of one tree node (siblings compete for their parent's share, docs/domain.md
+ * section 2). Keeps {@code B = sum b_k}, {@code U = sum u_k} of the current rates and two global accumulators over
+ * time:
  *
  * <pre>
  *   K_lend(t)   = integral of min(B, U) / U dt      (0 while U = 0)
@@ -16,10 +17,10 @@ package io.fairledger.core.ledger;
  * sum to zero at every instant.
  *
  * <p>
- * Decision: DOMAIN.md says {@code lent_i = u_i B / U} and relies on {@code B <= U}. That holds among the root's
- * children for one resource, but not with dominant shares over several resources nor below a parent that itself
- * borrows. We use {@code min(B, U)}: what siblings lend each other; the excess {@code B - U} is borrowed by the parent
- * from its own siblings, one level up.
+ * Decision: docs/domain.md section 2 matches both sides; the simpler {@code lent_i = u_i B / U} relies on
+ * {@code B <= U}. That holds among the root's children for one resource, but not with dominant shares over several
+ * resources nor below a parent that itself borrows. We use {@code min(B, U)}: what siblings lend each other; the excess
+ * {@code B - U} is borrowed by the parent from its own siblings, one level up.
  *
  * <p>
  * {@code B} and {@code U} are kept by adding differences, which drifts in floating point; they are recomputed exactly

@@ -14,7 +14,7 @@ import java.util.List;
  * @param weight
  *            configured weight
  * @param share
- *            absolute share {@code S} (DOMAIN.md section 2)
+ *            absolute share {@code S} (docs/domain.md section 2)
  * @param discountRate
  *            eta in effect
  * @param pricePlan
@@ -31,7 +31,7 @@ public record TenantAccount(TenantPath path, double weight, double share, double
         PeriodTotals period, Memory memory) {
 
     /**
-     * Current instantaneous quantities (DOMAIN.md section 2).
+     * Current instantaneous quantities (docs/domain.md section 2).
      *
      * @param held
      *            resources held by running tasks of the subtree
@@ -57,7 +57,7 @@ public record TenantAccount(TenantPath path, double weight, double share, double
     }
 
     /**
-     * Integrals over the open period (DOMAIN.md section 3), never decayed.
+     * Integrals over the open period (docs/domain.md section 3), never decayed.
      *
      * @param resourceMs
      *            exact units x milliseconds per resource type: millicore-ms, MB-ms, GPU-ms
@@ -96,7 +96,7 @@ public record TenantAccount(TenantPath path, double weight, double share, double
     }
 
     /**
-     * Long-term values per the cluster's memory mode (DOMAIN.md sections 4-6).
+     * Long-term values per the cluster's memory mode (docs/domain.md sections 4-6).
      *
      * @param actual
      *            remembered integral of g

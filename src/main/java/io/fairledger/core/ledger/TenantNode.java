@@ -70,8 +70,8 @@ final class TenantNode {
     }
 
     /**
-     * Time-quantum top-up at {@code t} (DOMAIN.md section 6): sum over young tasks of (Q - elapsed) x size; the ledger
-     * has expired the tasks whose quantum ended by {@code t}.
+     * Time-quantum top-up at {@code t} (docs/domain.md section 6): sum over young tasks of (Q - elapsed) x size; the
+     * ledger has expired the tasks whose quantum ended by {@code t}.
      */
     double quantumTopUp(long tSinceRegistration) {
         if (youngCount == 0) {

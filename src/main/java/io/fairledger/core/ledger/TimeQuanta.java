@@ -5,7 +5,7 @@ import io.fairledger.core.model.ClusterConfig;
 import io.fairledger.core.model.ResourceVector;
 
 /**
- * The time quanta of a {@link ClusterLedger} (DOMAIN.md section 6, scheduling only): a task starting gets its
+ * The time quanta of a {@link ClusterLedger} (docs/domain.md section 6, scheduling only): a task starting gets its
  * application's adaptive quantum ({@link AdaptiveQuantum}, refreshed every {@code quantumRefreshMs}); while the quantum
  * runs, the task is young and its tenant and ancestors carry a top-up {@code (Q - elapsed) x size}. Young tasks sit in
  * a calendar by quantum end ({@link QuantumExpiry}); finished ones stay until their end, flagged not young. O(depth)

@@ -59,8 +59,8 @@ public record ClusterConfig(String clusterId, long registeredAt, ResourceVector 
     }
 
     /**
-     * A configuration with the defaults of DOMAIN.md: no discount, ROUNDS of 24 h, PAR MAX, dominant share, no time
-     * quantum, refresh every second.
+     * A configuration with the defaults of docs/domain.md: no discount, ROUNDS of 24 h, PAR MAX, dominant share, no
+     * time quantum, refresh every second.
      */
     public static ClusterConfig defaults(String clusterId, long registeredAt, ResourceVector capacity,
             List<TenantConfig> tenants) {

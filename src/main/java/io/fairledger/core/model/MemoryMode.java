@@ -1,18 +1,18 @@
 package io.fairledger.core.model;
 
 /**
- * How far back "long-term" reaches for scheduling values and fairness degrees (DOMAIN.md section 4). Statements are
- * cut per calendar period whatever the mode.
+ * How far back "long-term" reaches for scheduling values and fairness degrees (docs/domain.md section 4). Statements
+ * are cut per calendar period whatever the mode.
  */
 public sealed interface MemoryMode {
 
-    /** F-LTMM: accumulate since the cluster was registered (LTRF section 4.3.1, seed 004). */
+    /** F-LTMM: accumulate since the cluster was registered (LTRF section 4.3.1, Tang et al., 2014). */
     record Full() implements MemoryMode {
     }
 
     /**
-     * S-LTMM (LTRF eq. 12, seed 004): rounds of {@code lengthMs} starting at {@code originMs}; at a boundary the
-     * accumulated values, arrivals and PAR restart and a task spanning the boundary counts from it (eq. 15).
+     * S-LTMM (LTRF eq. 12, Tang et al., 2014): rounds of {@code lengthMs} starting at {@code originMs}; at a boundary
+     * the accumulated values, arrivals and PAR restart and a task spanning the boundary counts from it (eq. 15).
      */
     record Rounds(long lengthMs, long originMs) implements MemoryMode {
         public Rounds {
@@ -44,7 +44,7 @@ public sealed interface MemoryMode {
         }
     }
 
-    /** The default of DOMAIN.md section 4: rounds of 24 h from the epoch. */
+    /** The default of docs/domain.md section 4: rounds of 24 h from the epoch. */
     static MemoryMode defaultRounds() {
         return new Rounds(24L * 3600 * 1000, 0);
     }

@@ -4,7 +4,7 @@ import java.math.BigDecimal;
 import java.util.Objects;
 
 /**
- * Prices per resource unit-hour, in the cluster's currency (DOMAIN.md section 8, USAGE model).
+ * Prices per resource unit-hour, in the cluster's currency (docs/domain.md section 8, USAGE model).
  *
  * @param name
  *            the plan's name, referenced by {@link TenantConfig#pricePlan()}

@@ -6,7 +6,7 @@ package io.fairledger.core.model;
  *
  * <p>
  * Decision: the resource types are fixed fields rather than a map, because every ledger update touches them and a
- * map would allocate; DOMAIN.md section 1 names exactly these three types.
+ * map would allocate; docs/domain.md section 1 names exactly these three types.
  */
 public record ResourceVector(long millicores, long memoryMb, long gpus) {
 

@@ -3,7 +3,7 @@ package io.fairledger.core.model;
 import java.util.OptionalDouble;
 
 /**
- * One configured node of the tenant tree (DOMAIN.md section 1).
+ * One configured node of the tenant tree (docs/domain.md section 1).
  *
  * @param path
  *            the node; not the root
@@ -16,7 +16,7 @@ import java.util.OptionalDouble;
  */
 public record TenantConfig(TenantPath path, double weight, OptionalDouble discountOverride, String pricePlan) {
 
-    /** Default weight of a tenant that is not configured (DOMAIN.md section 1). */
+    /** Default weight of a tenant that is not configured (docs/domain.md section 1). */
     public static final double DEFAULT_WEIGHT = 1.0;
 
     public TenantConfig {

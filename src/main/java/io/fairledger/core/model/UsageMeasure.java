@@ -1,7 +1,7 @@
 package io.fairledger.core.model;
 
 /**
- * How a resource vector becomes the scalar share {@code g} (DOMAIN.md section 2).
+ * How a resource vector becomes the scalar share {@code g} (docs/domain.md section 2).
  */
 public sealed interface UsageMeasure {
 
@@ -32,8 +32,8 @@ public sealed interface UsageMeasure {
     }
 
     /**
-     * Weighted sum {@code sum_r delta_r alloc_r / R_r} with admin-set weights (LTRF eq. 9, seed 004), in the order
-     * millicores, memory_mb, gpus.
+     * Weighted sum {@code sum_r delta_r alloc_r / R_r} with admin-set weights (LTRF eq. 9, Tang et al., 2014), in the
+     * order millicores, memory_mb, gpus.
      */
     record WeightedSum(double vcoreWeight, double memoryWeight, double gpuWeight) implements UsageMeasure {
         public WeightedSum {

@@ -5,7 +5,7 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * A step scenario in the shape of LTRF's Table 1 ({@code table1.json}; DOMAIN.md section 11): one resource of
+ * A step scenario in the shape of LTRF's Table 1 ({@code table1.json}; docs/domain.md section 11): one resource of
  * {@code capacity}, tenants with weights, new demand per tenant per step; each step lasts one time unit.
  *
  * @param capacity

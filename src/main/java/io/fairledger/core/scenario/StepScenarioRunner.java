@@ -15,9 +15,9 @@ import java.util.Map;
 
 /**
  * Runs a {@link StepScenario} through the grant engine ({@link LongTermMaxMin}, or {@link MemorylessMaxMin} for MLRF),
- * as LTRF's Table 1 does (seed 004, section 3): at each step every tenant's total demand is its new demand plus what
- * was not granted before; grants are computed with a grant interval of one step; the scheduling value is the counted
- * accumulated allocation F (LTRF eq. 7) for LTRF and 0 for MLRF.
+ * as LTRF's Table 1 does (Tang et al., 2014, section 3): at each step every tenant's total demand is its new demand
+ * plus what was not granted before; grants are computed with a grant interval of one step; the scheduling value is the
+ * counted accumulated allocation F (LTRF eq. 7) for LTRF and 0 for MLRF.
  *
  * <p>
  * Amounts are kept in capacity units (g measured against a unit capacity, shares {@code capacity x w / sum w}) so

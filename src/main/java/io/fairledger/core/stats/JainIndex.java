@@ -2,8 +2,9 @@ package io.fairledger.core.stats;
 
 /**
  * Jain's fairness index {@code (sum x)^2 / (n * sum x^2)} over non-negative values: 1 when all are equal, 1/n when
- * one value holds everything. Used for the papers' fairness (allocation over request, seed 000 section 5) and
- * equality (within demand classes) and for LTRF's demand-fraction fairness (DOMAIN.md sections 3 and 9).
+ * one value holds everything. Used for the papers' fairness (allocation over request, Justice (Dimopoulos et al., 2019)
+ * section 5) and equality (within demand classes) and for LTRF's demand-fraction fairness (docs/domain.md sections 3
+ * and 9).
  *
  * <p>
  * Decision where the papers are silent: an empty set, or one where every value is 0, has index 1 (nobody is treated

@@ -6,11 +6,11 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Critical-path deadline decomposition (the state of the art FlowTime compares with, seed 002 section IV-B, after its
- * reference [7]): with {@code EFT(j) = max(EFT(dependencies)) + minRuntime(j)} and {@code CP = max EFT}, job j gets
- * the window {@code [D * max EFT(deps) / CP, D * EFT(j) / CP]} after the workflow start: the deadline is shared along
- * the longest path in proportion to runtimes, ignoring resource demand. In the Fig. 3 DAG every middle job gets 1/3
- * of D. O(V + E).
+ * Critical-path deadline decomposition (the state of the art FlowTime compares with, Hu et al., 2018, section IV-B,
+ * after its reference [7]): with {@code EFT(j) = max(EFT(dependencies)) + minRuntime(j)} and {@code CP = max EFT}, job
+ * j gets the window {@code [D * max EFT(deps) / CP, D * EFT(j) / CP]} after the workflow start: the deadline is shared
+ * along the longest path in proportion to runtimes, ignoring resource demand. In the Fig. 3 DAG every middle job gets
+ * 1/3 of D. O(V + E).
  */
 public final class CriticalPathDecomposer implements DeadlineDecomposer {
 

@@ -8,10 +8,10 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * FlowTime's fallback when no plan meets every deadline (seed 002 section VI): earliest deadline first by workflow.
- * Jobs are taken by workflow deadline, then window end, then id; each takes all it can from the earliest slots from
- * its release on, past its window if needed, so the most urgent workflows finish first instead of every workflow
- * finishing most of its jobs. Jobs not fully placed inside their window are reported late. O(n T + n log n).
+ * FlowTime's fallback when no plan meets every deadline (Hu et al., 2018, section VI): earliest deadline first by
+ * workflow. Jobs are taken by workflow deadline, then window end, then id; each takes all it can from the earliest
+ * slots from its release on, past its window if needed, so the most urgent workflows finish first instead of every
+ * workflow finishing most of its jobs. Jobs not fully placed inside their window are reported late. O(n T + n log n).
  */
 public final class EdfPlanner implements SlotPlanner {
 

@@ -5,7 +5,7 @@ import java.util.List;
 import java.util.Objects;
 
 /**
- * FlowTime (Hu, Li, Chen, Ke; seed 002; DOMAIN.md section 10): decompose each workflow's deadline
+ * FlowTime (Hu, Li, Chen, Ke, 2018; docs/domain.md section 10): decompose each workflow's deadline
  * ({@link WaveDemandDecomposer} by default), subtract the deadline slack (default
  * {@value #DEFAULT_DEADLINE_SLACK_SECONDS} s, section VI), map windows and demands onto slots, plan with the
  * lexicographic min-max {@link LexMinMaxPlanner}, and if no plan meets every deadline fall back to

@@ -7,9 +7,9 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * FlowTime's plan (seed 002 section V, eqs. 1-5): integral CPUs {@code x_it} per deadline job and slot, each job's
- * demand met inside its window, slot loads {@code z_t <= C_t}, minimising the vector of normalised loads {@code z_t /
- * C_t} lexicographically from the highest (min-max, then the next highest, ...).
+ * FlowTime's plan (Hu et al., 2018, section V, eqs. 1-5): integral CPUs {@code x_it} per deadline job and slot, each
+ * job's demand met inside its window, slot loads {@code z_t <= C_t}, minimising the vector of normalised loads
+ * {@code z_t / C_t} lexicographically from the highest (min-max, then the next highest, ...).
  *
  * <p>
  * How. The constraint matrix is a transportation matrix, totally unimodular (the paper's Lemma 2), so for integral

@@ -13,7 +13,7 @@ import org.ojalgo.optimisation.Optimisation;
 import org.ojalgo.optimisation.Variable;
 
 /**
- * FlowTime's model (seed 002 eqs. 1-5) for its first, min-max level, solved as written with ojAlgo's
+ * FlowTime's model (Hu et al., 2018, eqs. 1-5) for its first, min-max level, solved as written with ojAlgo's
  * {@link ExpressionsBasedModel}: integer {@code x_it >= 0} for the slots of each job's window, {@code sum_t x_it =
  * s_i}, {@code sum_i x_it <= u C_t}, minimise the peak normalised load {@code u}. It is the reference the fast
  * {@link LexMinMaxPlanner} is checked against (same peak); it does not order the lower levels. Cost: one MIP, whose

@@ -4,8 +4,8 @@ import java.util.Objects;
 
 /**
  * A deadline job on the planner's time slots: it needs {@code demand} CPU-slots within slots {@code [releaseSlot,
- * endSlot)} (seed 002 eq. 2: {@code a_i}, {@code d_i}, {@code s_i}). {@code workflowDeadlineSeconds} orders jobs by
- * workflow for the EDF fallback.
+ * endSlot)} (FlowTime (Hu et al., 2018) eq. 2: {@code a_i}, {@code d_i}, {@code s_i}). {@code
+ * workflowDeadlineSeconds} orders jobs by workflow for the EDF fallback.
  */
 public record SlotJob(String id, String workflowId, int releaseSlot, int endSlot, long demand,
         double workflowDeadlineSeconds) {

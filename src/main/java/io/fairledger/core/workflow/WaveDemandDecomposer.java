@@ -4,11 +4,12 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * FlowTime's resource-demand-based deadline decomposition (seed 002 section IV-B; DOMAIN.md section 10). The waves of
- * {@link WorkflowDag#waves()} run one after another; wave k first gets its longest job's minimum runtime {@code m_k};
- * the time left, {@code D - sum m_k}, is split in proportion to each wave's demand {@code sum tasks x task runtime x
- * task CPUs}. Every job of a wave gets the wave's window. When the time left is negative the workflow cannot meet its
- * deadline even on an empty cluster, and the {@link CriticalPathDecomposer} is used instead (the paper's footnote 1).
+ * FlowTime's resource-demand-based deadline decomposition (Hu et al., 2018, section IV-B; docs/domain.md section 10).
+ * The waves of {@link WorkflowDag#waves()} run one after another; wave k first gets its longest job's minimum runtime
+ * {@code m_k}; the time left, {@code D - sum m_k}, is split in proportion to each wave's demand
+ * {@code sum tasks x task runtime x task CPUs}. Every job of a wave gets the wave's window. When the time left is
+ * negative the workflow cannot meet its deadline even on an empty cluster, and the {@link CriticalPathDecomposer} is
+ * used instead (the paper's footnote 1).
  *
  * <p>
  * Fig. 3 of the paper: n+1 identical jobs, waves {1}, {2..n}, {n+1} with demands 1 : n-1 : 1; the middle wave gets

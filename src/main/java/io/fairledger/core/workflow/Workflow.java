@@ -4,7 +4,7 @@ import java.util.List;
 import java.util.Objects;
 
 /**
- * A DAG of jobs with one deadline (DOMAIN.md section 1): it starts at {@code startSeconds} and must end by
+ * A DAG of jobs with one deadline (docs/domain.md section 1): it starts at {@code startSeconds} and must end by
  * {@code startSeconds + deadlineSeconds}.
  */
 public record Workflow(String id, List<WorkflowJob> jobs, double startSeconds, double deadlineSeconds) {

@@ -8,9 +8,9 @@ import java.util.Map;
 
 /**
  * A validated workflow DAG: ids unique, dependencies known, no cycle ({@link CyclicWorkflowException} names one). Its
- * {@link #waves()} are Kahn's algorithm grouped into waves of mutually independent jobs (seed 002 section IV-A): wave
- * 0 holds the jobs without dependencies, wave k those whose dependencies all lie in earlier waves, at least one in
- * wave k-1. O(V + E).
+ * {@link #waves()} are Kahn's algorithm grouped into waves of mutually independent jobs (FlowTime (Hu et al., 2018)
+ * section IV-A): wave 0 holds the jobs without dependencies, wave k those whose dependencies all lie in earlier waves,
+ * at least one in wave k-1. O(V + E).
  */
 public final class WorkflowDag {
 

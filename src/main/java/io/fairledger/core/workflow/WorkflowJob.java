@@ -4,8 +4,8 @@ import java.util.List;
 import java.util.Objects;
 
 /**
- * One job of a workflow (seed 002 section IV): {@code tasks} tasks of {@code taskRuntimeSeconds} each, each holding
- * {@code taskCpus} CPUs, run after every job in {@code dependsOn} has finished.
+ * One job of a workflow (FlowTime (Hu et al., 2018) section IV): {@code tasks} tasks of {@code taskRuntimeSeconds}
+ * each, each holding {@code taskCpus} CPUs, run after every job in {@code dependsOn} has finished.
  */
 public record WorkflowJob(String id, int tasks, double taskRuntimeSeconds, int taskCpus, List<String> dependsOn) {
 
@@ -32,7 +32,7 @@ public record WorkflowJob(String id, int tasks, double taskRuntimeSeconds, int t
         return taskRuntimeSeconds;
     }
 
-    /** Resource demand {@code tasks x task runtime x task size}, CPU-seconds (DOMAIN.md section 10). */
+    /** Resource demand {@code tasks x task runtime x task size}, CPU-seconds (docs/domain.md section 10). */
     public double demandCpuSeconds() {
         return tasks * taskRuntimeSeconds * taskCpus;
     }

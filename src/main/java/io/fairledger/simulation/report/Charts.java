@@ -22,12 +22,13 @@ import org.knowm.xchart.style.markers.SeriesMarkers;
 
 /**
  * The papers' figures drawn with XChart (PNG, and SVG through VectorGraphics2D): one grouped bar chart per metric and
- * capacity (x: deadline model, one bar per policy, as seed 000 Fig. 2 and seed 001 Fig. 5.x), and line charts over
- * time (rho per tenant, Omega and Psi, as seed 004 Fig. 5). Runs headless.
+ * capacity (x: deadline model, one bar per policy, as Justice (Dimopoulos et al., 2019) Fig. 2 and Dimopoulos's
+ * dissertation (2018) Fig. 5.x), and line charts over time (rho per tenant, Omega and Psi, as LTRF (Tang et al., 2014)
+ * Fig. 5). Runs headless.
  */
 public final class Charts {
 
-    /** The six metrics of DOMAIN.md section 9, as named in summaries. */
+    /** The six metrics of docs/domain.md section 9, as named in summaries. */
     public static final List<String> METRICS = List.of("SDR", "PTR", "WTR", "utilization", "fairness", "equality");
 
     static {

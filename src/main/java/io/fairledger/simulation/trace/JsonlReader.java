@@ -11,7 +11,7 @@ import java.util.Set;
 import java.util.function.Consumer;
 
 /**
- * The project's JSON Lines job format (DOMAIN.md section 11), one job a line, seconds:
+ * The project's JSON Lines job format (docs/domain.md section 11), one job a line, seconds:
  * {@code {"id":"j1","submit":0.0,"tasks":10,"compTime":500.0,"deadline":100.0,"tenant":"a","taskDurations":[...]}};
  * {@code tenant} and {@code taskDurations} optional. Blank lines are skipped; ids must be unique.
  */

@@ -17,7 +17,7 @@ public enum TraceFormat {
     SWF("swf"),
     /** SWIM Facebook samples (bytes only; conversion by {@link SwimReader.Conversion}). */
     SWIM("swim"),
-    /** The project's JSON Lines (DOMAIN.md section 11). */
+    /** The project's JSON Lines (docs/domain.md section 11). */
     JSONL("jsonl");
 
     private final String cliName;

@@ -3,7 +3,7 @@ package io.fairledger.simulation.trace;
 import io.fairledger.core.admission.JobRequest;
 
 /**
- * One job as a trace reader found it, before times are shifted to start at 0 (DOMAIN.md section 11 job format).
+ * One job as a trace reader found it, before times are shifted to start at 0 (docs/domain.md section 11 job format).
  *
  * @param id
  *            unique job id

@@ -9,7 +9,7 @@ import io.fairledger.core.admission.Decision.Kill;
 import io.fairledger.core.admission.Decision.Queue;
 import org.junit.jupiter.api.Test;
 
-/** Hand-worked Justice traces (DOMAIN.md section 9); every expected number is derived in the comments. */
+/** Hand-worked Justice traces (docs/domain.md section 9); every expected number is derived in the comments. */
 class JusticeTraceTest {
 
     private static final double EPS = 1e-9;

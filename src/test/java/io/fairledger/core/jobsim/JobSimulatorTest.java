@@ -11,7 +11,7 @@ import io.fairledger.core.admission.ReactiveFairShare;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
-/** Hand-worked simulations of DOMAIN.md section 11's execution model, tie rules and section 9's metrics. */
+/** Hand-worked simulations of docs/domain.md section 11's execution model, tie rules and section 9's metrics. */
 class JobSimulatorTest {
 
     private static final double EPS = 1e-9;

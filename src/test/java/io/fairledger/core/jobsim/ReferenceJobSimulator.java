@@ -20,7 +20,7 @@ import java.util.Set;
 
 /**
  * Test oracle: the first, straightforward O(n log n)-per-event JobSimulator (max-min shares recomputed for every running job at every event), kept to check the class-based simulator against. Discrete-event simulation of one {@link AdmissionPolicy} over a job trace, with the papers' execution model and the
- * tie rules of DOMAIN.md section 11.
+ * tie rules of docs/domain.md section 11.
  *
  * <p>
  * Execution: perfect parallelism up to the task count. {@link AllocationModel#FIXED}: a job admitted at {@code s} with

@@ -7,7 +7,7 @@ import io.fairledger.core.admission.JobRequest;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
-/** The shape seed 001 section 5.3 reports for the Justice trace. */
+/** The shape Dimopoulos's dissertation (2018) section 5.3 reports for the Justice trace. */
 class SyntheticWorkloadTest {
 
     @Test

@@ -8,9 +8,9 @@ import io.fairledger.core.model.MemoryMode;
 import org.junit.jupiter.api.Test;
 
 /**
- * Seed 004 Fig. 5's claim on a steady and a bursty tenant without preemption: under MLRF the bursty tenant's sharing
- * loss (it reaches its share only as the steady tenant's tasks end) recurs with every burst and persists; under LTRF
- * it gets the slots back afterwards and Omega returns to 0.
+ * LTRF (Tang et al., 2014) Fig. 5's claim on a steady and a bursty tenant without preemption: under MLRF the bursty
+ * tenant's sharing loss (it reaches its share only as the steady tenant's tasks end) recurs with every burst and
+ * persists; under LTRF it gets the slots back afterwards and Omega returns to 0.
  */
 class TenantFairnessSimulationTest {
 

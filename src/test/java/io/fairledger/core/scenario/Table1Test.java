@@ -8,7 +8,7 @@ import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
-/** LTRF Table 1 (seed 004), every row of the three cases in {@code table1.json}, through the grant engine. */
+/** LTRF Table 1 (Tang et al., 2014), every row of the three cases in {@code table1.json}, through the grant engine. */
 class Table1Test {
 
     static StepScenario table1() {

@@ -14,7 +14,7 @@ class DecompositionTest {
         return new WorkflowJob(id, 1, 1.0, 1, List.of(deps));
     }
 
-    /** Fig. 3 of seed 002: job 1, then jobs 2..n in parallel, then job n+1; identical jobs. */
+    /** Fig. 3 of FlowTime (Hu et al., 2018): job 1, then jobs 2..n in parallel, then job n+1; identical jobs. */
     private static Workflow figure3(int n, double deadline) {
         List<WorkflowJob> jobs = new ArrayList<>();
         jobs.add(job("1"));
