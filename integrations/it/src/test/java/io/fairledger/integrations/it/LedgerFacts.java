@@ -32,14 +32,38 @@ final class LedgerFacts {
     private LedgerFacts() {
     }
 
+    /** The node capacity facts of a cluster as {@code "node millicores/memoryMb@at"}. */
+    static List<String> nodes(RealDependency.Running postgres, String cluster) throws SQLException {
+        List<String> nodes = new ArrayList<>();
+        try (Connection db = connect(postgres);
+                PreparedStatement st = db.prepareStatement("SELECT event_time_ms, fact FROM ledger_fact "
+                        + "WHERE cluster_id = ? AND kind = 'NodeCapacity' ORDER BY event_time_ms")) {
+            st.setString(1, cluster);
+            try (ResultSet rs = st.executeQuery()) {
+                while (rs.next()) {
+                    JsonNode fact = JSON.readTree(rs.getString(2));
+                    nodes.add(fact.get("node").asText() + " " + fact.get("millicores").asLong() + "/"
+                            + fact.get("memoryMb").asLong() + "@" + rs.getLong(1));
+                }
+            }
+        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+            throw new IllegalStateException(e);
+        }
+        return nodes;
+    }
+
+    private static Connection connect(RealDependency.Running postgres) throws SQLException {
+        return DriverManager.getConnection(postgres.config().get("quarkus.datasource.jdbc.url"),
+                postgres.config().get("quarkus.datasource.username"),
+                postgres.config().get("quarkus.datasource.password"));
+    }
+
     /** Every task of the cluster by task id, and the number of facts of each kind. */
     static Map<String, Task> tasks(RealDependency.Running postgres, String cluster, Map<String, Integer> kinds)
             throws SQLException {
         Map<String, Task> tasks = new HashMap<>();
         List<String[]> finishes = new ArrayList<>();
-        try (Connection db = DriverManager.getConnection(postgres.config().get("quarkus.datasource.jdbc.url"),
-                postgres.config().get("quarkus.datasource.username"),
-                postgres.config().get("quarkus.datasource.password"));
+        try (Connection db = connect(postgres);
                 PreparedStatement st = db.prepareStatement(
                         "SELECT kind, event_time_ms, fact FROM ledger_fact WHERE cluster_id = ?")) {
             st.setString(1, cluster);
