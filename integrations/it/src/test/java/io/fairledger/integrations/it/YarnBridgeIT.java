@@ -16,6 +16,10 @@ import java.util.concurrent.TimeUnit;
 import org.apache.hadoop.yarn.api.records.ApplicationId;
 import org.apache.hadoop.yarn.api.records.ApplicationResourceUsageReport;
 import org.apache.hadoop.yarn.api.records.FinalApplicationStatus;
+import org.apache.hadoop.yarn.server.resourcemanager.scheduler.fair.FSParentQueue;
+import org.apache.hadoop.yarn.server.resourcemanager.scheduler.fair.FSQueue;
+import org.apache.hadoop.yarn.server.resourcemanager.scheduler.fair.Schedulable;
+import org.apache.hadoop.yarn.server.resourcemanager.scheduler.fair.policies.FairSharePolicy;
 import org.awaitility.Awaitility;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -23,6 +27,11 @@ import org.junit.jupiter.api.Test;
 
 import io.fairledger.integrations.yarn.BridgeConfig;
 import io.fairledger.integrations.yarn.FairledgerFairScheduler;
+import io.fairledger.integrations.yarn.FairledgerGrantsPolicy;
+import io.fairledger.integrations.yarn.GrantsClient;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+
 import io.fairledger.testsupport.KafkaDependency;
 import io.fairledger.testsupport.PostgresDependency;
 import io.fairledger.testsupport.Processes;
@@ -137,6 +146,78 @@ class YarnBridgeIT {
             assertThat(resent).as("events sent, with the rewound ones twice")
                     .isGreaterThan(kinds.get("TaskStarted") * 2L + MiniYarn.NODES);
         }
+    }
+
+    /**
+     * The policy installed on {@code root} in a real YARN: once fairledger has booked an application of
+     * {@code root.bursty}, its grants serve {@code root.steady} first, and the policy sorts the queues so, where YARN's
+     * fair share policy (equal usage, then by name) puts {@code root.bursty} first. Applications in both queues run to
+     * completion under it. With the server unreachable the policy falls back to the fair share order, and
+     * applications still run.
+     */
+    @Test
+    void schedulingPolicyFollowsTheGrantsAndFallsBackToFairShareWithoutThem() throws Exception {
+        String cluster = "it-yarn-policy";
+        server.register(cluster, "YARN", settings(Instant.now().minus(1, ChronoUnit.HOURS)));
+        Map<String, String> keys = Map.of(BridgeConfig.CLUSTER, cluster, BridgeConfig.BOOTSTRAP,
+                kafka.config().get("kafka.bootstrap.servers"), GrantsClient.URL, server.baseUrl(),
+                GrantsClient.POLL_MS, "300");
+        Path policyDir = Files.createDirectories(dir.resolve("policy"));
+        try (MiniYarn yarn = new MiniYarn("fairledger-policy-it", keys,
+                allocations(FairledgerGrantsPolicy.class.getName()), policyDir)) {
+            FSParentQueue root = yarn.scheduler().getQueueManager().getParentQueue("root", false);
+            FairledgerGrantsPolicy policy = (FairledgerGrantsPolicy) root.getPolicy();
+            ApplicationId warmUp = yarn.submit("root.bursty", 2, 512, 1, 2);
+            Awaitility.await("warm-up finished").atMost(180, TimeUnit.SECONDS).until(() -> yarn.finished(warmUp));
+
+            List<String> expected = List.of("root.steady", "root.bursty");
+            Awaitility.await("grants serve root.steady first").atMost(120, TimeUnit.SECONDS)
+                    .pollInterval(500, TimeUnit.MILLISECONDS)
+                    .untilAsserted(() -> assertThat(grantOrder(cluster, "root")).isEqualTo(expected));
+            Awaitility.await("the policy orders by the grants").atMost(60, TimeUnit.SECONDS)
+                    .untilAsserted(() -> assertThat(sorted(root, policy.getComparator())).isEqualTo(expected));
+            assertThat(policy.fallingBack()).isFalse();
+            assertThat(sorted(root, new FairSharePolicy().getComparator())).as("YARN's own order")
+                    .isEqualTo(List.of("root.bursty", "root.steady"));
+
+            List<ApplicationId> apps = List.of(yarn.submit("root.steady", 3, 512, 1, 1),
+                    yarn.submit("root.bursty", 3, 512, 1, 1));
+            Awaitility.await("applications under the policy").atMost(180, TimeUnit.SECONDS)
+                    .until(() -> yarn.finished(apps.get(0)) && yarn.finished(apps.get(1)));
+
+            GrantsClient.install(new GrantsClient("http://127.0.0.1:" + Processes.freePort(), cluster, null, 200));
+            Awaitility.await("fallback without the server").atMost(60, TimeUnit.SECONDS).untilAsserted(() -> {
+                assertThat(sorted(root, policy.getComparator())).isEqualTo(List.of("root.bursty", "root.steady"));
+                assertThat(policy.fallingBack()).isTrue();
+            });
+            ApplicationId underFallback = yarn.submit("root.steady", 2, 512, 1, 1);
+            Awaitility.await("application under the fallback").atMost(180, TimeUnit.SECONDS)
+                    .until(() -> yarn.finished(underFallback));
+            for (ApplicationId id : List.of(warmUp, apps.get(0), apps.get(1), underFallback)) {
+                assertThat(yarn.report(id).getFinalApplicationStatus()).as(id.toString())
+                        .isEqualTo(FinalApplicationStatus.SUCCEEDED);
+            }
+        }
+    }
+
+    private static List<String> sorted(FSParentQueue parent, java.util.Comparator<Schedulable> order) {
+        List<FSQueue> children = new ArrayList<>(parent.getChildQueues());
+        children.sort(order);
+        return children.stream().map(FSQueue::getName).toList();
+    }
+
+    /** The children of {@code parent} in the order of the server's grants, as a resource manager reads them. */
+    private static List<String> grantOrder(String cluster, String parent) throws Exception {
+        JsonNode grants = new ObjectMapper().readTree(Http.expect(200,
+                Http.send("GET", server.baseUrl() + "/api/v1/clusters/" + cluster + "/grants", null)));
+        for (JsonNode level : grants.get("levels")) {
+            if (level.get("parent").asText().equals(parent)) {
+                List<String> order = new ArrayList<>();
+                level.get("grants").forEach(g -> order.add(g.get("tenant").asText()));
+                return order;
+            }
+        }
+        return List.of();
     }
 
     /**

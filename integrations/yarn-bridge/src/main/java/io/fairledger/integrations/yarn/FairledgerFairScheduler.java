@@ -53,6 +53,7 @@ public class FairledgerFairScheduler extends FairScheduler {
     public void serviceInit(Configuration conf) throws Exception {
         config = BridgeConfig.from(conf);
         journal = new EventJournal(config.journalDir(), config.segmentBytes(), config.fsync());
+        GrantsClient.installFrom(conf, config.cluster());
         super.serviceInit(conf);
         LOG.info("fairledger bridge: cluster {}, journal {}, Kafka {}", config.cluster(), config.journalDir(),
                 config.kafka().get("bootstrap.servers"));
@@ -73,6 +74,7 @@ public class FairledgerFairScheduler extends FairScheduler {
         if (journal != null) {
             journal.close();
         }
+        GrantsClient.install(null);
     }
 
     /** The shipper in use (the last one started). */
