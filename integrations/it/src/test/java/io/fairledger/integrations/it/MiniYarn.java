@@ -95,6 +95,10 @@ final class MiniYarn implements AutoCloseable {
         return client.submitApplication(context);
     }
 
+    void kill(ApplicationId id) throws Exception {
+        client.killApplication(id);
+    }
+
     ApplicationReport report(ApplicationId id) throws Exception {
         return client.getApplicationReport(id);
     }
