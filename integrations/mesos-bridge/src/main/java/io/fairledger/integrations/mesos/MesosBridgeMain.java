@@ -1,0 +1,63 @@
+package io.fairledger.integrations.mesos;
+
+import java.net.URI;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * {@code java -jar fairledger-mesos-bridge.jar --cluster ID --master URL[,URL...] --bootstrap-servers HOST:PORT
+ * [--heartbeat-timeout SECONDS] [--reconnect-delay MILLIS] [--kafka NAME=VALUE]...}: runs the bridge until killed
+ * (docs/integrations.md).
+ */
+public final class MesosBridgeMain {
+
+    private MesosBridgeMain() {
+    }
+
+    public static void main(String[] args) throws Exception {
+        Map<String, String> options = new HashMap<>();
+        Map<String, Object> kafka = new HashMap<>();
+        for (int i = 0; i < args.length; i += 2) {
+            if (i + 1 >= args.length || !args[i].startsWith("--")) {
+                usage("option without a value: " + args[i]);
+            }
+            if (args[i].equals("--kafka")) {
+                String[] kv = args[i + 1].split("=", 2);
+                if (kv.length != 2) {
+                    usage("--kafka takes NAME=VALUE, got " + args[i + 1]);
+                }
+                kafka.put(kv[0], kv[1]);
+            } else {
+                options.put(args[i].substring(2), args[i + 1]);
+            }
+        }
+        List<URI> masters = new ArrayList<>();
+        for (String m : required(options, "master").split(",")) {
+            masters.add(URI.create(m.trim()));
+        }
+        kafka.put("bootstrap.servers", required(options, "bootstrap-servers"));
+        MesosBridge.Settings settings = new MesosBridge.Settings(masters, required(options, "cluster"),
+                Duration.ofSeconds(Long.parseLong(options.getOrDefault("heartbeat-timeout", "45"))),
+                Duration.ofMillis(Long.parseLong(options.getOrDefault("reconnect-delay", "2000"))));
+        MesosBridge bridge = new MesosBridge(settings, new KafkaSink(kafka)).start();
+        Runtime.getRuntime().addShutdownHook(new Thread(bridge::close));
+    }
+
+    private static String required(Map<String, String> options, String name) {
+        String value = options.get(name);
+        if (value == null || value.isBlank()) {
+            usage("--" + name + " is required");
+        }
+        return value;
+    }
+
+    private static void usage(String problem) {
+        System.err.println("fairledger-mesos-bridge: " + problem + "\nusage: --cluster ID --master URL[,URL...] "
+                + "--bootstrap-servers HOST:PORT [--heartbeat-timeout SECONDS] [--reconnect-delay MILLIS] "
+                + "[--kafka NAME=VALUE]...");
+        System.exit(2);
+    }
+}
