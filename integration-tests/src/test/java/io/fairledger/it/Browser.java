@@ -82,10 +82,14 @@ final class Browser implements AutoCloseable {
         return driver.findElement(By.id(id));
     }
 
-    /** Saves a screenshot of the current page as {@code docs/portal/<name>.png} of the repository. */
+    /**
+     * Saves a screenshot of the current page as {@code <name>.png} in {@code target/screenshots}, or in the directory
+     * {@code -Dfairledger.screenshots=DIR} names: {@code -Dfairledger.screenshots=../docs/portal} refreshes the ones the
+     * documentation shows, so an ordinary test run leaves the working tree unchanged.
+     */
     void screenshot(String name) {
         try {
-            Path dir = Path.of(System.getProperty("fairledger.repo.dir", ".."), "docs", "portal");
+            Path dir = Path.of(System.getProperty("fairledger.screenshots", "target/screenshots"));
             Files.createDirectories(dir);
             byte[] png = ((TakesScreenshot) driver).getScreenshotAs(OutputType.BYTES);
             Files.write(dir.resolve(name + ".png"), png);

@@ -47,7 +47,7 @@ import io.restassured.http.ContentType;
  * authorization-code flow; a tenant sees its own numbers equal to the API's and downloads its statement, is refused
  * the other tenant's page with none of its numbers in the HTML, and signs out; an admin changes a weight through the
  * what-if preview and finds it in the audit trail; a login without a role gets a readable refusal. Screenshots of the
- * main pages go to docs/portal/.
+ * main pages go to target/screenshots (docs/portal/ with -Dfairledger.screenshots=../docs/portal).
  */
 class PortalIT {
 
