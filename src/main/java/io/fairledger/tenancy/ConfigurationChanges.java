@@ -1,5 +1,7 @@
 package io.fairledger.tenancy;
 
+import io.fairledger.errors.Conflict;
+
 import java.math.BigDecimal;
 import java.time.Instant;
 import java.util.List;
@@ -48,7 +50,10 @@ public class ConfigurationChanges {
         if (existing == null) {
             return registerCluster(id, name, kind, null);
         }
-        return ClusterView.of(tenancy.ensureRegistered(id, name, kind));
+        if (existing.resourceManager != kind) {
+            throw new Conflict("cluster '" + id + "' is registered as " + existing.resourceManager + ", not " + kind);
+        }
+        return ClusterView.of(existing);
     }
 
     /**

@@ -46,23 +46,6 @@ public class TenancyService {
         return cluster;
     }
 
-    /**
-     * Registers a cluster unless it already is (a redelivered registration changes nothing); 409 if it is registered
-     * as another kind of resource manager.
-     */
-    @Transactional
-    public ClusterEntity ensureRegistered(String id, String name, ResourceManagerKind kind) {
-        ClusterEntity existing = ClusterEntity.findById(id);
-        if (existing == null) {
-            return register(id, name, kind, null);
-        }
-        if (existing.resourceManager != kind) {
-            throw new Conflict("cluster '" + id + "' is registered as " + existing.resourceManager
-                    + ", not " + kind);
-        }
-        return existing;
-    }
-
     /** The ids of every registered cluster. */
     @Transactional
     public Set<String> clusterIds() {
