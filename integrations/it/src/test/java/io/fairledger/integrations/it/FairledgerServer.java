@@ -36,12 +36,14 @@ final class FairledgerServer implements AutoCloseable {
         }
         try {
             int port = Processes.freePort();
+            int managementPort = Processes.freePort();
             Path log = Files.createTempFile("fairledger-integrations-server", ".log");
             ProcessBuilder builder = new ProcessBuilder(List.of(
                     Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-jar", jar.toString(),
                     "serve")).redirectErrorStream(true).redirectOutput(log.toFile());
             Map<String, String> env = builder.environment();
             env.put("QUARKUS_HTTP_PORT", Integer.toString(port));
+            env.put("QUARKUS_MANAGEMENT_PORT", Integer.toString(managementPort));
             env.put("QUARKUS_DATASOURCE_JDBC_URL", postgres.config().get("quarkus.datasource.jdbc.url"));
             env.put("QUARKUS_DATASOURCE_USERNAME", postgres.config().get("quarkus.datasource.username"));
             env.put("QUARKUS_DATASOURCE_PASSWORD", postgres.config().get("quarkus.datasource.password"));
@@ -49,7 +51,9 @@ final class FairledgerServer implements AutoCloseable {
             env.putAll(extraEnv);
             System.out.println("[fairledger-integrations] server starting on port " + port + ", log " + log);
             FairledgerServer server = new FairledgerServer(port, log, builder.start());
-            Processes.awaitHttpOk("fairledger", server.baseUrl() + "/q/health/ready", server.process,
+            // health is on the management interface, not on the API port
+            Processes.awaitHttpOk("fairledger", "http://127.0.0.1:" + managementPort + "/q/health/ready",
+                    server.process,
                     Duration.ofSeconds(120), log.toString());
             return server;
         } catch (IOException e) {
