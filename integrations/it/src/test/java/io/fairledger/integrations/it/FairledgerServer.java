@@ -10,6 +10,7 @@ import java.util.Map;
 
 import io.fairledger.testsupport.Processes;
 import io.fairledger.testsupport.RealDependency;
+import io.fairledger.testsupport.ServerEnvironment;
 
 /**
  * The packaged fairledger server ({@code target/quarkus-app/quarkus-run.jar} of the root build) run as a process on
@@ -42,12 +43,7 @@ final class FairledgerServer implements AutoCloseable {
                     Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-jar", jar.toString(),
                     "serve")).redirectErrorStream(true).redirectOutput(log.toFile());
             Map<String, String> env = builder.environment();
-            env.put("QUARKUS_HTTP_PORT", Integer.toString(port));
-            env.put("QUARKUS_MANAGEMENT_PORT", Integer.toString(managementPort));
-            env.put("QUARKUS_DATASOURCE_JDBC_URL", postgres.config().get("quarkus.datasource.jdbc.url"));
-            env.put("QUARKUS_DATASOURCE_USERNAME", postgres.config().get("quarkus.datasource.username"));
-            env.put("QUARKUS_DATASOURCE_PASSWORD", postgres.config().get("quarkus.datasource.password"));
-            env.put("KAFKA_BOOTSTRAP_SERVERS", kafka.config().get("kafka.bootstrap.servers"));
+            env.putAll(ServerEnvironment.of(port, managementPort, postgres, kafka));
             env.putAll(extraEnv);
             System.out.println("[fairledger-integrations] server starting on port " + port + ", log " + log);
             FairledgerServer server = new FairledgerServer(port, log, builder.start());
