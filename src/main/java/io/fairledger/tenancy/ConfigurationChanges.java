@@ -1,6 +1,7 @@
 package io.fairledger.tenancy;
 
 import io.fairledger.errors.Conflict;
+import io.fairledger.errors.Invalid;
 
 import java.math.BigDecimal;
 import java.time.Instant;
@@ -22,6 +23,8 @@ import jakarta.transaction.Transactional;
 @ApplicationScoped
 @ActivateRequestContext
 public class ConfigurationChanges {
+
+    private static final BigDecimal MAX_WEIGHT = BigDecimal.valueOf(1_000_000);
 
     @Inject
     TenancyService tenancy;
@@ -62,12 +65,31 @@ public class ConfigurationChanges {
      */
     @Transactional
     public TenantView putTenant(String clusterId, String path, BigDecimal weight, BigDecimal discountRateOverride) {
+        checkTenantSettings(weight, discountRateOverride);
         Instant effectiveFrom = periods.closeBeforeChange(clusterId);
         TenantEntity existing = TenantEntity.byPath(clusterId, path);
         TenantView before = existing == null ? null : TenantView.of(existing);
         TenantView after = TenantView.of(tenancy.upsertTenant(clusterId, path, weight, discountRateOverride));
         audit.record(clusterId, "tenant " + path, before, after, effectiveFrom == null ? Instant.now() : effectiveFrom);
         return after;
+    }
+
+    /**
+     * The ranges the tenant columns hold (NUMERIC(12,6) weight, NUMERIC(6,5) rate), checked for every path: the REST
+     * body states them as Bean Validation too, but the portal and Kafka registrations come here directly.
+     */
+    private static void checkTenantSettings(BigDecimal weight, BigDecimal discountRateOverride) {
+        if (weight != null && (weight.signum() < 0 || weight.compareTo(MAX_WEIGHT) > 0
+                || weight.stripTrailingZeros().scale() > 6)) {
+            throw Invalid.field("weight", "must be from 0 to 1000000 with at most 6 decimal places, got "
+                    + weight.toPlainString());
+        }
+        if (discountRateOverride != null && (discountRateOverride.signum() < 0
+                || discountRateOverride.compareTo(BigDecimal.ONE) > 0
+                || discountRateOverride.stripTrailingZeros().scale() > 5)) {
+            throw Invalid.field("discountRateOverride", "must be from 0 to 1 with at most 5 decimal places, got "
+                    + discountRateOverride.toPlainString());
+        }
     }
 
     /**

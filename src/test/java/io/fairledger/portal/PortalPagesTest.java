@@ -102,6 +102,12 @@ class PortalPagesTest {
         given().redirects().follow(false).formParam("tenant", "root.q1").formParam("weight", "4")
                 .post("/portal/admin/clusters/" + CLUSTER + "/apply").then().statusCode(303);
         given().get("/api/v1/admin/clusters/" + CLUSTER + "/tenants/root.q1").then().body("weight", equalTo(4.0f));
+        for (String bad : new String[]{"-1", "1e-320", "2000000"}) {
+            given().redirects().follow(false).formParam("tenant", "root.q1").formParam("weight", bad)
+                    .post("/portal/admin/clusters/" + CLUSTER + "/apply").then().statusCode(422)
+                    .contentType(ContentType.HTML);
+        }
+        given().get("/api/v1/admin/clusters/" + CLUSTER + "/tenants/root.q1").then().body("weight", equalTo(4.0f));
         String admin = given().get("/portal/admin").then().statusCode(200).extract().asString();
         assertThat(admin).contains("tenant root.q1").contains("local-admin");
 
