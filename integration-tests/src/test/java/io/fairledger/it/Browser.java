@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -17,6 +18,8 @@ import org.openqa.selenium.WebElement;
 import org.openqa.selenium.chrome.ChromeDriver;
 import org.openqa.selenium.chrome.ChromeDriverService;
 import org.openqa.selenium.chrome.ChromeOptions;
+import org.openqa.selenium.support.ui.ExpectedConditions;
+import org.openqa.selenium.support.ui.WebDriverWait;
 
 import io.fairledger.testsupport.Processes;
 
@@ -28,6 +31,7 @@ final class Browser implements AutoCloseable {
 
     static final String CHROMIUM = "/usr/bin/chromium";
     static final String DRIVER = "/usr/bin/chromedriver";
+    static final Duration PAGE_WAIT = Duration.ofSeconds(30);
 
     final WebDriver driver;
     final Path downloads;
@@ -69,9 +73,9 @@ final class Browser implements AutoCloseable {
     /** Goes to {@code url}; when Keycloak's login form shows, signs in as {@code username}. */
     void signIn(String url, String username) {
         driver.get(url);
-        driver.findElement(By.id("username")).sendKeys(username);
-        driver.findElement(By.id("password")).sendKeys(username + "-password");
-        driver.findElement(By.id("kc-login")).click();
+        find(By.id("username")).sendKeys(username);
+        find(By.id("password")).sendKeys(username + "-password");
+        find(By.id("kc-login")).click();
     }
 
     String html() {
@@ -79,7 +83,15 @@ final class Browser implements AutoCloseable {
     }
 
     WebElement byId(String id) {
-        return driver.findElement(By.id(id));
+        return find(By.id(id));
+    }
+
+    /**
+     * The element {@code by} locates, waiting up to {@link #PAGE_WAIT} for it: a click or an Enter that submits a form
+     * returns before the next page has loaded, so an immediate lookup would race the navigation.
+     */
+    WebElement find(By by) {
+        return new WebDriverWait(driver, PAGE_WAIT).until(ExpectedConditions.presenceOfElementLocated(by));
     }
 
     /**

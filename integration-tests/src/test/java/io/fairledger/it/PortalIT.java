@@ -105,7 +105,7 @@ class PortalIT {
                     .map(WebElement::getText).toList();
             assertThat(links).as("anna's login covers root.a only").containsExactly("root.a");
             browser.screenshot("home");
-            browser.driver.findElement(By.linkText("root.a")).click();
+            browser.find(By.linkText("root.a")).click();
 
             assertThat(browser.byId("tenant-id").getText()).isEqualTo("root.a");
             assertThat(decimal(browser, "charge")).isEqualByComparingTo(api.at("/openPeriod/chargeToDate")
@@ -182,14 +182,14 @@ class PortalIT {
     void anAdminChangesAWeightThroughTheWhatIfPreviewAndTheAuditShowsIt() throws Exception {
         try (Browser browser = Browser.open()) {
             browser.signIn(server.baseUrl() + "/portal/admin", "alice");
-            browser.driver.findElement(By.linkText(CLUSTER)).click();
+            browser.find(By.linkText(CLUSTER)).click();
+            assertThat(browser.byId("policy").getText()).startsWith("Policy justice"); // the cluster's page is there
             for (WebElement input : browser.driver.findElements(By.cssSelector("input:not([type=hidden])"))) {
                 assertThat(browser.driver.findElements(By.cssSelector("label[for='" + input.getAttribute("id")
                         + "']"))).as("a label for " + input.getAttribute("id")).hasSize(1);
             }
-            assertThat(browser.byId("policy").getText()).startsWith("Policy justice");
             browser.screenshot("admin-cluster");
-            WebElement weight = browser.driver.findElement(By.cssSelector("input[name=weight][data-tenant='root.a']"));
+            WebElement weight = browser.find(By.cssSelector("input[name=weight][data-tenant='root.a']"));
             weight.clear();
             weight.sendKeys("3", Keys.ENTER); // submitted from the keyboard
 
