@@ -14,8 +14,8 @@ import io.fairledger.core.model.TenantPath;
 /**
  * Turns stored facts into the core's ledger events, in event-time order, for {@link io.fairledger.core.replay.Replay}.
  * Stateful facts are resolved here: a cluster's capacity is its registration capacity plus every node that joined
- * minus every node that left (a totals report replaces all of it); a tenant's demand is the sum of its applications'
- * latest pending demand. Facts at the same instant are taken in order of their dedupe key, so the result does not
+ * minus every node that left (a totals report replaces all of it). An application's demand report becomes the core's
+ * per-application demand change (the ledger sums a tenant's applications, so simultaneous reports commute). Facts at the same instant are taken in order of their dedupe key, so the result does not
  * depend on arrival order.
  */
 public final class LedgerFeed {
@@ -26,7 +26,6 @@ public final class LedgerFeed {
 
     private ResourceVector base;
     private final Map<String, ResourceVector> nodes = new HashMap<>();
-    private final Map<TenantPath, Map<String, ResourceVector>> demand = new HashMap<>();
 
     /** A feed for a cluster registered with {@code registrationCapacity}; facts go in {@link #ORDER}. */
     public LedgerFeed(ResourceVector registrationCapacity) {
@@ -62,11 +61,8 @@ public final class LedgerFeed {
             return new LedgerEvent.CapacityChanged(n.clusterId(), sum(base, nodes.values()), n.at());
         } else {
             LedgerFact.Demand d = (LedgerFact.Demand) fact;
-            TenantPath tenant = TenantPath.parse(d.tenant());
-            Map<String, ResourceVector> byApp = demand.computeIfAbsent(tenant, t -> new HashMap<>());
-            byApp.put(d.applicationId(), d.pending());
-            return new LedgerEvent.DemandChanged(d.clusterId(), tenant, sum(ResourceVector.ZERO, byApp.values()),
-                    d.at());
+            return new LedgerEvent.DemandChanged(d.clusterId(), TenantPath.parse(d.tenant()), d.applicationId(),
+                    d.pending(), d.at());
         }
     }
 

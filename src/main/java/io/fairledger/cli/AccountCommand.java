@@ -29,6 +29,7 @@ import io.fairledger.facts.LedgerFact;
 import io.fairledger.tenancy.LedgerSettings;
 import io.fairledger.accounting.StatementView;
 import io.fairledger.ingest.Intake;
+import io.fairledger.ingest.SeenStarts;
 import io.fairledger.ingest.schema.EventDecoder;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -85,7 +86,10 @@ public final class AccountCommand implements Callable<Integer> {
         List<String> deadLetters = new ArrayList<>();
         try (BufferedReader in = Files.newBufferedReader(events, StandardCharsets.UTF_8)) {
             EventDecoder decoder = new EventDecoder(Clock.systemUTC());
-            Intake intake = new Intake(anyCluster -> true); // the file is accounted for whichever cluster it names
+            // the file is accounted for whichever cluster it names, registered at the settings' registeredAt
+            Instant registeredAt = settings.registeredAt() == null ? Instant.MIN : settings.registeredAt();
+            SeenStarts starts = new SeenStarts(Integer.MAX_VALUE);
+            Intake intake = new Intake(anyCluster -> registeredAt, starts);
             int lineNumber = 0;
             for (String line = in.readLine(); line != null; line = in.readLine()) {
                 lineNumber++;
@@ -101,6 +105,7 @@ public final class AccountCommand implements Callable<Integer> {
                 } else if (outcome instanceof Intake.Facts f) {
                     clusters.add(f.event().cluster());
                     facts.addAll(f.facts());
+                    starts.saw(f.facts());
                 }
             }
         } catch (NoSuchFileException e) {

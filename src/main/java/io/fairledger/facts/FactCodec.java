@@ -50,7 +50,8 @@ public final class FactCodec {
             } else if (event instanceof LedgerEvent.CapacityChanged c) {
                 out.resources(c.capacity());
             } else if (event instanceof LedgerEvent.DemandChanged d) {
-                out.string("tenant", d.tenant().toString()).resources(d.pending());
+                out.string("tenant", d.tenant().toString()).string("application", d.applicationId())
+                        .resources(d.pending());
             } else if (event instanceof LedgerEvent.WeightChanged w) {
                 out.string("tenant", w.tenant().toString()).number("weight", w.weight());
             }
@@ -123,7 +124,9 @@ public final class FactCodec {
             case "CapacityChanged" -> new LedgerFact.Event(new LedgerEvent.CapacityChanged(cluster, n.resources(), at),
                     key);
             case "DemandChanged" -> new LedgerFact.Event(
-                    new LedgerEvent.DemandChanged(cluster, TenantPath.parse(n.text("tenant")), n.resources(), at), key);
+                    new LedgerEvent.DemandChanged(cluster, TenantPath.parse(n.text("tenant")),
+                            n.application == null ? "" : n.application, n.resources(), at),
+                    key);
             case "WeightChanged" -> new LedgerFact.Event(new LedgerEvent.WeightChanged(cluster,
                     TenantPath.parse(n.text("tenant")), n.weight, at), key);
             case "NodeCapacity" -> new LedgerFact.NodeCapacity(cluster, n.text("node"), n.resources(), at, key);

@@ -78,6 +78,14 @@ public class FactCursor {
         return out;
     }
 
+    /** The stored start of {@code taskId} in {@code clusterId}, or null when none is stored. */
+    public LedgerFact taskStart(String clusterId, String taskId) throws SQLException {
+        List<LedgerFact> out = new ArrayList<>(1);
+        read(COLUMNS + "WHERE cluster_id = ? AND dedupe_key = ?", List.of(clusterId, LedgerFact.taskKey(taskId, true)),
+                (cluster, fact) -> out.add(fact));
+        return out.isEmpty() ? null : out.get(0);
+    }
+
     private interface Sink {
         void accept(String cluster, LedgerFact fact);
     }

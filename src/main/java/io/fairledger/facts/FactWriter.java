@@ -19,7 +19,7 @@ import org.postgresql.PGConnection;
  * A batch is first copied straight into {@code ledger_fact} under a savepoint: when none of its keys is stored yet, the
  * usual case, that is the whole insert. When one is (a redelivered event), the primary key rejects the copy, the
  * savepoint is rolled back and the batch goes the safe way: {@code COPY} into a session-local staging table, then one
- * {@code INSERT ... SELECT ... ON CONFLICT DO NOTHING}, which costs PostgreSQL about twice as much per row
+ * {@code INSERT ... SELECT ... ON CONFLICT}, which costs PostgreSQL about twice as much per row
  * (docs/benchmarks.md, ingestion, fourth round).
  */
 public final class FactWriter {
@@ -34,21 +34,33 @@ public final class FactWriter {
     private static final String COPY_STAGING = "COPY fact_batch (" + FACT_COLUMNS + ") FROM STDIN";
     /** The SQLSTATE of a key already stored. */
     private static final String UNIQUE_VIOLATION = "23505";
+    /**
+     * Skips stored keys, except that an earlier start of a task replaces the stored one ({@link Dedupe#replaces}, same
+     * order: time, then the encoding in code-point order); the replaced row gets this transaction's id, so the live
+     * ledgers read it again as a late fact.
+     */
     private static final String MOVE_STAGING = "INSERT INTO ledger_fact (" + FACT_COLUMNS + ") SELECT "
-            + FACT_COLUMNS + " FROM fact_batch ON CONFLICT DO NOTHING";
+            + FACT_COLUMNS + " FROM fact_batch ON CONFLICT (cluster_id, dedupe_key) DO UPDATE SET "
+            + "event_id = EXCLUDED.event_id, event_time_ms = EXCLUDED.event_time_ms, fact = EXCLUDED.fact, "
+            + "source_topic = EXCLUDED.source_topic, source_partition = EXCLUDED.source_partition, "
+            + "source_offset = EXCLUDED.source_offset, ingested_at = now(), tx = pg_current_xact_id() "
+            + "WHERE ledger_fact.kind = 'TaskStarted' AND EXCLUDED.kind = 'TaskStarted' "
+            + "AND (EXCLUDED.event_time_ms < ledger_fact.event_time_ms OR (EXCLUDED.event_time_ms = "
+            + "ledger_fact.event_time_ms AND EXCLUDED.fact COLLATE \"C\" < ledger_fact.fact COLLATE \"C\"))";
 
     private FactWriter() {
     }
 
     /**
-     * Drops the batch's own duplicates ({@link Dedupe}: first one wins, as a row-by-row insert would), then copies the rest straight
-     * into {@code ledger_fact}, or, when a key is already stored, through the staging table, skipping stored keys.
+     * Drops the batch's own duplicates ({@link Dedupe}: the earliest start of a task, else the first), then copies the
+     * rest straight into {@code ledger_fact}, or, when a key is already stored, through the staging table, which skips
+     * stored keys but lets an earlier task start replace the stored one. Returns the rows inserted or replaced.
      */
     public static int insert(Connection c, List<SourcedFact> facts) throws SQLException {
         if (facts.isEmpty()) {
             return 0;
         }
-        List<SourcedFact> unique = Dedupe.firstOfEachKey(facts, SourcedFact::fact);
+        List<SourcedFact> unique = Dedupe.keptOfEachKey(facts, SourcedFact::fact);
         CopyText rows = new CopyText(unique.size() * 256);
         for (SourcedFact s : unique) {
             rows.field(s.fact().clusterId()).field(s.fact().dedupeKey()).field(s.eventId()).field(s.fact().at())

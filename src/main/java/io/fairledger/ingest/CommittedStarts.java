@@ -1,9 +1,10 @@
 package io.fairledger.ingest;
 
-import java.util.HashSet;
+import java.util.HashMap;
 import java.util.List;
-import java.util.Set;
+import java.util.Map;
 
+import io.fairledger.facts.Dedupe;
 import io.fairledger.facts.LedgerFact;
 import io.fairledger.facts.SourcedFact;
 import io.fairledger.core.ledger.LedgerEvent;
@@ -13,7 +14,8 @@ import io.fairledger.core.ledger.LedgerEvent;
  * committed too. A YARN container's finish repeats its start (see {@link Normaliser}: a finish that carries the start
  * time also yields the start), so without this nearly every batch would send PostgreSQL rows its primary key rejects,
  * and one rejected row sends the whole batch the slower way ({@link BatchStore}). Skipping a known start changes nothing
- * in the books: the stored start keeps its key, and the first one stored wins anyway.
+ * in the books: only a start the stored one would keep out is skipped; an earlier one ({@link Dedupe#replaces}) is sent
+ * and replaces it.
  * <p>
  * Stored facts are never deleted, so a start once known stays stored; a start this set does not know (another replica
  * committed it, this one restarted, or the set was full) is sent as before and deduplicated by PostgreSQL. The set
@@ -25,16 +27,19 @@ final class CommittedStarts {
     }
 
     private final int capacity;
-    private final Set<Task> stored = new HashSet<>();
+    private final Map<Task, LedgerFact> stored = new HashMap<>();
 
     CommittedStarts(int capacity) {
         this.capacity = capacity;
     }
 
-    /** Whether {@code fact} is a task start known to be stored already. */
+    /** Whether {@code fact} is a task start that a start known to be stored keeps out. */
     boolean known(LedgerFact fact) {
-        return fact instanceof LedgerFact.Event e && e.event() instanceof LedgerEvent.TaskStarted s
-                && stored.contains(new Task(s.clusterId(), s.taskId()));
+        if (fact instanceof LedgerFact.Event e && e.event() instanceof LedgerEvent.TaskStarted s) {
+            LedgerFact kept = stored.get(new Task(s.clusterId(), s.taskId()));
+            return kept != null && !Dedupe.replaces(fact, kept);
+        }
+        return false;
     }
 
     /** {@code facts} are committed: their starts are stored; the tasks they finish need theirs no longer. */
@@ -45,7 +50,11 @@ final class CommittedStarts {
                     if (stored.size() >= capacity) {
                         stored.clear();
                     }
-                    stored.add(new Task(started.clusterId(), started.taskId()));
+                    Task task = new Task(started.clusterId(), started.taskId());
+                    LedgerFact kept = stored.get(task);
+                    if (kept == null || Dedupe.replaces(s.fact(), kept)) {
+                        stored.put(task, s.fact());
+                    }
                 } else if (e.event() instanceof LedgerEvent.TaskFinished finished) {
                     stored.remove(new Task(finished.clusterId(), finished.taskId()));
                 }

@@ -28,6 +28,7 @@ import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.jboss.logging.Logger;
 
 import io.fairledger.config.FairledgerConfig;
+import io.fairledger.facts.FactCursor;
 import io.fairledger.facts.LedgerFact;
 import io.fairledger.facts.SourcedFact;
 import io.fairledger.ingest.schema.EventDecoder;
@@ -81,6 +82,9 @@ public class EventConsumer {
     BatchStore store;
 
     @Inject
+    FactCursor factCursor;
+
+    @Inject
     MeterRegistry meters;
 
     /** How many task starts the consumer remembers as stored ({@link CommittedStarts}): about 150 bytes each. */
@@ -88,9 +92,9 @@ public class EventConsumer {
     FairledgerConfig config;
 
     private final EventDecoder decoder = new EventDecoder(Clock.systemUTC());
-    /** The registered clusters as last read; read again when an event names another. */
-    private Set<String> clusters = Set.of();
-    private final Intake intake = new Intake(this::knownCluster);
+    private RegisteredClusters clusters;
+    private StoredStarts knownStarts;
+    private Intake intake;
     private volatile boolean running;
     private KafkaConsumer<byte[], byte[]> consumer;
     private DeadLetters deadLetters;
@@ -130,6 +134,9 @@ public class EventConsumer {
         ingestMeters = new IngestMeters(meters);
         committer = Executors.newSingleThreadExecutor(r -> new Thread(r, "fairledger-commit"));
         starts = new CommittedStarts(this.config.ingest().knownStarts());
+        clusters = new RegisteredClusters(tenancy::registrations);
+        knownStarts = new StoredStarts(this.config.ingest().knownStarts(), factCursor);
+        intake = new Intake(clusters, knownStarts);
         running = true;
         thread = new Thread(this::run, "fairledger-events");
         thread.start();
@@ -259,6 +266,7 @@ public class EventConsumer {
         List<AdmissionRecord> admissions = new ArrayList<>();
         Map<TopicPartition, Long> next = new HashMap<>();
         knownInBatch = 0;
+        clusters.newBatch();
         for (ConsumerRecord<byte[], byte[]> record : records) {
             next.put(new TopicPartition(record.topic(), record.partition()), record.offset() + 1);
             String outcome = record.topic().equals(EventTopics.REGISTRATIONS)
@@ -297,6 +305,7 @@ public class EventConsumer {
             return "admission";
         }
         Intake.Facts accepted = (Intake.Facts) outcome;
+        knownStarts.saw(accepted.facts());
         for (LedgerFact fact : accepted.facts()) {
             if (starts.known(fact)) {
                 knownInBatch++;
@@ -321,13 +330,6 @@ public class EventConsumer {
         deadLetters.send(record, reason);
         ingestMeters.deadLetter(record.topic(), code);
         return "dead-letter";
-    }
-
-    private boolean knownCluster(String clusterId) {
-        if (!clusters.contains(clusterId)) {
-            clusters = tenancy.clusterIds();
-        }
-        return clusters.contains(clusterId);
     }
 
     private static String contentType(ConsumerRecord<byte[], byte[]> record) {

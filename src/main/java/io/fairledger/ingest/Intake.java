@@ -1,7 +1,7 @@
 package io.fairledger.ingest;
 
+import java.time.Instant;
 import java.util.List;
-import java.util.function.Predicate;
 
 import io.fairledger.facts.Dedupe;
 import io.fairledger.facts.LedgerFact;
@@ -12,8 +12,8 @@ import io.fairledger.ingest.schema.FairledgerEvent;
  * The one intake of an event, for the consumer and for {@code fairledger account}: a decoded record (decoded and
  * validated by the {@link io.fairledger.ingest.schema.EventDecoder}) is checked against the registered clusters,
  * normalised into ledger facts ({@link Normaliser}) and, over a whole stream, deduplicated ({@link #dedupe}, the rule
- * {@code ledger_fact}'s primary key applies to what the consumer stores). Pure: no I/O, no state but the cluster
- * check it is given.
+ * {@code ledger_fact}'s primary key applies to what the consumer stores). Pure: no I/O, no state but the registered
+ * clusters and the known task starts it is given.
  */
 public final class Intake {
 
@@ -38,11 +38,30 @@ public final class Intake {
     public record Facts(FairledgerEvent event, List<LedgerFact> facts) implements Outcome {
     }
 
-    private final Predicate<String> knownCluster;
+    /** What the intake knows of the registered clusters. */
+    @FunctionalInterface
+    public interface Clusters {
+        /**
+         * When {@code clusterId}'s books start: null when no such cluster is registered, the {@code registeredAt} of
+         * its ledger settings, or {@link Instant#MIN} while it has none.
+         */
+        Instant registeredAt(String clusterId);
+    }
 
-    /** @param knownCluster whether a cluster id is registered (the consumer asks tenancy; {@code account} any) */
-    public Intake(Predicate<String> knownCluster) {
-        this.knownCluster = knownCluster;
+    /** The reason code of an event before its cluster's {@code registeredAt}. */
+    public static final String BEFORE_REGISTRATION = "before-registration";
+
+    private final Clusters clusters;
+    private final KnownStarts starts;
+
+    /**
+     * @param clusters the registered clusters (the consumer asks tenancy; {@code account} takes every cluster as
+     *                 registered at its settings' {@code registeredAt})
+     * @param starts   tasks' earlier starts, for a Mesos update that does not repeat its resources
+     */
+    public Intake(Clusters clusters, KnownStarts starts) {
+        this.clusters = clusters;
+        this.starts = starts;
     }
 
     /** Decoded -> cluster check -> normalised. */
@@ -51,11 +70,17 @@ public final class Intake {
             return new Rejected(rejected.rejection().reason().code(), rejected.rejection().describe());
         }
         FairledgerEvent event = ((Decoded.Ok) decoded).event();
-        if (!knownCluster.test(event.cluster())) {
+        Instant registeredAt = clusters.registeredAt(event.cluster());
+        if (registeredAt == null) {
             return new Rejected("unknown-cluster", "unknown-cluster: no cluster '" + event.cluster()
                     + "' is registered");
         }
-        Normaliser.Result result = Normaliser.normalise(event);
+        if (event.eventTime().isBefore(registeredAt)) {
+            return new Rejected(BEFORE_REGISTRATION, BEFORE_REGISTRATION + ": eventTime " + event.eventTime()
+                    + " is before cluster '" + event.cluster() + "' was registered (" + registeredAt
+                    + "); its books start there");
+        }
+        Normaliser.Result result = Normaliser.normalise(event, starts);
         if (result instanceof Normaliser.Invalid invalid) {
             return new Rejected("invalid", "invalid: " + invalid.reason());
         }
@@ -65,8 +90,8 @@ public final class Intake {
         return new Facts(event, ((Normaliser.Facts) result).facts());
     }
 
-    /** The facts of {@code clusterId}, the first of each dedupe key kept ({@link Dedupe}). */
+    /** The facts of {@code clusterId}, one of each dedupe key kept ({@link Dedupe}: a task's earliest start). */
     public static List<LedgerFact> dedupe(List<LedgerFact> facts, String clusterId) {
-        return Dedupe.firstOfEachKey(facts.stream().filter(f -> f.clusterId().equals(clusterId)).toList(), f -> f);
+        return Dedupe.keptOfEachKey(facts.stream().filter(f -> f.clusterId().equals(clusterId)).toList(), f -> f);
     }
 }

@@ -21,11 +21,16 @@ import io.fairledger.ingest.schema.YarnContainerEvent;
  * and KILLED are a finish at {@code finishedTime} (else the event time). NEW, RESERVED and SCHEDULED hold nothing.</li>
  * <li>A Mesos task holds its resources from TASK_STAGING; STAGING, STARTING and RUNNING are a start, the terminal
  * states a finish; KILLING, UNREACHABLE and UNKNOWN change nothing (the task may still come back). Task ids are
- * qualified by the framework, as Mesos only makes them unique within one.</li>
+ * qualified by the framework, as Mesos only makes them unique within one. A status update carries no resources (only
+ * the task does): a start without them takes the tenant, application and resources of the task's earlier start
+ * ({@link KnownStarts}), and is invalid only when none is known. CPUs count in thousandths (Mesos keeps scalars to
+ * three decimals), memory in whole MB and GPUs whole; the decoder refuses other amounts, nothing is rounded.</li>
  * <li>A finish before its start: a finish that carries the container's start time ({@code createdTime} or
  * {@code startedTime}) also yields that start, under the same dedupe key as the start itself, so whichever arrives
  * first counts and the other is a duplicate; the replay sorts by event time, so the ledger sees start then finish.</li>
- * <li>Every start and finish is deduplicated by task transition, everything else by event id.</li>
+ * <li>Every start and finish is deduplicated by task transition, everything else by event id; of a task's starts the
+ * earliest counts ({@link io.fairledger.facts.Dedupe}), so a YARN RUNNING without {@code createdTime} or a Mesos
+ * RUNNING after STAGING never moves the start later, in whatever order they arrive.</li>
  * </ul>
  */
 public final class Normaliser {
@@ -49,13 +54,14 @@ public final class Normaliser {
     private Normaliser() {
     }
 
-    public static Result normalise(FairledgerEvent event) {
+    /** The facts of {@code event}; {@code known} gives a task's earlier start to a Mesos update without resources. */
+    public static Result normalise(FairledgerEvent event, KnownStarts known) {
         try {
             if (event instanceof YarnContainerEvent y) {
                 return yarn(y);
             }
             if (event instanceof MesosTaskStatus m) {
-                return mesos(m);
+                return mesos(m, known);
             }
             if (event instanceof DemandReported d) {
                 ResourceVector pending = new ResourceVector(Math.round(d.pendingCpus() * 1000), d.pendingMemoryMb(),
@@ -88,12 +94,18 @@ public final class Normaliser {
         };
     }
 
-    private static Result mesos(MesosTaskStatus m) {
+    private static Result mesos(MesosTaskStatus m, KnownStarts known) {
         String taskId = (m.frameworkId() == null ? "" : m.frameworkId() + "/") + m.taskId();
         return switch (m.state()) {
             case TASK_STAGING, TASK_STARTING, TASK_RUNNING -> {
                 if (m.cpus() == null && m.memMb() == null && m.gpus() == null) {
-                    yield new Invalid("a Mesos task start (" + m.state() + ") must carry its resources (cpus, mem)");
+                    LedgerEvent.TaskStarted earlier = known.find(m.cluster(), taskId);
+                    if (earlier == null) {
+                        yield new Invalid("a Mesos task start (" + m.state() + ") without resources (cpus, mem, gpus),"
+                                + " and no earlier event of task '" + taskId + "' is known to take them from");
+                    }
+                    yield facts(start(m.cluster(), taskId, earlier.tenant(), earlier.applicationId(),
+                            earlier.resources(), millis(m.eventTime())));
                 }
                 yield facts(start(m.cluster(), taskId, tenant(m.role()), m.frameworkId(), mesosSize(m),
                         millis(m.eventTime())));
@@ -127,9 +139,10 @@ public final class Normaliser {
         return c.node();
     }
 
+    /** Exact: the decoder accepts only whole MB and whole GPUs, and CPUs in thousandths, as Mesos keeps them. */
     private static ResourceVector mesosSize(MesosTaskStatus m) {
-        return new ResourceVector(Math.round(orZero(m.cpus()) * 1000), Math.round(orZero(m.memMb())),
-                Math.round(orZero(m.gpus())));
+        return new ResourceVector(Math.round(orZero(m.cpus()) * 1000), (long) orZero(m.memMb()),
+                (long) orZero(m.gpus()));
     }
 
     private static LedgerFact start(String cluster, String taskId, TenantPath tenant, String applicationId,

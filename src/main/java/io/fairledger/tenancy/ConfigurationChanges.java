@@ -6,8 +6,10 @@ import io.fairledger.errors.Invalid;
 import java.math.BigDecimal;
 import java.time.Instant;
 import java.util.List;
+import java.util.regex.Pattern;
 
 import io.fairledger.audit.AuditTrail;
+import io.fairledger.core.model.PlainText;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.context.control.ActivateRequestContext;
 import jakarta.inject.Inject;
@@ -24,6 +26,9 @@ import jakarta.transaction.Transactional;
 @ActivateRequestContext
 public class ConfigurationChanges {
 
+    /** What a cluster id may be: it appears in URLs, metric labels and Kafka keys. */
+    public static final String CLUSTER_ID_PATTERN = "[a-z0-9][a-z0-9-]{0,62}";
+    private static final Pattern CLUSTER_ID = Pattern.compile(CLUSTER_ID_PATTERN);
     private static final BigDecimal MAX_WEIGHT = BigDecimal.valueOf(1_000_000);
 
     @Inject
@@ -38,9 +43,25 @@ public class ConfigurationChanges {
     /** Registers a new cluster; {@code Conflict} if the id is taken. Audited. */
     @Transactional
     public ClusterView registerCluster(String id, String name, ResourceManagerKind kind, BigDecimal discountRate) {
+        checkClusterNames(id, name);
         ClusterView cluster = ClusterView.of(tenancy.register(id, name, kind, discountRate));
         audit.record(cluster.id(), "cluster", null, cluster, Instant.now());
         return cluster;
+    }
+
+    /**
+     * The cluster id rule of the REST body ({@code ClusterAdminResource}) and plain-text names ({@link PlainText}),
+     * checked here for registrations from Kafka and the portal too.
+     */
+    private static void checkClusterNames(String id, String name) {
+        if (id == null || !CLUSTER_ID.matcher(id).matches()) {
+            throw Invalid.field("id",
+                    "must be 1-63 lower-case letters, digits or '-', starting with a letter or digit");
+        }
+        String problem = PlainText.problem(name);
+        if (problem != null) {
+            throw Invalid.field("name", "contains " + problem);
+        }
     }
 
     /**

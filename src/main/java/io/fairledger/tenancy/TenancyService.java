@@ -1,10 +1,13 @@
 package io.fairledger.tenancy;
 
 import java.math.BigDecimal;
+import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
@@ -51,6 +54,30 @@ public class TenancyService {
     public Set<String> clusterIds() {
         return new HashSet<>(ClusterEntity.getEntityManager()
                 .createQuery("SELECT c.id FROM ClusterEntity c", String.class).getResultList());
+    }
+
+    /**
+     * When each registered cluster's books start: the {@code registeredAt} of its ledger settings, or
+     * {@link Instant#MIN} while it has none (the consumer refuses events before it).
+     */
+    @Transactional
+    public Map<String, Instant> registrations() {
+        Map<String, Instant> out = new HashMap<>();
+        for (ClusterEntity cluster : clusters()) {
+            Instant registeredAt = Instant.MIN;
+            if (cluster.ledgerSettings != null) {
+                try {
+                    LedgerSettings settings = json.readValue(cluster.ledgerSettings, LedgerSettings.class);
+                    if (settings.registeredAt() != null) {
+                        registeredAt = settings.registeredAt();
+                    }
+                } catch (JsonProcessingException e) {
+                    throw new IllegalStateException("stored ledger settings of " + cluster.id + " are unreadable", e);
+                }
+            }
+            out.put(cluster.id, registeredAt);
+        }
+        return out;
     }
 
     public List<ClusterEntity> clusters() {

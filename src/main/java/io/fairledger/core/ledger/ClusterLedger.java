@@ -152,8 +152,11 @@ public final class ClusterLedger {
             }
         } else if (event instanceof DemandChanged d) {
             TenantNode n = tree.get(d.tenant());
+            ResourceVector before = n == null
+                    ? ResourceVector.ZERO
+                    : n.pendingByApplication.getOrDefault(d.applicationId(), ResourceVector.ZERO);
             for (int r = 0; r < ResourceVector.TYPES; r++) {
-                Math.addExact(root.pending[r] - (n == null ? 0 : n.ownPending[r]), d.pending().get(r));
+                Math.addExact(root.pending[r] - before.get(r), d.pending().get(r));
             }
         }
         quanta.refresh(t);
@@ -226,10 +229,13 @@ public final class ClusterLedger {
             recomputeAll();
         }
         touchPath(leaf, t);
+        ResourceVector before = d.pending().isZero()
+                ? leaf.pendingByApplication.remove(d.applicationId())
+                : leaf.pendingByApplication.put(d.applicationId(), d.pending());
         long[] delta = new long[ResourceVector.TYPES];
         for (int r = 0; r < ResourceVector.TYPES; r++) {
-            delta[r] = d.pending().get(r) - leaf.ownPending[r];
-            leaf.ownPending[r] = d.pending().get(r);
+            delta[r] = d.pending().get(r) - (before == null ? 0 : before.get(r));
+            leaf.ownPending[r] += delta[r];
         }
         for (TenantNode n = leaf; n != null; n = n.parent) {
             boolean wasActive = n.active();

@@ -46,15 +46,31 @@ public sealed interface LedgerEvent {
         }
     }
 
-    /** The tenant's pending (requested, not yet running) resources are now {@code pending}; replaces the last value. */
-    record DemandChanged(String clusterId, TenantPath tenant, ResourceVector pending, long at) implements LedgerEvent {
+    /**
+     * One application's pending (requested, not yet running) resources for {@code tenant} are now {@code pending},
+     * replacing that application's last value; the tenant's demand is the sum over its applications. So reports of
+     * several applications at the same instant all count, in whatever order they are applied.
+     *
+     * @param applicationId
+     *            the application (YARN application, Mesos framework) reporting; empty for a report of the tenant's
+     *            whole demand
+     */
+    record DemandChanged(String clusterId, TenantPath tenant, String applicationId, ResourceVector pending, long at)
+            implements
+                LedgerEvent {
         public DemandChanged {
             requireId(clusterId, "cluster id");
             Objects.requireNonNull(tenant, "tenant");
             if (tenant.isRoot()) {
                 throw new IllegalArgumentException("demand must belong to a tenant, not the root");
             }
+            applicationId = applicationId == null ? "" : applicationId;
             Objects.requireNonNull(pending, "pending");
+        }
+
+        /** The tenant's whole pending demand (no application named). */
+        public DemandChanged(String clusterId, TenantPath tenant, ResourceVector pending, long at) {
+            this(clusterId, tenant, "", pending, at);
         }
     }
 

@@ -1,8 +1,11 @@
 package io.fairledger.core.ledger;
 
+import io.fairledger.core.model.ResourceVector;
 import io.fairledger.core.model.TenantPath;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 
 /**
  * One node of the tenant tree inside a {@link ClusterLedger}: its configuration, the current rates derived from what
@@ -27,7 +30,13 @@ final class TenantNode {
     double eta;
 
     final long[] held = new long[3];
+    /** The node's own pending demand: the sum of {@link #pendingByApplication}. */
     final long[] ownPending = new long[3];
+    /**
+     * The latest non-zero pending demand each application reported for this node ({@code ""}: the tenant's own report);
+     * an application reporting zero is removed, so this holds the applications with demand outstanding.
+     */
+    final Map<String, ResourceVector> pendingByApplication = new HashMap<>();
     final long[] pending = new long[3];
     int runningTasks;
 

@@ -7,7 +7,7 @@ import java.util.Comparator;
  * The canonical order of events, so that events with the same time give the same result in whatever order they
  * arrived: by time; at one instant capacity changes, then weight changes, then task starts, then task finishes (so a
  * task started and finished in the same millisecond is counted as a zero-length task, not as an unknown finish), then
- * demand changes; then by task id or tenant path; then by the rest of the event's content.
+ * demand changes; then by task id or tenant path (and application, for demand); then by the rest of the event's content.
  */
 public final class CanonicalOrder {
 
@@ -43,7 +43,7 @@ public final class CanonicalOrder {
             return f.taskId();
         }
         if (e instanceof LedgerEvent.DemandChanged d) {
-            return d.tenant().toString();
+            return d.tenant() + "\n" + d.applicationId();
         }
         if (e instanceof LedgerEvent.WeightChanged w) {
             return w.tenant().toString();

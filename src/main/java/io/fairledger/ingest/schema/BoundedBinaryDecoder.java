@@ -2,6 +2,9 @@ package io.fairledger.ingest.schema;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;
+import java.nio.charset.CharacterCodingException;
+import java.nio.charset.CodingErrorAction;
+import java.nio.charset.StandardCharsets;
 
 import org.apache.avro.AvroRuntimeException;
 import org.apache.avro.io.BinaryDecoder;
@@ -61,12 +64,26 @@ final class BoundedBinaryDecoder extends Decoder {
 
     @Override
     public Utf8 readString(Utf8 old) throws IOException {
-        return new Utf8(readLengthPrefixed("string"));
+        return new Utf8(validUtf8(readLengthPrefixed("string")));
     }
 
     @Override
     public String readString() throws IOException {
-        return new Utf8(readLengthPrefixed("string")).toString();
+        return new Utf8(validUtf8(readLengthPrefixed("string"))).toString();
+    }
+
+    /**
+     * Refuses bytes that are not UTF-8 (an encoded lone surrogate among them): decoding would put U+FFFD in their place,
+     * and two distinct ids would become one.
+     */
+    private static byte[] validUtf8(byte[] bytes) throws IOException {
+        try {
+            StandardCharsets.UTF_8.newDecoder().onMalformedInput(CodingErrorAction.REPORT)
+                    .onUnmappableCharacter(CodingErrorAction.REPORT).decode(ByteBuffer.wrap(bytes));
+            return bytes;
+        } catch (CharacterCodingException e) {
+            throw new IOException("a string is not valid UTF-8 (" + e + ")", e);
+        }
     }
 
     @Override

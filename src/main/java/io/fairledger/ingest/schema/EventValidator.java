@@ -12,9 +12,13 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
+import io.fairledger.core.model.PlainText;
+
 /**
- * Checks a decoded event beyond what the schema says: identifiers present, resources neither negative nor beyond
- * {@link ResourceLimits}, event time not further in the future than the allowed skew, and each type's own rules.
+ * Checks a decoded event beyond what the schema says: identifiers present and plain text ({@link PlainText}: no
+ * control characters, unpaired surrogates or layout overrides; a tenant path without white space at its ends),
+ * resources neither negative nor beyond {@link ResourceLimits}, event time not further in the future than the allowed
+ * skew, and each type's own rules.
  */
 final class EventValidator {
 
@@ -67,7 +71,7 @@ final class EventValidator {
         id(e.applicationId(), "applicationId");
         id(e.attemptId(), "attemptId");
         id(e.containerId(), "containerId");
-        id(e.queue(), "queue");
+        tenant(e.queue(), "queue");
         id(e.user(), "user");
         optionalId(e.node(), "node");
         memory(e.allocatedMemoryMb(), "allocatedMemoryMb");
@@ -86,6 +90,8 @@ final class EventValidator {
         id(e.frameworkId(), "frameworkId");
         id(e.taskId(), "taskId");
         optionalId(e.role(), "role");
+        tenantEnds(e.role(), "role");
+        optionalId(e.statusUuid(), "statusUuid");
         optionalId(e.agentId(), "agentId");
         optionalId(e.executorId(), "executorId");
         if (e.cpus() != null) {
@@ -93,15 +99,17 @@ final class EventValidator {
         }
         if (e.memMb() != null) {
             amount(e.memMb(), ResourceLimits.MAX_MEMORY_MB, "memMb", Rejection.Reason.INVALID_RESOURCES);
+            whole(e.memMb(), "memMb", "MB: the books count memory in whole MB");
         }
         if (e.gpus() != null) {
             gpus(e.gpus(), "gpus");
+            whole(e.gpus(), "gpus", "GPUs: Mesos allocates whole GPUs");
         }
     }
 
     private static void jobSubmitted(JobSubmitted e) throws RejectedException {
         id(e.jobId(), "jobId");
-        id(e.tenant(), "tenant");
+        tenant(e.tenant(), "tenant");
         optionalId(e.workflowId(), "workflowId");
         requestedTasks(e.requestedTasks(), "requestedTasks");
         if (e.relativeDeadlineSeconds() != null) {
@@ -111,14 +119,14 @@ final class EventValidator {
 
     private static void jobFinished(JobFinished e) throws RejectedException {
         id(e.jobId(), "jobId");
-        id(e.tenant(), "tenant");
+        tenant(e.tenant(), "tenant");
         amount(e.compTimeCpuSeconds(), ResourceLimits.MAX_CPU_SECONDS, "compTimeCpuSeconds",
                 Rejection.Reason.INVALID_RESOURCES);
         cpus(e.allocatedCpus(), "allocatedCpus");
     }
 
     private static void demand(DemandReported e) throws RejectedException {
-        id(e.tenant(), "tenant");
+        tenant(e.tenant(), "tenant");
         optionalId(e.applicationId(), "applicationId");
         cpus(e.pendingCpus(), "pendingCpus");
         memory(e.pendingMemoryMb(), "pendingMemoryMb");
@@ -149,7 +157,7 @@ final class EventValidator {
 
     private static void workflow(WorkflowSubmitted e) throws RejectedException {
         id(e.workflowId(), "workflowId");
-        id(e.tenant(), "tenant");
+        tenant(e.tenant(), "tenant");
         deadline(e.relativeDeadlineSeconds(), "relativeDeadlineSeconds");
         List<WorkflowSubmitted.WorkflowJob> jobs = e.jobs();
         if (jobs.isEmpty()) {
@@ -229,6 +237,23 @@ final class EventValidator {
             throw new RejectedException(Rejection.Reason.INVALID_FIELD, field,
                     value.length() + " characters, more than the limit of " + ResourceLimits.MAX_ID_LENGTH);
         }
+        String problem = PlainText.problem(value);
+        if (problem != null) {
+            throw new RejectedException(Rejection.Reason.INVALID_FIELD, field, "contains " + problem);
+        }
+    }
+
+    /** A tenant path: an id whose ends are not blank, as the parser would strip them and merge two tenants. */
+    private static void tenant(String value, String field) throws RejectedException {
+        id(value, field);
+        tenantEnds(value, field);
+    }
+
+    private static void tenantEnds(String value, String field) throws RejectedException {
+        if (value != null && !value.equals(value.strip())) {
+            throw new RejectedException(Rejection.Reason.INVALID_FIELD, field,
+                    "starts or ends with white space; a tenant path is taken as written");
+        }
     }
 
     private static void optionalId(String value, String field) throws RejectedException {
@@ -237,6 +262,14 @@ final class EventValidator {
                 throw new RejectedException(Rejection.Reason.INVALID_FIELD, field, "blank; omit it or give null");
             }
             id(value, field);
+        }
+    }
+
+    /** Refuses a fraction rather than rounding it away (the amount is already finite and in range). */
+    private static void whole(double value, String field, String unit) throws RejectedException {
+        if (value != Math.rint(value)) {
+            throw new RejectedException(Rejection.Reason.INVALID_RESOURCES, field,
+                    value + " is not a whole number of " + unit);
         }
     }
 

@@ -46,7 +46,7 @@ public class ClusterAdminResource {
 
     /** A cluster to register. */
     public record ClusterRegistration(
-            @NotNull(message = "id is required") @Pattern(regexp = "[a-z0-9][a-z0-9-]{0,62}", message = "id must be 1-63 lower-case letters, digits or '-', starting with a letter or digit") String id,
+            @NotNull(message = "id is required") @Pattern(regexp = ConfigurationChanges.CLUSTER_ID_PATTERN, message = "id must be 1-63 lower-case letters, digits or '-', starting with a letter or digit") String id,
             @Size(max = 200, message = "name is at most 200 characters") String name,
             @NotNull(message = "resourceManager is required: YARN or MESOS") ResourceManagerKind resourceManager,
             @DecimalMin(value = "0", message = "discountRate must be between 0 and 1") @DecimalMax(value = "1", message = "discountRate must be between 0 and 1") @Digits(integer = 1, fraction = 5, message = "discountRate has at most 5 decimal places") BigDecimal discountRate) {

@@ -1,0 +1,50 @@
+package io.fairledger.ingest;
+
+import java.sql.SQLException;
+
+import io.fairledger.core.ledger.LedgerEvent;
+import io.fairledger.facts.FactCursor;
+import io.fairledger.facts.LedgerFact;
+
+/**
+ * The consumer's {@link KnownStarts}: the starts it accepted lately ({@link SeenStarts}, which also covers the batches
+ * not yet committed), else the start stored in PostgreSQL (another replica's, or one from before a restart). Asked only
+ * for a Mesos update without resources. Consumer thread only.
+ */
+final class StoredStarts implements KnownStarts {
+
+    private final SeenStarts seen;
+    private final FactCursor cursor;
+
+    StoredStarts(int capacity, FactCursor cursor) {
+        this.seen = new SeenStarts(capacity);
+        this.cursor = cursor;
+    }
+
+    /** The intake accepted {@code facts}. */
+    void saw(Iterable<LedgerFact> facts) {
+        seen.saw(facts);
+    }
+
+    /** @throws StorageUnavailable when PostgreSQL cannot be asked: the batch fails and is read again */
+    @Override
+    public LedgerEvent.TaskStarted find(String clusterId, String taskId) {
+        LedgerEvent.TaskStarted start = seen.find(clusterId, taskId);
+        if (start != null) {
+            return start;
+        }
+        try {
+            LedgerFact stored = cursor.taskStart(clusterId, taskId);
+            return stored instanceof LedgerFact.Event e && e.event() instanceof LedgerEvent.TaskStarted s ? s : null;
+        } catch (SQLException e) {
+            throw new StorageUnavailable(e);
+        }
+    }
+
+    /** PostgreSQL could not be asked for a stored start. */
+    static final class StorageUnavailable extends RuntimeException {
+        StorageUnavailable(SQLException cause) {
+            super("cannot read a task's stored start: " + cause.getMessage(), cause);
+        }
+    }
+}
