@@ -71,6 +71,27 @@ class BatchStoreTest {
         assertThat(read).as("the live ledger reads both batches once").hasSize(5);
     }
 
+    @Test
+    void anEarlierStartOfAStoredTaskReplacesItAndIsReadAgainByTheLiveLedgers() throws SQLException {
+        String early = "fact-store-early";
+        store.commit("fact-store-early-group", batch(100, start(early, "early", 5_000)), List.of(),
+                Map.of(PARTITION, 101L));
+        String horizon = cursor.horizon();
+
+        // a later start of the same task (Mesos RUNNING after STAGING) and then the earlier one (YARN ALLOCATED)
+        int later = store.commit("fact-store-early-group", batch(101, start(early, "early", 9_000)), List.of(),
+                Map.of(PARTITION, 102L));
+        assertThat(later).as("a later start changes nothing").isZero();
+        int earlier = store.commit("fact-store-early-group", batch(102, start(early, "early", 1_000),
+                start(early, "early", 3_000)), List.of(), Map.of(PARTITION, 104L));
+        assertThat(earlier).as("the earliest of the batch replaces the stored start").isEqualTo(1);
+
+        assertThat(cursor.taskStart(early, "early").at()).isEqualTo(1_000);
+        List<LedgerFact> read = cursor.between(horizon, cursor.horizon()).get(early);
+        assertThat(read).as("the live ledgers read the replaced row as a fresh (late) fact").hasSize(1);
+        assertThat(read.get(0).at()).isEqualTo(1_000);
+    }
+
     private static List<SourcedFact> batch(long firstOffset, LedgerFact... facts) {
         List<SourcedFact> out = new ArrayList<>();
         for (LedgerFact fact : facts) {

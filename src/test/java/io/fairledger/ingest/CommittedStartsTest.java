@@ -48,9 +48,24 @@ class CommittedStartsTest {
         assertThat(starts.size()).isZero();
     }
 
+    @Test
+    void anEarlierStartOfAKnownTaskIsNotLeftOutButALaterOneIs() {
+        CommittedStarts starts = new CommittedStarts(10);
+        starts.committed(List.of(stored(start("c", "t1", 1_000))));
+        assertThat(starts.known(start("c", "t1", 5_000))).as("a later start (RUNNING after ALLOCATED)").isTrue();
+        assertThat(starts.known(start("c", "t1", 500))).as("an earlier one replaces the stored start").isFalse();
+
+        starts.committed(List.of(stored(start("c", "t1", 500))));
+        assertThat(starts.known(start("c", "t1", 1_000))).isTrue();
+    }
+
     static LedgerFact start(String cluster, String task) {
+        return start(cluster, task, 1_000);
+    }
+
+    static LedgerFact start(String cluster, String task, long at) {
         return new LedgerFact.Event(new LedgerEvent.TaskStarted(cluster, task, TenantPath.parse("root.a"), "app",
-                new ResourceVector(1000, 1024, 0), 1_000), "task:" + task + ":start");
+                new ResourceVector(1000, 1024, 0), at), "task:" + task + ":start");
     }
 
     static LedgerFact finish(String cluster, String task) {
