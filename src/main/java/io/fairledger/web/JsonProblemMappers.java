@@ -1,5 +1,6 @@
 package io.fairledger.web;
 
+import io.fairledger.core.model.PlainText;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Arrays;
@@ -92,8 +93,8 @@ public final class JsonProblemMappers {
             if (type.isEnum()) {
                 return respond(uri, 422, "Unprocessable Content", field, "must be " + expected(type));
             }
-            if (type == String.class) {
-                return respond(uri, 422, "Unprocessable Content", field, "must not contain U+0000");
+            if (type == String.class && format.getValue() instanceof String text && PlainText.problem(text) != null) {
+                return respond(uri, 422, "Unprocessable Content", field, "contains " + PlainText.problem(text));
             }
         }
         if (e instanceof ValueInstantiationException) {

@@ -1,5 +1,6 @@
 package io.fairledger.web;
 
+import io.fairledger.core.model.PlainText;
 import java.util.List;
 import java.util.Map;
 
@@ -10,8 +11,8 @@ import jakarta.ws.rs.core.Response;
 import jakarta.ws.rs.core.UriInfo;
 
 /**
- * Rejects a query parameter containing U+0000 before any resource sees it: no identifier may hold it and PostgreSQL
- * cannot store it. (A path containing it is refused earlier, by {@link RequestGuards}.)
+ * Rejects a query parameter that is not plain text ({@link PlainText}: U+0000, which PostgreSQL cannot store, another
+ * control character, an unpaired surrogate) before any resource sees it: no identifier may hold one. (A path containing it is refused earlier, by {@link RequestGuards}.)
  */
 public final class ParameterChecks {
 
@@ -20,9 +21,9 @@ public final class ParameterChecks {
         UriInfo uri = request.getUriInfo();
         for (Map.Entry<String, List<String>> parameter : uri.getQueryParameters().entrySet()) {
             for (String value : parameter.getValue()) {
-                if (value != null && value.indexOf('\u0000') >= 0) {
-                    return rejected("query." + parameter.getKey(), parameter.getKey() + " must not contain U+0000",
-                            uri);
+                String problem = PlainText.problem(value);
+                if (problem != null) {
+                    return rejected("query." + parameter.getKey(), parameter.getKey() + " contains " + problem, uri);
                 }
             }
         }

@@ -10,13 +10,15 @@ import com.fasterxml.jackson.databind.deser.std.NumberDeserializers;
 import com.fasterxml.jackson.databind.deser.std.StringDeserializer;
 import com.fasterxml.jackson.databind.module.SimpleModule;
 
+import io.fairledger.core.model.PlainText;
 import io.quarkus.jackson.ObjectMapperCustomizer;
 import jakarta.inject.Singleton;
 
 /**
  * Request bodies are read strictly, so a mistake is reported instead of silently changing what is stored: a member
  * given twice (instead of the last one winning), {@code "NaN"} or {@code "Infinity"} as a number, null for a primitive, text after the document, and a
- * string containing U+0000 (which PostgreSQL cannot store) are all rejected. Unknown members are rejected by
+ * string that is not plain text (U+0000, which PostgreSQL cannot store, another control character or an unpaired
+ * surrogate: {@link PlainText}) are all rejected. Unknown members are rejected by
  * {@code quarkus.jackson.fail-on-unknown-properties=true}. {@link JsonProblemMappers} turns each rejection into a
  * problem naming the member.
  */
@@ -30,19 +32,23 @@ public class StrictJson implements ObjectMapperCustomizer {
         mapper.enable(DeserializationFeature.FAIL_ON_NUMBERS_FOR_ENUMS);
         mapper.enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
         SimpleModule strict = new SimpleModule("fairledger-strict-json");
-        strict.addDeserializer(String.class, new WithoutNul());
+        strict.addDeserializer(String.class, new PlainStrings());
         strict.addDeserializer(Double.class, new FiniteDouble(Double.class, null));
         strict.addDeserializer(double.class, new FiniteDouble(double.class, 0.0));
         mapper.registerModule(strict);
     }
 
-    /** Strings as usual, but never with U+0000: PostgreSQL text cannot hold it. */
-    static final class WithoutNul extends StringDeserializer {
+    /**
+     * Strings as usual, but only plain text ({@link PlainText}: no U+0000, which PostgreSQL text cannot hold, no other
+     * control character, no unpaired surrogate): refused, never altered.
+     */
+    static final class PlainStrings extends StringDeserializer {
         @Override
         public String deserialize(JsonParser p, DeserializationContext ctxt) throws IOException {
             String value = super.deserialize(p, ctxt);
-            if (value != null && value.indexOf('\u0000') >= 0) {
-                throw ctxt.weirdStringException(value, String.class, "must not contain U+0000");
+            String problem = PlainText.problem(value);
+            if (problem != null) {
+                throw ctxt.weirdStringException(value, String.class, "contains " + problem);
             }
             return value;
         }

@@ -29,7 +29,7 @@ class ArrivalOrderTest {
     private static final ObjectMapper JSON = new ObjectMapper();
 
     /** Hourly periods, 10 vcores, USAGE at 1 per vcore-hour, tenants a and b of equal weight (share 0.5 each). */
-    private static final String SETTINGS = """
+    static final String SETTINGS = """
             {"registeredAt":"2026-11-20T00:00:00Z","capacity":{"vcores":10,"memoryMb":10240,"gpus":0},
              "memory":{"mode":"FULL"},"period":{"length":"PT1H"},
              "chargeback":{"model":"USAGE","plans":[{"name":"std","perVcoreHour":"1","perGbHour":"0",
@@ -144,14 +144,14 @@ class ArrivalOrderTest {
                 + "start there");
     }
 
-    private record Result(JsonNode statements, List<JsonNode> deadLetters) {
+    record Result(JsonNode statements, List<JsonNode> deadLetters) {
     }
 
-    private static Result account(List<String> lines, String until) throws IOException {
+    static Result account(List<String> lines, String until) throws IOException {
         return account(lines, until, SETTINGS, "c");
     }
 
-    private static Result account(List<String> lines, String until, String settings, String cluster)
+    static Result account(List<String> lines, String until, String settings, String cluster)
             throws IOException {
         Path dir = Files.createTempDirectory("fairledger-order");
         Files.write(dir.resolve("events.jsonl"), lines);
@@ -167,7 +167,7 @@ class ArrivalOrderTest {
         return new Result(JSON.readTree(dir.resolve("out/statements.json").toFile()), dead);
     }
 
-    private static JsonNode line(JsonNode statements, int period, String tenant) {
+    static JsonNode line(JsonNode statements, int period, String tenant) {
         for (JsonNode line : statements.get(period).get("lines")) {
             if (line.get("tenant").asText().equals(tenant) || line.get("tenant").asText().equals("root." + tenant)) {
                 return line;
@@ -176,7 +176,7 @@ class ArrivalOrderTest {
         throw new AssertionError("no line of " + tenant + " in period " + period + ": " + statements.get(period));
     }
 
-    private static String yarn(String eventId, String time, String state, String times) {
+    static String yarn(String eventId, String time, String state, String times) {
         return ("{\"type\":\"YarnContainerEvent\",\"eventId\":\"%s\",\"cluster\":\"c\",\"eventTime\":"
                 + "\"2026-11-20T%sZ\",\"applicationId\":\"application_1_0001\",\"attemptId\":\"appattempt_1_0001_01\","
                 + "\"containerId\":\"container_1\",\"queue\":\"root.a\",\"user\":\"u\",\"allocatedMemoryMb\":0,"
@@ -184,13 +184,13 @@ class ArrivalOrderTest {
                 .formatted(eventId, time, state, times == null ? "" : "," + times);
     }
 
-    private static String mesos(String eventId, String time, String state, String resources) {
+    static String mesos(String eventId, String time, String state, String resources) {
         return ("{\"type\":\"MesosTaskStatus\",\"eventId\":\"%s\",\"cluster\":\"c\",\"eventTime\":"
                 + "\"2026-11-20T%sZ\",\"frameworkId\":\"f1\",\"role\":\"a\",\"taskId\":\"t1\",\"state\":\"%s\"%s}")
                 .formatted(eventId, time, state, resources == null ? "" : "," + resources);
     }
 
-    private static String demand(String eventId, String time, String application, int vcores) {
+    static String demand(String eventId, String time, String application, int vcores) {
         return ("{\"type\":\"DemandReported\",\"eventId\":\"%s\",\"cluster\":\"c\",\"eventTime\":\"2026-11-20T%sZ\","
                 + "\"tenant\":\"root.a\",\"applicationId\":\"%s\",\"pendingCpus\":%d,\"pendingMemoryMb\":0}")
                 .formatted(eventId, time, application, vcores);

@@ -39,6 +39,8 @@ import java.util.Map;
  * applied entirely or not at all.</li>
  * <li>A tenant first seen in an event is created with the default weight 1 (docs/domain.md section 1), with any missing
  * ancestors.</li>
+ * <li>A demand change replaces one application's pending demand; a tenant's own pending demand is the sum over its
+ * applications (docs/domain.md section 3), so simultaneous changes of several applications commute.</li>
  * <li>{@code S_i} is {@code w_i / sum of all configured siblings' weights} times the parent's share (resource as you
  * pay, docs/domain.md section 2); "active siblings only" is not implemented.</li>
  * <li>Early-bird top-up (eq. 10/16): when a node becomes active for the first time in its memory period (the round for
