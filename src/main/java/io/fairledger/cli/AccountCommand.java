@@ -105,7 +105,7 @@ public final class AccountCommand implements Callable<Integer> {
                 } else if (outcome instanceof Intake.Facts f) {
                     clusters.add(f.event().cluster());
                     facts.addAll(f.facts());
-                    starts.saw(f.facts());
+                    starts.saw(f.event(), f.facts());
                 }
             }
         } catch (NoSuchFileException e) {

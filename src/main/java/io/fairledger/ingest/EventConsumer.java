@@ -305,7 +305,7 @@ public class EventConsumer {
             return "admission";
         }
         Intake.Facts accepted = (Intake.Facts) outcome;
-        knownStarts.saw(accepted.facts());
+        knownStarts.saw(accepted.event(), accepted.facts());
         for (LedgerFact fact : accepted.facts()) {
             if (starts.known(fact)) {
                 knownInBatch++;

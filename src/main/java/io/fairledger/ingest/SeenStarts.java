@@ -1,15 +1,19 @@
 package io.fairledger.ingest;
 
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 
 import io.fairledger.core.ledger.LedgerEvent;
 import io.fairledger.facts.LedgerFact;
+import io.fairledger.ingest.schema.FairledgerEvent;
+import io.fairledger.ingest.schema.MesosTaskStatus;
 
 /**
- * The task starts the intake has accepted, for {@link KnownStarts}: a Mesos TASK_RUNNING without resources finds its
- * task's TASK_STAGING here. Holds at most {@code capacity} tasks and is emptied when full (the consumer then asks
- * PostgreSQL, {@code fairledger account} never fills it). One thread.
+ * The starts of the Mesos tasks the intake has accepted and not yet seen finish, for {@link KnownStarts}: a
+ * TASK_RUNNING without resources finds its task's TASK_STAGING here. Only Mesos events are kept (no other event needs
+ * a lookup), so the set holds about one entry per running Mesos task; it holds at most {@code capacity} and is
+ * emptied when full (the consumer then asks PostgreSQL, {@code fairledger account} never fills it). One thread.
  */
 public final class SeenStarts implements KnownStarts {
 
@@ -23,14 +27,19 @@ public final class SeenStarts implements KnownStarts {
         this.capacity = capacity;
     }
 
-    /** Remembers the start among {@code facts}, if there is one. */
-    public void saw(Iterable<LedgerFact> facts) {
+    /** The intake accepted {@code event} as {@code facts}: a Mesos task's start is remembered, its finish forgets it. */
+    public void saw(FairledgerEvent event, List<LedgerFact> facts) {
+        if (!(event instanceof MesosTaskStatus)) {
+            return;
+        }
         for (LedgerFact fact : facts) {
             if (fact instanceof LedgerFact.Event e && e.event() instanceof LedgerEvent.TaskStarted s) {
                 if (seen.size() >= capacity) {
                     seen.clear();
                 }
                 seen.putIfAbsent(new Task(s.clusterId(), s.taskId()), s);
+            } else if (fact instanceof LedgerFact.Event e && e.event() instanceof LedgerEvent.TaskFinished f) {
+                seen.remove(new Task(f.clusterId(), f.taskId()));
             }
         }
     }

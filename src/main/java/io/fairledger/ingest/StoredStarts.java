@@ -1,14 +1,17 @@
 package io.fairledger.ingest;
 
 import java.sql.SQLException;
+import java.util.List;
 
 import io.fairledger.core.ledger.LedgerEvent;
 import io.fairledger.facts.FactCursor;
 import io.fairledger.facts.LedgerFact;
+import io.fairledger.ingest.schema.FairledgerEvent;
 
 /**
- * The consumer's {@link KnownStarts}: the starts it accepted lately ({@link SeenStarts}, which also covers the batches
- * not yet committed), else the start stored in PostgreSQL (another replica's, or one from before a restart). Asked only
+ * The consumer's {@link KnownStarts}: the Mesos starts it accepted lately ({@link SeenStarts}, which also covers the
+ * batches not yet committed), else the start stored in PostgreSQL (another replica's, one from before a restart, or
+ * one of a task already finished). Asked only
  * for a Mesos update without resources. Consumer thread only.
  */
 final class StoredStarts implements KnownStarts {
@@ -21,9 +24,9 @@ final class StoredStarts implements KnownStarts {
         this.cursor = cursor;
     }
 
-    /** The intake accepted {@code facts}. */
-    void saw(Iterable<LedgerFact> facts) {
-        seen.saw(facts);
+    /** The intake accepted {@code event} as {@code facts}. */
+    void saw(FairledgerEvent event, List<LedgerFact> facts) {
+        seen.saw(event, facts);
     }
 
     /** @throws StorageUnavailable when PostgreSQL cannot be asked: the batch fails and is read again */
