@@ -215,7 +215,9 @@ public class EventConsumer {
     private boolean previousCommitted() throws InterruptedException {
         if (inFlight != null) {
             try {
-                starts.committed(inFlight.get().facts());
+                List<SourcedFact> committed = inFlight.get().facts();
+                starts.committed(committed);
+                knownStarts.committed(committed);
             } catch (ExecutionException e) {
                 commitFailure = e.getCause();
             } finally {

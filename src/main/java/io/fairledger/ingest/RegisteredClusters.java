@@ -5,9 +5,10 @@ import java.util.Map;
 import java.util.function.Supplier;
 
 /**
- * The consumer's {@link Intake.Clusters}: each cluster's {@code registeredAt} as last read from tenancy. Read again,
- * at most once per batch, when an event names a cluster not known yet or one that had no ledger settings yet (so a
- * cluster registered, or given its settings, while events flow is seen from the next batch on). Consumer thread only.
+ * The consumer's {@link Intake.Clusters}: each cluster's {@code registeredAt} as last read from tenancy. Read again
+ * when an event names a cluster not known yet (as a registration earlier in the same batch may have added it), and
+ * at most once per batch when it names one that had no ledger settings yet (so settings given while events flow
+ * apply from the next batch on). Consumer thread only.
  */
 final class RegisteredClusters implements Intake.Clusters {
 
@@ -28,7 +29,7 @@ final class RegisteredClusters implements Intake.Clusters {
     @Override
     public Instant registeredAt(String clusterId) {
         Instant registeredAt = known.get(clusterId);
-        if ((registeredAt == null || registeredAt.equals(Instant.MIN)) && !readThisBatch) {
+        if (registeredAt == null || (registeredAt.equals(Instant.MIN) && !readThisBatch)) {
             known = Map.copyOf(read.get());
             readThisBatch = true;
             registeredAt = known.get(clusterId);

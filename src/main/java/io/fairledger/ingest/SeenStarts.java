@@ -10,10 +10,11 @@ import io.fairledger.ingest.schema.FairledgerEvent;
 import io.fairledger.ingest.schema.MesosTaskStatus;
 
 /**
- * The starts of the Mesos tasks the intake has accepted and not yet seen finish, for {@link KnownStarts}: a
- * TASK_RUNNING without resources finds its task's TASK_STAGING here. Only Mesos events are kept (no other event needs
- * a lookup), so the set holds about one entry per running Mesos task; it holds at most {@code capacity} and is
- * emptied when full (the consumer then asks PostgreSQL, {@code fairledger account} never fills it). One thread.
+ * The starts of the Mesos tasks the intake has accepted, for {@link KnownStarts}: a TASK_RUNNING without resources
+ * finds its task's TASK_STAGING here. Only Mesos events are kept (no other event needs a lookup); the consumer forgets
+ * a task once its finish is committed ({@link #stored}), so the set holds about one entry per running Mesos task. It
+ * holds at most {@code capacity} and is emptied when full (the consumer then asks PostgreSQL; {@code fairledger
+ * account} never fills it). One thread.
  */
 public final class SeenStarts implements KnownStarts {
 
@@ -27,7 +28,7 @@ public final class SeenStarts implements KnownStarts {
         this.capacity = capacity;
     }
 
-    /** The intake accepted {@code event} as {@code facts}: a Mesos task's start is remembered, its finish forgets it. */
+    /** The intake accepted {@code event} as {@code facts}: a Mesos task's start is remembered. */
     public void saw(FairledgerEvent event, List<LedgerFact> facts) {
         if (!(event instanceof MesosTaskStatus)) {
             return;
@@ -38,7 +39,17 @@ public final class SeenStarts implements KnownStarts {
                     seen.clear();
                 }
                 seen.putIfAbsent(new Task(s.clusterId(), s.taskId()), s);
-            } else if (fact instanceof LedgerFact.Event e && e.event() instanceof LedgerEvent.TaskFinished f) {
+            }
+        }
+    }
+
+    /**
+     * The finishes among {@code facts} are stored, and with them their tasks' starts: those tasks are forgotten here
+     * (PostgreSQL answers for them). {@code fairledger account}, which has no store, never forgets.
+     */
+    public void stored(Iterable<LedgerFact> facts) {
+        for (LedgerFact fact : facts) {
+            if (fact instanceof LedgerFact.Event e && e.event() instanceof LedgerEvent.TaskFinished f) {
                 seen.remove(new Task(f.clusterId(), f.taskId()));
             }
         }

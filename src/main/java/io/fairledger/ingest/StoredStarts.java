@@ -6,6 +6,7 @@ import java.util.List;
 import io.fairledger.core.ledger.LedgerEvent;
 import io.fairledger.facts.FactCursor;
 import io.fairledger.facts.LedgerFact;
+import io.fairledger.facts.SourcedFact;
 import io.fairledger.ingest.schema.FairledgerEvent;
 
 /**
@@ -22,6 +23,11 @@ final class StoredStarts implements KnownStarts {
     StoredStarts(int capacity, FactCursor cursor) {
         this.seen = new SeenStarts(capacity);
         this.cursor = cursor;
+    }
+
+    /** {@code facts} are committed: the tasks they finish are PostgreSQL's to answer for. */
+    void committed(List<SourcedFact> facts) {
+        seen.stored(facts.stream().map(SourcedFact::fact).toList());
     }
 
     /** The intake accepted {@code event} as {@code facts}. */

@@ -18,7 +18,7 @@ class SeenStartsTest {
     private static final Instant T = Instant.parse("2026-11-20T00:00:00Z");
 
     @Test
-    void aMesosStartIsKnownUntilItsFinishAndOtherTasksAreNot() {
+    void aMesosStartIsKnownUntilItsFinishIsStoredAndOtherTasksAreNot() {
         SeenStarts seen = new SeenStarts(10);
         MesosTaskStatus staging = mesos(MesosTaskState.TASK_STAGING, 2.0);
         seen.saw(staging, facts(staging));
@@ -28,6 +28,9 @@ class SeenStartsTest {
 
         MesosTaskStatus finished = mesos(MesosTaskState.TASK_FINISHED, null);
         seen.saw(finished, facts(finished));
+        assertThat(seen.find("c", "f/t1")).as("until the finish is stored, the start is still asked for here")
+                .isNotNull();
+        seen.stored(facts(finished));
         assertThat(seen.find("c", "f/t1")).isNull();
     }
 

@@ -1,0 +1,43 @@
+package io.fairledger.ingest;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.time.Instant;
+import java.util.HashMap;
+import java.util.Map;
+
+import org.junit.jupiter.api.Test;
+
+class RegisteredClustersTest {
+
+    private static final Instant REGISTERED = Instant.parse("2026-11-20T00:00:00Z");
+
+    private final Map<String, Instant> tenancy = new HashMap<>();
+    private int reads;
+    private final RegisteredClusters clusters = new RegisteredClusters(() -> {
+        reads++;
+        return Map.copyOf(tenancy);
+    });
+
+    @Test
+    void aClusterRegisteredWithinTheBatchIsSeenAtOnce() {
+        clusters.newBatch();
+        assertThat(clusters.registeredAt("a")).isNull();
+        tenancy.put("a", REGISTERED);
+        assertThat(clusters.registeredAt("a")).as("a registration earlier in the same batch").isEqualTo(REGISTERED);
+        assertThat(clusters.registeredAt("a")).isEqualTo(REGISTERED);
+        assertThat(reads).isEqualTo(2);
+    }
+
+    @Test
+    void settingsGivenLaterAreReadAtMostOncePerBatch() {
+        tenancy.put("b", Instant.MIN);
+        clusters.newBatch();
+        assertThat(clusters.registeredAt("b")).isEqualTo(Instant.MIN);
+        tenancy.put("b", REGISTERED);
+        assertThat(clusters.registeredAt("b")).as("not read again in this batch").isEqualTo(Instant.MIN);
+        clusters.newBatch();
+        assertThat(clusters.registeredAt("b")).isEqualTo(REGISTERED);
+        assertThat(reads).isEqualTo(2);
+    }
+}
