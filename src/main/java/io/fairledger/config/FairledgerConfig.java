@@ -29,7 +29,10 @@ public interface FairledgerConfig {
     /** The event consumer: how much it remembers and how it fetches from Kafka. */
     interface Ingest {
 
-        /** {@code fairledger.ingest.known-starts}: task starts remembered as stored (about 150 bytes each); 250000. */
+        /**
+         * {@code fairledger.ingest.known-starts}: task starts remembered as stored, and running Mesos tasks' starts kept
+         * for updates without resources (each at most this many, about 150 bytes each); 250000.
+         */
         @WithDefault("250000")
         int knownStarts();
 
