@@ -139,10 +139,13 @@ public final class Normaliser {
         return c.node();
     }
 
-    /** Exact: the decoder accepts only whole MB and whole GPUs, and CPUs in thousandths, as Mesos keeps them. */
+    /**
+     * Exact: the decoder accepts only whole thousandths of a CPU, whole MB and whole GPUs, as Mesos keeps them;
+     * {@code round} only removes the binary noise of a decimal ({@code 0.1 * 1000}).
+     */
     private static ResourceVector mesosSize(MesosTaskStatus m) {
-        return new ResourceVector(Math.round(orZero(m.cpus()) * 1000), (long) orZero(m.memMb()),
-                (long) orZero(m.gpus()));
+        return new ResourceVector(Math.round(orZero(m.cpus()) * 1000), Math.round(orZero(m.memMb())),
+                Math.round(orZero(m.gpus())));
     }
 
     private static LedgerFact start(String cluster, String taskId, TenantPath tenant, String applicationId,

@@ -119,16 +119,20 @@ class ArrivalOrderTest {
         String finished = mesos("t1-finished", "00:00:10", "TASK_FINISHED", null);
         String fractional = mesos("t2-staging", "00:00:00", "TASK_STAGING", "\"cpus\":1,\"memMb\":1536.4")
                 .replace("\"taskId\":\"t1\"", "\"taskId\":\"t2\"");
+        String tenThousandths = mesos("t3-staging", "00:00:00", "TASK_STAGING", "\"cpus\":0.0005,\"memMb\":1")
+                .replace("\"taskId\":\"t1\"", "\"taskId\":\"t3\"");
 
-        Result result = account(List.of(staging, finished, fractional), "2026-11-20T01:00:00Z");
+        Result result = account(List.of(staging, finished, fractional, tenThousandths), "2026-11-20T01:00:00Z");
 
         JsonNode a = line(result.statements(), 0, "a");
         assertThat(a.get("memoryMbSeconds").decimalValue()).isEqualByComparingTo(BigDecimal.valueOf(1537 * 10));
         assertThat(a.get("vcoreSeconds").decimalValue()).isEqualByComparingTo(new BigDecimal("0.01"));
-        assertThat(result.deadLetters()).hasSize(1);
+        assertThat(result.deadLetters()).hasSize(2);
         assertThat(result.deadLetters().get(0).get("reason").asText())
                 .isEqualTo("invalid-resources: memMb: 1536.4 is not a whole number of MB: the books count memory in "
                         + "whole MB");
+        assertThat(result.deadLetters().get(1).get("reason").asText()).isEqualTo("invalid-resources: cpus: 5.0E-4 is "
+                + "not a whole number of thousandths of a CPU: Mesos keeps scalars to three decimals");
     }
 
     @Test

@@ -96,14 +96,15 @@ final class EventValidator {
         optionalId(e.executorId(), "executorId");
         if (e.cpus() != null) {
             cpus(e.cpus(), "cpus");
+            whole(e.cpus() * 1000, "cpus", "thousandths of a CPU: Mesos keeps scalars to three decimals", e.cpus());
         }
         if (e.memMb() != null) {
             amount(e.memMb(), ResourceLimits.MAX_MEMORY_MB, "memMb", Rejection.Reason.INVALID_RESOURCES);
-            whole(e.memMb(), "memMb", "MB: the books count memory in whole MB");
+            whole(e.memMb(), "memMb", "MB: the books count memory in whole MB", e.memMb());
         }
         if (e.gpus() != null) {
             gpus(e.gpus(), "gpus");
-            whole(e.gpus(), "gpus", "GPUs: Mesos allocates whole GPUs");
+            whole(e.gpus(), "gpus", "GPUs: Mesos allocates whole GPUs", e.gpus());
         }
     }
 
@@ -265,11 +266,15 @@ final class EventValidator {
         }
     }
 
-    /** Refuses a fraction rather than rounding it away (the amount is already finite and in range). */
-    private static void whole(double value, String field, String unit) throws RejectedException {
-        if (value != Math.rint(value)) {
+    /**
+     * Refuses a fraction of {@code unit} rather than rounding it away ({@code scaled} is the {@code amount} as sent, in
+     * units; it is already finite and in range). A scaled amount within a millionth of a whole number is whole: binary
+     * doubles cannot hold most decimals exactly ({@code 0.1 * 1000} is {@code 100.00000000000001}).
+     */
+    private static void whole(double scaled, String field, String unit, double amount) throws RejectedException {
+        if (Math.abs(scaled - Math.rint(scaled)) > 1e-6) {
             throw new RejectedException(Rejection.Reason.INVALID_RESOURCES, field,
-                    value + " is not a whole number of " + unit);
+                    amount + " is not a whole number of " + unit);
         }
     }
 
