@@ -33,6 +33,8 @@ import io.fairledger.facts.SourcedFact;
 import io.fairledger.ingest.schema.EventDecoder;
 import io.fairledger.ingest.schema.EventTopics;
 import io.fairledger.ingest.schema.FairledgerEvent;
+import io.fairledger.kafka.KafkaClientConfig;
+import io.fairledger.kafka.KafkaConnectionCheck;
 import io.fairledger.observability.MetricNames;
 import io.fairledger.tenancy.TenancyService;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -112,18 +114,23 @@ public class EventConsumer {
     private Timer commitTimer;
 
     void start(@Observes StartupEvent event) {
+        String problem = KafkaConnectionCheck.problem(kafkaConfig);
+        if (problem != null) {
+            throw new IllegalStateException("fairledger cannot consume events: " + problem);
+        }
         groupId = String.valueOf(kafkaConfig.getOrDefault(ConsumerConfig.GROUP_ID_CONFIG, "fairledger"));
-        Map<String, Object> config = new HashMap<>();
-        config.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, kafkaConfig.get(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG));
-        config.put(ConsumerConfig.GROUP_ID_CONFIG, groupId);
-        config.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
-        config.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
-        config.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, this.config.ingest().maxPollRecords());
-        config.put(ConsumerConfig.FETCH_MIN_BYTES_CONFIG, this.config.ingest().fetchMinBytes());
-        config.put(ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG, (int) this.config.ingest().fetchMaxWait().toMillis());
-        // a cluster's events share one partition: let one fetch fill a whole batch
-        config.put(ConsumerConfig.MAX_PARTITION_FETCH_BYTES_CONFIG, this.config.ingest().maxPartitionFetchBytes());
-        consumer = new KafkaConsumer<>(config, new ByteArrayDeserializer(), new ByteArrayDeserializer());
+        FairledgerConfig.Ingest tuning = this.config.ingest();
+        // a cluster's events share one partition: max.partition.fetch.bytes lets one fetch fill a whole batch
+        Map<String, Object> defaults = Map.of(ConsumerConfig.GROUP_ID_CONFIG, groupId,
+                ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest",
+                ConsumerConfig.MAX_POLL_RECORDS_CONFIG, tuning.maxPollRecords(),
+                ConsumerConfig.FETCH_MIN_BYTES_CONFIG, tuning.fetchMinBytes(),
+                ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG, (int) tuning.fetchMaxWait().toMillis(),
+                ConsumerConfig.MAX_PARTITION_FETCH_BYTES_CONFIG, tuning.maxPartitionFetchBytes());
+        // the offsets that count are PostgreSQL's; Kafka's are committed after each stored batch, for lag tools
+        Map<String, Object> fixed = Map.of(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
+        consumer = new KafkaConsumer<>(KafkaClientConfig.consumer(kafkaConfig, defaults, fixed),
+                new ByteArrayDeserializer(), new ByteArrayDeserializer());
         deadLetters = new DeadLetters(kafkaConfig);
         decodeTimer = Timer.builder(MetricNames.INGEST_BATCH_DECODE).publishPercentileHistogram().register(meters);
         commitTimer = Timer.builder(MetricNames.INGEST_BATCH_COMMIT).publishPercentileHistogram().register(meters);
