@@ -1,7 +1,6 @@
 package io.fairledger.ingest;
 
 import java.sql.SQLException;
-import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -20,19 +19,15 @@ import org.apache.kafka.clients.consumer.ConsumerRebalanceListener;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.ConsumerRecords;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.InterruptException;
 import org.apache.kafka.common.errors.WakeupException;
-import org.apache.kafka.common.header.Header;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.jboss.logging.Logger;
 
 import io.fairledger.config.FairledgerConfig;
-import io.fairledger.facts.LedgerFact;
-import io.fairledger.facts.SourcedFact;
-import io.fairledger.ingest.schema.EventDecoder;
 import io.fairledger.ingest.schema.EventTopics;
-import io.fairledger.ingest.schema.FairledgerEvent;
 import io.fairledger.kafka.KafkaClientConfig;
 import io.fairledger.kafka.KafkaConnectionCheck;
 import io.fairledger.observability.MetricNames;
@@ -48,19 +43,22 @@ import jakarta.inject.Inject;
 
 /**
  * The one consumer of the group: registrations and every event topic. It keeps the Kafka protocol (the poll loop,
- * rebalances, the commit pipeline); per batch, each event record goes through the {@link Intake} and each
- * registration through {@link Registrations} (idempotent, the admin API's own rules); ledger facts, admission
- * records and the offsets after the batch are committed to PostgreSQL in one transaction, and on every partition
- * assignment the consumer seeks to the offsets stored there, so a crash or a rebalance loses and double-counts nothing.
- * A record that cannot be applied goes to the dead-letter topic with its reason before the batch commits, and the
- * consumer goes on; a batch that cannot be committed (PostgreSQL down) is read again from the stored offsets after a
- * pause.
+ * rebalances, the commit pipeline); each poll's records are decoded by the {@link BatchDecoder}; ledger facts,
+ * admission records and the offsets after the batch are committed to PostgreSQL in one transaction, and on every
+ * partition assignment the consumer seeks to the offsets stored there, so a crash or a rebalance loses and
+ * double-counts nothing. The same offsets are then committed to Kafka too, for lag tools and autoscalers, but never
+ * read back. A record that cannot be applied goes to the dead-letter topic with its reason before the batch commits,
+ * and the consumer goes on; so does a record the database refuses ({@link PoisonRecords}); a batch that cannot be
+ * committed (PostgreSQL down) is read again from the stored offsets after a pause.
+ * <p>
+ * The clients get the operator's Kafka settings ({@link KafkaClientConfig}), checked by one connection at startup
+ * ({@link KafkaConnectionCheck}), so wrong credentials stop the server with a message naming the setting.
  * <p>
  * Decoding and committing overlap: while one committer thread writes batch n, the consumer thread polls and decodes
  * batch n+1. Batches still commit one at a time and in order, each with its own offsets, and batch n+1 is handed over
  * only once batch n is committed; when batch n fails, batch n+1 is dropped and both are read again from the stored
  * offsets. Before partitions are revoked the consumer waits for the commit in flight, so the next owner seeks to
- * offsets that include it. Task starts known to be stored already ({@link CommittedStarts}) are left out of a batch.
+ * offsets that include it.
  */
 @ApplicationScoped
 public class EventConsumer {
@@ -89,10 +87,6 @@ public class EventConsumer {
     @Inject
     FairledgerConfig config;
 
-    private final EventDecoder decoder = new EventDecoder(Clock.systemUTC());
-    /** The registered clusters as last read; read again when an event names another. */
-    private Set<String> clusters = Set.of();
-    private final Intake intake = new Intake(this::knownCluster);
     private volatile boolean running;
     private KafkaConsumer<byte[], byte[]> consumer;
     private DeadLetters deadLetters;
@@ -108,8 +102,7 @@ public class EventConsumer {
     /** Partitions paused until they are positioned at their stored offsets (after a failed commit). */
     private final Set<TopicPartition> unpositioned = new HashSet<>();
     private long retryAtNanos;
-    /** Facts of the batch being decoded left out as known to be stored. */
-    private int knownInBatch;
+    private BatchDecoder batchDecoder;
     private Timer decodeTimer;
     private Timer commitTimer;
 
@@ -137,6 +130,7 @@ public class EventConsumer {
         ingestMeters = new IngestMeters(meters);
         committer = Executors.newSingleThreadExecutor(r -> new Thread(r, "fairledger-commit"));
         starts = new CommittedStarts(this.config.ingest().knownStarts());
+        batchDecoder = new BatchDecoder(tenancy, registrations, deadLetters, ingestMeters, starts);
         running = true;
         thread = new Thread(this::run, "fairledger-events");
         thread.start();
@@ -179,8 +173,7 @@ public class EventConsumer {
                     continue;
                 }
                 inFlight = committer.submit(() -> {
-                    commit(batch);
-                    return batch;
+                    return commit(batch);
                 });
             }
         } catch (WakeupException e) {
@@ -203,11 +196,6 @@ public class EventConsumer {
         }
     }
 
-    /** A decoded batch: what to store, and the offsets after it; {@code known} facts were left out as stored. */
-    private record Batch(int records, List<SourcedFact> facts, int known,
-            List<AdmissionRecord> admissions, Map<TopicPartition, Long> next) {
-    }
-
     /**
      * Waits for the commit in flight, if any; false when it (or an earlier one not yet read again) failed. Called on
      * the consumer thread only.
@@ -215,7 +203,9 @@ public class EventConsumer {
     private boolean previousCommitted() throws InterruptedException {
         if (inFlight != null) {
             try {
-                starts.committed(inFlight.get().facts());
+                Batch committed = inFlight.get();
+                starts.committed(committed.facts());
+                commitToKafka(committed.next());
             } catch (ExecutionException e) {
                 commitFailure = e.getCause();
             } finally {
@@ -262,84 +252,50 @@ public class EventConsumer {
 
     private Batch decode(ConsumerRecords<byte[], byte[]> records) {
         Timer.Sample sample = Timer.start(meters);
-        List<SourcedFact> facts = new ArrayList<>();
-        List<AdmissionRecord> admissions = new ArrayList<>();
-        Map<TopicPartition, Long> next = new HashMap<>();
-        knownInBatch = 0;
-        for (ConsumerRecord<byte[], byte[]> record : records) {
-            next.put(new TopicPartition(record.topic(), record.partition()), record.offset() + 1);
-            String outcome = record.topic().equals(EventTopics.REGISTRATIONS)
-                    ? register(record)
-                    : accept(record, facts, admissions);
-            ingestMeters.count(record.topic(), outcome);
-        }
-        deadLetters.awaitSent();
+        Batch batch = batchDecoder.decode(records);
         sample.stop(decodeTimer);
-        return new Batch(records.count(), facts, knownInBatch, admissions, next);
+        return batch;
     }
 
-    /** On the committer thread: the batch's facts, records and offsets in one transaction. */
-    private void commit(Batch batch) throws SQLException {
+    /**
+     * On the committer thread: the batch's facts, records and offsets in one transaction. When the database refuses
+     * some record of it ({@link PoisonRecords}), those records are dead-lettered with its reason and the rest is
+     * committed with the same offsets; returns the batch as committed.
+     */
+    private Batch commit(Batch batch) throws SQLException {
         Timer.Sample sample = Timer.start(meters);
-        int inserted = store.commit(groupId, batch.facts(), batch.admissions(), batch.next());
+        PoisonRecords.Committed done = PoisonRecords.commit(batch.shares(),
+                (facts, admissions) -> store.commit(groupId, facts, admissions, batch.next()), store::trial,
+                this::refused);
         sample.stop(commitTimer);
-        int duplicates = batch.facts().size() - inserted + batch.known();
+        Batch committed = new Batch(batch.records(), done.kept(), batch.known(), batch.next());
+        int duplicates = committed.facts().size() - done.inserted() + batch.known();
         if (duplicates > 0) {
             meters.counter(MetricNames.INGEST_EVENTS, MetricNames.TOPIC, "all", MetricNames.OUTCOME, "duplicate")
                     .increment(duplicates);
         }
+        return committed;
     }
 
-    /** One event record through the {@link Intake}: dead-lettered, kept for admission, or its facts batched. */
-    private String accept(ConsumerRecord<byte[], byte[]> record, List<SourcedFact> facts,
-            List<AdmissionRecord> admissions) {
-        Intake.Outcome outcome = intake.accept(decoder.decode(record.topic(), record.headers(), record.value()));
-        if (outcome instanceof Intake.Rejected rejected) {
-            return deadLetter(record, rejected.code(), rejected.reason());
-        }
-        if (outcome instanceof Intake.Admission admission) {
-            FairledgerEvent event = admission.event();
-            admissions.add(new AdmissionRecord(event.cluster(), event.eventId(), event.eventTime().toEpochMilli(),
-                    event.getClass().getSimpleName(), contentType(record), record.value()));
-            return "admission";
-        }
-        Intake.Facts accepted = (Intake.Facts) outcome;
-        for (LedgerFact fact : accepted.facts()) {
-            if (starts.known(fact)) {
-                knownInBatch++;
-            } else {
-                facts.add(new SourcedFact(fact, accepted.event().eventId(), record.topic(), record.partition(),
-                        record.offset()));
+    /** On the committer thread: a record the database refused goes to the dead letters before the batch commits. */
+    private void refused(ConsumerRecord<byte[], byte[]> record, String reason) {
+        deadLetters.deliver(record, reason);
+        meters.counter(MetricNames.INGEST_DEAD_LETTERS, MetricNames.TOPIC, record.topic(), MetricNames.REASON,
+                PoisonRecords.REASON_CODE).increment();
+    }
+
+    /**
+     * Tells Kafka the offsets just stored, so lag tools and autoscalers see progress; the consumer never reads them
+     * back (it seeks to PostgreSQL's), so a commit that fails (a rebalance under way) is only logged.
+     */
+    private void commitToKafka(Map<TopicPartition, Long> next) {
+        Map<TopicPartition, OffsetAndMetadata> offsets = new HashMap<>();
+        next.forEach((tp, offset) -> offsets.put(tp, new OffsetAndMetadata(offset)));
+        consumer.commitAsync(offsets, (committed, error) -> {
+            if (error != null) {
+                LOG.debugf("Offsets stored in PostgreSQL not committed to Kafka (%s)", error.getMessage());
             }
-        }
-        return accepted.facts().isEmpty() ? "ignored" : "accepted";
-    }
-
-    private String register(ConsumerRecord<byte[], byte[]> record) {
-        String reason = registrations.apply(record.value());
-        if (reason == null) {
-            return "applied";
-        }
-        return deadLetter(record, reason.substring(0, reason.indexOf(':')), reason);
-    }
-
-    /** @param code a stable reason code (bounded set: the metric's tag), @param reason the header's full text */
-    private String deadLetter(ConsumerRecord<byte[], byte[]> record, String code, String reason) {
-        deadLetters.send(record, reason);
-        ingestMeters.deadLetter(record.topic(), code);
-        return "dead-letter";
-    }
-
-    private boolean knownCluster(String clusterId) {
-        if (!clusters.contains(clusterId)) {
-            clusters = tenancy.clusterIds();
-        }
-        return clusters.contains(clusterId);
-    }
-
-    private static String contentType(ConsumerRecord<byte[], byte[]> record) {
-        Header header = record.headers().lastHeader(EventDecoder.CONTENT_TYPE_HEADER);
-        return header == null ? null : new String(header.value(), java.nio.charset.StandardCharsets.UTF_8);
+        });
     }
 
     /** Positions each partition at the offset stored with the facts (its beginning when none is), not at Kafka's. */
@@ -381,9 +337,7 @@ public class EventConsumer {
 
         @Override
         public void onPartitionsLost(Collection<TopicPartition> partitions) {
-            awaitInFlight();
-            unpositioned.removeAll(partitions);
-            ingestMeters.forgetLag(partitions);
+            onPartitionsRevoked(partitions);
         }
 
         private void awaitInFlight() {
