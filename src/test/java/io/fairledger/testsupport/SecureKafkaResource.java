@@ -7,7 +7,8 @@ import io.quarkus.test.common.QuarkusTestResourceLifecycleManager;
 
 /**
  * {@link SecureKafkaBroker} for {@code @QuarkusTest}s: the server gets the right SASL_SSL settings as {@code kafka.*}
- * keys, as an operator would give them.
+ * keys, as an operator would give them. Its order puts it after {@link KafkaResource}, whose plaintext address every
+ * test gets (a global resource), so these settings are the ones the server sees.
  */
 public final class SecureKafkaResource implements QuarkusTestResourceLifecycleManager {
 
@@ -20,6 +21,11 @@ public final class SecureKafkaResource implements QuarkusTestResourceLifecycleMa
         Map<String, String> config = new HashMap<>();
         broker.clientConfig(SecureKafkaBroker.PASSWORD).forEach((key, value) -> config.put("kafka." + key, value));
         return config;
+    }
+
+    @Override
+    public int order() {
+        return 100;
     }
 
     @Override
