@@ -10,6 +10,8 @@ import java.nio.file.Path;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
 
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
@@ -70,6 +72,8 @@ public final class ReplayCommand implements Callable<Integer> {
                 ProducerConfig.LINGER_MS_CONFIG, 5, ProducerConfig.MAX_BLOCK_MS_CONFIG, 30_000), Map.of());
         long sent = 0;
         long unroutable = 0;
+        AtomicLong failed = new AtomicLong();
+        AtomicReference<String> firstFailure = new AtomicReference<>();
         long started = System.nanoTime();
         try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(config, new ByteArraySerializer(),
                 new ByteArraySerializer());
@@ -90,7 +94,11 @@ public final class ReplayCommand implements Callable<Integer> {
                         route.cluster().getBytes(StandardCharsets.UTF_8), line.getBytes(StandardCharsets.UTF_8));
                 record.headers().add(EventDecoder.CONTENT_TYPE_HEADER,
                         EventDecoder.JSON.getBytes(StandardCharsets.UTF_8));
-                producer.send(record);
+                producer.send(record, (metadata, error) -> {
+                    if (error != null && failed.getAndIncrement() == 0) {
+                        firstFailure.set(error.getMessage());
+                    }
+                });
                 sent++;
                 pace(sent, started);
                 if (sent % 1000 == 0 || sent == total) {
@@ -101,9 +109,13 @@ public final class ReplayCommand implements Callable<Integer> {
         }
         progress(err, total, total, started);
         err.println();
-        out.printf("sent %d event(s) to %s; %d unroutable%n", sent, given.get(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG),
-                unroutable);
-        return unroutable == 0 ? 0 : 1;
+        if (failed.get() > 0) {
+            err.printf("fairledger replay: %d event(s) not accepted by the broker, the first: %s%n", failed.get(),
+                    firstFailure.get());
+        }
+        out.printf("sent %d event(s) to %s; %d unroutable%n", sent - failed.get(),
+                given.get(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG), unroutable);
+        return unroutable == 0 && failed.get() == 0 ? 0 : 1;
     }
 
     private record Route(String topic, String cluster) {

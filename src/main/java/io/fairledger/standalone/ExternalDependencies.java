@@ -28,9 +28,7 @@ public final class ExternalDependencies {
             }
         }
         if (settings.kafkaBootstrapServers() != null) {
-            String first = settings.kafkaBootstrapServers().split(",")[0].trim();
-            String problem = check("Kafka", StartupSettings.KAFKA_BOOTSTRAP, first, URI.create("kafka://" + first),
-                    9092);
+            String problem = checkKafka(settings.kafkaBootstrapServers());
             if (problem != null) {
                 return problem;
             }
@@ -60,6 +58,20 @@ public final class ExternalDependencies {
             String host = hosts[i].startsWith("[") ? hosts[i].substring(1, hosts[i].length() - 1) : hosts[i];
             int port = Integer.parseInt(i < ports.length ? ports[i] : "5432");
             problem = check("PostgreSQL", StartupSettings.JDBC_URL, host, port);
+            if (problem == null) {
+                return null;
+            }
+        }
+        return problem;
+    }
+
+    /** Reachable when any bootstrap server answers, as the Kafka client then learns the others from it. */
+    private static String checkKafka(String bootstrapServers) {
+        String problem = null;
+        for (String server : bootstrapServers.split(",")) {
+            String hostPort = server.trim();
+            problem = check("Kafka", StartupSettings.KAFKA_BOOTSTRAP, hostPort, URI.create("kafka://" + hostPort),
+                    9092);
             if (problem == null) {
                 return null;
             }

@@ -125,6 +125,29 @@ class SaslSslKafkaTest {
         assertThat(KafkaConnectionCheck.problem(kafkaConfig)).as("the right settings").isNull();
     }
 
+    @Test
+    void replayWithWrongCredentialsSaysSoAndFails() throws Exception {
+        Path dir = Files.createTempDirectory("fairledger-sasl-ssl-wrong");
+        Properties settings = new Properties();
+        kafkaConfig.forEach((key, value) -> settings.setProperty(key, value.toString()));
+        settings.setProperty("sasl.jaas.config",
+                settings.getProperty("sasl.jaas.config").replace("password=\"", "password=\"not-"));
+        Path clientConfig = dir.resolve("client.properties");
+        try (var out = Files.newBufferedWriter(clientConfig)) {
+            settings.store(out, "wrong password");
+        }
+        Path events = dir.resolve("events.jsonl");
+        Files.write(events, List.of(container(CLUSTER, "w-c1", "00:00:00", "00:30:00")));
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        int exit = new CommandLine(new ReplayCommand()).setOut(new PrintWriter(out)).setErr(new PrintWriter(err))
+                .execute("--events", events.toString(), "--command-config", clientConfig.toString());
+        assertThat(exit).isOne();
+        assertThat(err.toString()).contains("1 event(s) not accepted by the broker")
+                .contains("Authentication failed");
+        assertThat(out.toString()).contains("sent 0 event(s)");
+    }
+
     private static String run(Object command, String... args) {
         StringWriter out = new StringWriter();
         StringWriter err = new StringWriter();

@@ -58,6 +58,8 @@ class StartupSettingsTest {
             assertThat(ExternalDependencies.firstUnreachable(new StartupSettings(
                     "jdbc:postgresql://" + closed + "," + open + "/fairledger?targetServerType=primary", null, null,
                     null))).as("one host of two answers").isNull();
+            assertThat(ExternalDependencies.firstUnreachable(new StartupSettings(null, closed + "," + open, null,
+                    null))).as("one Kafka bootstrap server of two answers").isNull();
             assertThat(ExternalDependencies.firstUnreachable(
                     new StartupSettings("jdbc:postgresql://" + closed + "," + closed + "/fairledger", null, null,
                             null)))
