@@ -1,11 +1,11 @@
 package io.fairledger.ingest;
 
 import java.sql.SQLException;
+import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -23,11 +23,17 @@ import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.InterruptException;
 import org.apache.kafka.common.errors.WakeupException;
+import org.apache.kafka.common.header.Header;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.jboss.logging.Logger;
 
 import io.fairledger.config.FairledgerConfig;
+import io.fairledger.facts.LedgerFact;
+import io.fairledger.facts.SourcedFact;
+import io.fairledger.ingest.PoisonRecords.Share;
+import io.fairledger.ingest.schema.EventDecoder;
 import io.fairledger.ingest.schema.EventTopics;
+import io.fairledger.ingest.schema.FairledgerEvent;
 import io.fairledger.kafka.KafkaClientConfig;
 import io.fairledger.kafka.KafkaConnectionCheck;
 import io.fairledger.observability.MetricNames;
@@ -43,10 +49,11 @@ import jakarta.inject.Inject;
 
 /**
  * The one consumer of the group: registrations and every event topic. It keeps the Kafka protocol (the poll loop,
- * rebalances, the commit pipeline); each poll's records are decoded by the {@link BatchDecoder}; ledger facts,
- * admission records and the offsets after the batch are committed to PostgreSQL in one transaction, and on every
- * partition assignment the consumer seeks to the offsets stored there, so a crash or a rebalance loses and
- * double-counts nothing. The same offsets are then committed to Kafka too, for lag tools and autoscalers, but never
+ * rebalances, the commit pipeline); per batch, each event record goes through the {@link Intake} and each
+ * registration through {@link Registrations} (idempotent, the admin API's own rules); ledger facts, admission
+ * records and the offsets after the batch are committed to PostgreSQL in one transaction, and on every partition
+ * assignment the consumer seeks to the offsets stored there ({@link StoredPositions}), so a crash or a rebalance loses
+ * and double-counts nothing. The same offsets are then committed to Kafka too, for lag tools and autoscalers, but never
  * read back. A record that cannot be applied goes to the dead-letter topic with its reason before the batch commits,
  * and the consumer goes on; so does a record the database refuses ({@link PoisonRecords}); a batch that cannot be
  * committed (PostgreSQL down) is read again from the stored offsets after a pause.
@@ -58,7 +65,7 @@ import jakarta.inject.Inject;
  * batch n+1. Batches still commit one at a time and in order, each with its own offsets, and batch n+1 is handed over
  * only once batch n is committed; when batch n fails, batch n+1 is dropped and both are read again from the stored
  * offsets. Before partitions are revoked the consumer waits for the commit in flight, so the next owner seeks to
- * offsets that include it.
+ * offsets that include it. Task starts known to be stored already ({@link CommittedStarts}) are left out of a batch.
  */
 @ApplicationScoped
 public class EventConsumer {
@@ -87,6 +94,10 @@ public class EventConsumer {
     @Inject
     FairledgerConfig config;
 
+    private final EventDecoder decoder = new EventDecoder(Clock.systemUTC());
+    /** The registered clusters as last read; read again when an event names another. */
+    private Set<String> clusters = Set.of();
+    private final Intake intake = new Intake(this::knownCluster);
     private volatile boolean running;
     private KafkaConsumer<byte[], byte[]> consumer;
     private DeadLetters deadLetters;
@@ -99,10 +110,9 @@ public class EventConsumer {
     private CommittedStarts starts;
     /** Why the last commit failed, until the batch is read again. */
     private Throwable commitFailure;
-    /** Partitions paused until they are positioned at their stored offsets (after a failed commit). */
-    private final Set<TopicPartition> unpositioned = new HashSet<>();
-    private long retryAtNanos;
-    private BatchDecoder batchDecoder;
+    private StoredPositions positions;
+    /** Facts of the batch being decoded left out as known to be stored. */
+    private int knownInBatch;
     private Timer decodeTimer;
     private Timer commitTimer;
 
@@ -124,13 +134,13 @@ public class EventConsumer {
         Map<String, Object> fixed = Map.of(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
         consumer = new KafkaConsumer<>(KafkaClientConfig.consumer(kafkaConfig, defaults, fixed),
                 new ByteArrayDeserializer(), new ByteArrayDeserializer());
+        positions = new StoredPositions(consumer, store, groupId, RETRY_PAUSE);
         deadLetters = new DeadLetters(kafkaConfig);
         decodeTimer = Timer.builder(MetricNames.INGEST_BATCH_DECODE).publishPercentileHistogram().register(meters);
         commitTimer = Timer.builder(MetricNames.INGEST_BATCH_COMMIT).publishPercentileHistogram().register(meters);
         ingestMeters = new IngestMeters(meters);
         committer = Executors.newSingleThreadExecutor(r -> new Thread(r, "fairledger-commit"));
         starts = new CommittedStarts(this.config.ingest().knownStarts());
-        batchDecoder = new BatchDecoder(tenancy, registrations, deadLetters, ingestMeters, starts);
         running = true;
         thread = new Thread(this::run, "fairledger-events");
         thread.start();
@@ -150,7 +160,7 @@ public class EventConsumer {
             topics.add(EventTopics.REGISTRATIONS);
             consumer.subscribe(topics, new SeekToStoredOffsets());
             while (running) {
-                positionWhenDue();
+                positions.positionWhenDue();
                 ConsumerRecords<byte[], byte[]> records = consumer.poll(Duration.ofMillis(500));
                 ingestMeters.publishLag(consumer);
                 if (records.isEmpty()) {
@@ -172,9 +182,7 @@ public class EventConsumer {
                     readAgain();
                     continue;
                 }
-                inFlight = committer.submit(() -> {
-                    return commit(batch);
-                });
+                inFlight = committer.submit(() -> commit(batch));
             }
         } catch (WakeupException e) {
             if (running) {
@@ -224,37 +232,24 @@ public class EventConsumer {
         LOG.errorf(commitFailure, "Batch not committed; reading again from the stored offsets in %d s",
                 RETRY_PAUSE.toSeconds());
         commitFailure = null;
-        unpositioned(consumer.assignment());
-    }
-
-    /** These partitions are paused until they can be positioned at their stored offsets, after the retry pause. */
-    private void unpositioned(Collection<TopicPartition> partitions) {
-        consumer.pause(partitions);
-        unpositioned.addAll(partitions);
-        retryAtNanos = System.nanoTime() + RETRY_PAUSE.toNanos();
-    }
-
-    /** Seeks the partitions waiting for it to their stored offsets and resumes them, when the pause is over. */
-    private void positionWhenDue() {
-        if (unpositioned.isEmpty() || System.nanoTime() - retryAtNanos < 0) {
-            return;
-        }
-        try {
-            seekToStoredOffsets(unpositioned);
-            consumer.resume(unpositioned);
-            unpositioned.clear();
-        } catch (SQLException e) {
-            LOG.warnf("Stored offsets cannot be read (%s); trying again in %d s", e.getMessage(),
-                    RETRY_PAUSE.toSeconds());
-            retryAtNanos = System.nanoTime() + RETRY_PAUSE.toNanos();
-        }
+        positions.later(consumer.assignment());
     }
 
     private Batch decode(ConsumerRecords<byte[], byte[]> records) {
         Timer.Sample sample = Timer.start(meters);
-        Batch batch = batchDecoder.decode(records);
+        List<Share> shares = new ArrayList<>();
+        Map<TopicPartition, Long> next = new HashMap<>();
+        knownInBatch = 0;
+        for (ConsumerRecord<byte[], byte[]> record : records) {
+            next.put(new TopicPartition(record.topic(), record.partition()), record.offset() + 1);
+            String outcome = record.topic().equals(EventTopics.REGISTRATIONS)
+                    ? register(record)
+                    : accept(record, shares);
+            ingestMeters.count(record.topic(), outcome);
+        }
+        deadLetters.awaitSent();
         sample.stop(decodeTimer);
-        return batch;
+        return new Batch(records.count(), shares, knownInBatch, next);
     }
 
     /**
@@ -284,6 +279,62 @@ public class EventConsumer {
                 PoisonRecords.REASON_CODE).increment();
     }
 
+    /** One event record through the {@link Intake}: dead-lettered, kept for admission, or its facts batched. */
+    private String accept(ConsumerRecord<byte[], byte[]> record, List<Share> shares) {
+        Intake.Outcome outcome = intake.accept(decoder.decode(record.topic(), record.headers(), record.value()));
+        if (outcome instanceof Intake.Rejected rejected) {
+            return deadLetter(record, rejected.code(), rejected.reason());
+        }
+        if (outcome instanceof Intake.Admission admission) {
+            FairledgerEvent event = admission.event();
+            shares.add(new Share(record, List.of(), new AdmissionRecord(event.cluster(), event.eventId(),
+                    event.eventTime().toEpochMilli(), event.getClass().getSimpleName(), contentType(record),
+                    record.value())));
+            return "admission";
+        }
+        Intake.Facts accepted = (Intake.Facts) outcome;
+        List<SourcedFact> facts = new ArrayList<>(accepted.facts().size());
+        for (LedgerFact fact : accepted.facts()) {
+            if (starts.known(fact)) {
+                knownInBatch++;
+            } else {
+                facts.add(new SourcedFact(fact, accepted.event().eventId(), record.topic(), record.partition(),
+                        record.offset()));
+            }
+        }
+        if (!facts.isEmpty()) {
+            shares.add(new Share(record, facts, null));
+        }
+        return accepted.facts().isEmpty() ? "ignored" : "accepted";
+    }
+
+    private String register(ConsumerRecord<byte[], byte[]> record) {
+        String reason = registrations.apply(record.value());
+        if (reason == null) {
+            return "applied";
+        }
+        return deadLetter(record, reason.substring(0, reason.indexOf(':')), reason);
+    }
+
+    /** @param code a stable reason code (bounded set: the metric's tag), @param reason the header's full text */
+    private String deadLetter(ConsumerRecord<byte[], byte[]> record, String code, String reason) {
+        deadLetters.send(record, reason);
+        ingestMeters.deadLetter(record.topic(), code);
+        return "dead-letter";
+    }
+
+    private boolean knownCluster(String clusterId) {
+        if (!clusters.contains(clusterId)) {
+            clusters = tenancy.clusterIds();
+        }
+        return clusters.contains(clusterId);
+    }
+
+    private static String contentType(ConsumerRecord<byte[], byte[]> record) {
+        Header header = record.headers().lastHeader(EventDecoder.CONTENT_TYPE_HEADER);
+        return header == null ? null : new String(header.value(), java.nio.charset.StandardCharsets.UTF_8);
+    }
+
     /**
      * Tells Kafka the offsets just stored, so lag tools and autoscalers see progress; the consumer never reads them
      * back (it seeks to PostgreSQL's), so a commit that fails (a rebalance under way) is only logged.
@@ -298,40 +349,18 @@ public class EventConsumer {
         });
     }
 
-    /** Positions each partition at the offset stored with the facts (its beginning when none is), not at Kafka's. */
-    private void seekToStoredOffsets(Collection<TopicPartition> partitions) throws SQLException {
-        Map<TopicPartition, Long> stored = store.offsets(groupId, partitions);
-        List<TopicPartition> fresh = new ArrayList<>();
-        for (TopicPartition tp : partitions) {
-            Long offset = stored.get(tp);
-            if (offset == null) {
-                fresh.add(tp);
-            } else {
-                consumer.seek(tp, offset);
-            }
-        }
-        consumer.seekToBeginning(fresh);
-        LOG.infof("Positioned %d partition(s), %d at stored offsets", partitions.size(), stored.size());
-    }
-
     /** Seeks on every assignment: the offsets that count are those committed with the facts. */
     private final class SeekToStoredOffsets implements ConsumerRebalanceListener {
         @Override
         public void onPartitionsAssigned(Collection<TopicPartition> partitions) {
-            try {
-                seekToStoredOffsets(partitions);
-            } catch (SQLException e) {
-                LOG.warnf("Stored offsets cannot be read (%s); the assigned partitions wait %d s", e.getMessage(),
-                        RETRY_PAUSE.toSeconds());
-                unpositioned(partitions);
-            }
+            positions.assigned(partitions);
         }
 
         @Override
         public void onPartitionsRevoked(Collection<TopicPartition> partitions) {
             // the batch in flight commits (or fails, and is then read again) before the partitions go
             awaitInFlight();
-            unpositioned.removeAll(partitions);
+            positions.forget(partitions);
             ingestMeters.forgetLag(partitions);
         }
 
