@@ -9,6 +9,7 @@ import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -17,8 +18,10 @@ import java.util.Properties;
 import java.util.concurrent.TimeUnit;
 
 import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.serialization.StringDeserializer;
 import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Test;
 
@@ -40,8 +43,8 @@ import picocli.CommandLine;
 /**
  * Against a real broker whose only client listener is SASL_SSL (PLAIN over TLS, a certificate made by the test): the
  * server, given the settings as {@code kafka.*} keys, ingests events that {@code replay --command-config} published,
- * dead-letters a bad one through the same settings, commits its offsets to the group, and {@code dlq --command-config}
- * lists the dead letter; wrong credentials, a missing truststore or a plaintext client stop the consumer's startup
+ * dead-letters a bad one through the same settings, publishes an admission decision, commits its offsets to the group,
+ * and {@code dlq --command-config} lists the dead letter; wrong credentials, a missing truststore or a plaintext client stop the consumer's startup
  * with a message naming the setting to fix.
  */
 @QuarkusTest
@@ -87,6 +90,21 @@ class SaslSslKafkaTest {
                 .then().statusCode(200).body("[0].lines[0].charge", equalTo(0.5f)));
         assertThat(run(new DlqCommand(), "--command-config", clientConfig.toString(), "--reason",
                 "sasl-ssl-unregistered")).contains("1 dead letter(s)").contains("from " + EventTopics.YARN_CONTAINERS);
+        given().contentType(ContentType.JSON).body("{\"id\":\"j1\",\"tenant\":\"root.a\",\"tasks\":2,"
+                + "\"deadlineSeconds\":100,\"estimatedCpuSeconds\":50}").post("/api/v1/clusters/" + CLUSTER + "/jobs")
+                .then().statusCode(201);
+        Map<String, Object> reader = KafkaClientConfig.consumer(kafkaConfig, Map.of(),
+                Map.of("group.id", "decisions-" + System.nanoTime(), "auto.offset.reset", "earliest"));
+        try (KafkaConsumer<String, String> decisions = new KafkaConsumer<>(reader, new StringDeserializer(),
+                new StringDeserializer())) {
+            decisions.subscribe(List.of(EventTopics.ADMISSION_DECISIONS));
+            List<String> published = new ArrayList<>();
+            Awaitility.await().atMost(60, TimeUnit.SECONDS).untilAsserted(() -> {
+                decisions.poll(Duration.ofMillis(500)).forEach(r -> published.add(r.key() + " " + r.value()));
+                assertThat(published).as("the decision publisher over SASL_SSL")
+                        .anyMatch(d -> d.startsWith(CLUSTER + " ") && d.contains("\"jobId\":\"j1\""));
+            });
+        }
         try (Admin admin = Admin.create(KafkaClientConfig.admin(kafkaConfig))) {
             Awaitility.await().atMost(60, TimeUnit.SECONDS).untilAsserted(() -> {
                 Map<TopicPartition, OffsetAndMetadata> offsets = admin
