@@ -1,6 +1,7 @@
 package io.fairledger;
 
 import io.fairledger.cli.AccountCommand;
+import io.fairledger.cli.DlqCommand;
 import io.fairledger.cli.ReplayCommand;
 import io.fairledger.cli.ScenarioCommand;
 import io.fairledger.cli.ServeCommand;
@@ -15,7 +16,8 @@ import picocli.CommandLine.Command;
  */
 @QuarkusMain
 @Command(name = "fairledger", mixinStandardHelpOptions = true, versionProvider = Main.Version.class, description = "Long-term fairness and chargeback accounting for shared compute clusters.", subcommands = {
-        ServeCommand.class, ScenarioCommand.class, AccountCommand.class, ReplayCommand.class, SimulateCommand.class})
+        ServeCommand.class, ScenarioCommand.class, AccountCommand.class, ReplayCommand.class, DlqCommand.class,
+        SimulateCommand.class})
 public final class Main {
 
     public static void main(String... args) {

@@ -1,6 +1,5 @@
 package io.fairledger.admission;
 
-import java.util.HashMap;
 import java.util.Map;
 
 import org.apache.kafka.clients.producer.KafkaProducer;
@@ -14,12 +13,14 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 
 import io.fairledger.ingest.schema.EventTopics;
+import io.fairledger.kafka.KafkaClientConfig;
 import com.fasterxml.jackson.datatype.jsr310.JavaTimeModule;
 
 /**
  * Publishes admission decisions to {@value #TOPIC}, keyed by cluster id (so one cluster's decisions stay in order on
- * one partition), as JSON {@link DecisionEvent}s. Sends are asynchronous; a failed send is logged
- * (the decision stays readable over HTTP).
+ * one partition), as JSON {@link DecisionEvent}s, with the operator's Kafka settings ({@link KafkaClientConfig});
+ * {@code acks=all}, idempotence and a 5 ms linger are defaults they may override. Sends are asynchronous; a failed
+ * send is logged (the decision stays readable over HTTP).
  */
 final class DecisionPublisher implements AutoCloseable {
 
@@ -33,11 +34,10 @@ final class DecisionPublisher implements AutoCloseable {
     private final KafkaProducer<String, String> producer;
 
     DecisionPublisher(Map<String, Object> kafkaConfig) {
-        Map<String, Object> config = new HashMap<>();
-        config.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, kafkaConfig.get(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG));
-        config.put(ProducerConfig.ACKS_CONFIG, "all");
-        config.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
-        config.put(ProducerConfig.LINGER_MS_CONFIG, 5);
+        Map<String, Object> config = KafkaClientConfig.producer(kafkaConfig,
+                Map.of(ProducerConfig.ACKS_CONFIG, "all", ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true,
+                        ProducerConfig.LINGER_MS_CONFIG, 5),
+                Map.of());
         this.producer = new KafkaProducer<>(config, new StringSerializer(), new StringSerializer());
     }
 

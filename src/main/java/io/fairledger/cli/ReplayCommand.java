@@ -10,6 +10,8 @@ import java.nio.file.Path;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
 
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
@@ -21,13 +23,14 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 
 import io.fairledger.ingest.schema.EventDecoder;
 import io.fairledger.ingest.schema.EventType;
+import io.fairledger.kafka.KafkaClientConfig;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
 /**
- * {@code fairledger replay --events F.jsonl --bootstrap-servers H:P [--rate N]}: publishes a JSONL file of events to
+ * {@code fairledger replay --events F.jsonl --bootstrap-servers H:P [--command-config FILE] [--rate N]}: publishes a JSONL file of events to
  * their topics (chosen by each line's {@code type}), keyed by cluster, in the JSON encoding; a demo feed, a backfill
  * or a load generator. Lines are sent as they are: validating them is the server's job, and bad ones end in its
  * dead-letter topic. A line without a known type cannot be routed and is reported here.
@@ -44,8 +47,11 @@ public final class ReplayCommand implements Callable<Integer> {
     @Option(names = "--events", required = true, paramLabel = "F.jsonl", description = "Events, one JSON object per line, each with its \"type\".")
     Path events;
 
-    @Option(names = "--bootstrap-servers", required = true, paramLabel = "H:P", description = "Kafka bootstrap servers.")
+    @Option(names = "--bootstrap-servers", paramLabel = "H:P", description = "Kafka bootstrap servers (else bootstrap.servers of --command-config).")
     String bootstrapServers;
+
+    @Option(names = "--command-config", paramLabel = "FILE", description = "Kafka client settings, a properties file as Kafka's tools take (security.protocol, sasl.*, ssl.*, ...).")
+    Path commandConfig;
 
     @Option(names = "--rate", paramLabel = "N", defaultValue = "0", description = "Events per second; 0 sends as fast as the broker takes them (default: ${DEFAULT-VALUE}).")
     double rate;
@@ -61,11 +67,13 @@ public final class ReplayCommand implements Callable<Integer> {
             err.println("fairledger replay: no events file " + events);
             return 2;
         }
-        Map<String, Object> config = Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers,
-                ProducerConfig.ACKS_CONFIG, "all", ProducerConfig.LINGER_MS_CONFIG, 5,
-                ProducerConfig.MAX_BLOCK_MS_CONFIG, 30_000);
+        Map<String, Object> given = KafkaCommandConfig.read(spec, commandConfig, bootstrapServers);
+        Map<String, Object> config = KafkaClientConfig.producer(given, Map.of(ProducerConfig.ACKS_CONFIG, "all",
+                ProducerConfig.LINGER_MS_CONFIG, 5, ProducerConfig.MAX_BLOCK_MS_CONFIG, 30_000), Map.of());
         long sent = 0;
         long unroutable = 0;
+        AtomicLong failed = new AtomicLong();
+        AtomicReference<String> firstFailure = new AtomicReference<>();
         long started = System.nanoTime();
         try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(config, new ByteArraySerializer(),
                 new ByteArraySerializer());
@@ -86,7 +94,11 @@ public final class ReplayCommand implements Callable<Integer> {
                         route.cluster().getBytes(StandardCharsets.UTF_8), line.getBytes(StandardCharsets.UTF_8));
                 record.headers().add(EventDecoder.CONTENT_TYPE_HEADER,
                         EventDecoder.JSON.getBytes(StandardCharsets.UTF_8));
-                producer.send(record);
+                producer.send(record, (metadata, error) -> {
+                    if (error != null && failed.getAndIncrement() == 0) {
+                        firstFailure.set(error.getMessage());
+                    }
+                });
                 sent++;
                 pace(sent, started);
                 if (sent % 1000 == 0 || sent == total) {
@@ -97,8 +109,13 @@ public final class ReplayCommand implements Callable<Integer> {
         }
         progress(err, total, total, started);
         err.println();
-        out.printf("sent %d event(s) to %s; %d unroutable%n", sent, bootstrapServers, unroutable);
-        return unroutable == 0 ? 0 : 1;
+        if (failed.get() > 0) {
+            err.printf("fairledger replay: %d event(s) not accepted by the broker, the first: %s%n", failed.get(),
+                    firstFailure.get());
+        }
+        out.printf("sent %d event(s) to %s; %d unroutable%n", sent - failed.get(),
+                given.get(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG), unroutable);
+        return unroutable == 0 && failed.get() == 0 ? 0 : 1;
     }
 
     private record Route(String topic, String cluster) {

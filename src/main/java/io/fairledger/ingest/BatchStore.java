@@ -64,6 +64,22 @@ public class BatchStore {
         }
     }
 
+    /**
+     * Stores the facts and records in a transaction that is rolled back, whatever happens: throws what the database
+     * says about them ({@link PoisonRecords} bisects a refused batch with it).
+     */
+    public void trial(List<SourcedFact> facts, List<AdmissionRecord> admissions) throws SQLException {
+        try (Connection c = dataSource.getConnection()) {
+            c.setAutoCommit(false);
+            try {
+                FactWriter.insert(c, facts);
+                admissionRecords.insert(c, admissions);
+            } finally {
+                c.rollback();
+            }
+        }
+    }
+
     /** The stored next offset of each partition that has one. */
     public Map<TopicPartition, Long> offsets(String groupId, Collection<TopicPartition> partitions)
             throws SQLException {

@@ -2,7 +2,6 @@ package io.fairledger.ingest;
 
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ExecutionException;
@@ -15,38 +14,41 @@ import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.clients.producer.RecordMetadata;
+import org.apache.kafka.common.header.Header;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.jboss.logging.Logger;
 
 import io.fairledger.ingest.schema.EventTopics;
+import io.fairledger.kafka.KafkaClientConfig;
 
 /**
- * Sends records that cannot be applied to {@link EventTopics#DEAD_LETTERS} with their original key, value and headers plus
- * the reason. Sends are asynchronous; {@link #awaitSent()} waits for the broker's acknowledgement of all of them, and
- * the consumer calls it before committing a batch, so a source offset only moves once its dead letters are safe.
+ * Sends records that cannot be applied to {@link EventTopics#DEAD_LETTERS} with their original key, value and headers
+ * plus the reason and where they came from (source topic, partition, offset and timestamp headers), so
+ * {@code fairledger dlq} can list them by reason and send chosen ones back to their topic. The producer gets the
+ * operator's Kafka settings; {@code acks=all} and idempotence are fixed, since a source offset moves only once its
+ * dead letters are safe.
+ * <p>
+ * {@link #send} is asynchronous and {@link #awaitSent()} waits for the broker's acknowledgement of all of them: the
+ * consumer thread calls it before handing a batch over for commit. {@link #deliver} sends one and waits for it, for the
+ * committer thread (records the database refused), and may run beside the consumer thread's sends.
  */
 final class DeadLetters implements AutoCloseable {
 
     private static final Logger LOG = Logger.getLogger(DeadLetters.class);
+    private static final long ACK_TIMEOUT_SECONDS = 30;
 
     private final KafkaProducer<byte[], byte[]> producer;
+    private final List<Future<RecordMetadata>> pending = new ArrayList<>();
 
-    DeadLetters(Map<String, Object> kafkaConfig) {
-        Map<String, Object> config = new HashMap<>();
-        config.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, kafkaConfig.get(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG));
-        config.put(ProducerConfig.ACKS_CONFIG, "all");
-        config.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
+    DeadLetters(Map<String, ?> kafkaConfig) {
+        Map<String, Object> config = KafkaClientConfig.producer(kafkaConfig, Map.of(),
+                Map.of(ProducerConfig.ACKS_CONFIG, "all", ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true));
         this.producer = new KafkaProducer<>(config, new ByteArraySerializer(), new ByteArraySerializer());
     }
 
-    private final List<Future<RecordMetadata>> pending = new ArrayList<>();
-
+    /** Sends a dead letter; {@link #awaitSent()} waits for it. Consumer thread only. */
     void send(ConsumerRecord<byte[], byte[]> source, String reason) {
-        ProducerRecord<byte[], byte[]> letter = new ProducerRecord<>(EventTopics.DEAD_LETTERS, null, source.key(),
-                source.value(), source.headers());
-        letter.headers().add(EventTopics.REASON_HEADER, reason.getBytes(StandardCharsets.UTF_8));
-        letter.headers().add(EventTopics.SOURCE_TOPIC_HEADER, source.topic().getBytes(StandardCharsets.UTF_8));
-        pending.add(producer.send(letter));
+        pending.add(producer.send(letter(source, reason)));
         LOG.debugf("Dead-lettered %s-%d@%d: %s", source.topic(), source.partition(), source.offset(), reason);
     }
 
@@ -54,9 +56,42 @@ final class DeadLetters implements AutoCloseable {
     void awaitSent() {
         try {
             for (Future<RecordMetadata> f : pending) {
-                f.get(30, TimeUnit.SECONDS);
+                await(f);
             }
+        } finally {
             pending.clear();
+        }
+    }
+
+    /** Sends a dead letter and waits for its acknowledgement; throws when it could not be written. Any thread. */
+    void deliver(ConsumerRecord<byte[], byte[]> source, String reason) {
+        await(producer.send(letter(source, reason)));
+        LOG.warnf("Dead-lettered %s-%d@%d: %s", source.topic(), source.partition(), source.offset(), reason);
+    }
+
+    static ProducerRecord<byte[], byte[]> letter(ConsumerRecord<byte[], byte[]> source, String reason) {
+        ProducerRecord<byte[], byte[]> letter = new ProducerRecord<>(EventTopics.DEAD_LETTERS, null, source.key(),
+                source.value());
+        for (Header header : source.headers()) {
+            if (!header.key().startsWith(EventTopics.DEAD_LETTER_HEADER_PREFIX)) {
+                letter.headers().add(header);
+            }
+        }
+        header(letter, EventTopics.REASON_HEADER, reason);
+        header(letter, EventTopics.SOURCE_TOPIC_HEADER, source.topic());
+        header(letter, EventTopics.SOURCE_PARTITION_HEADER, Integer.toString(source.partition()));
+        header(letter, EventTopics.SOURCE_OFFSET_HEADER, Long.toString(source.offset()));
+        header(letter, EventTopics.SOURCE_TIMESTAMP_HEADER, Long.toString(source.timestamp()));
+        return letter;
+    }
+
+    private static void header(ProducerRecord<byte[], byte[]> letter, String key, String value) {
+        letter.headers().add(key, value.getBytes(StandardCharsets.UTF_8));
+    }
+
+    private static void await(Future<RecordMetadata> sent) {
+        try {
+            sent.get(ACK_TIMEOUT_SECONDS, TimeUnit.SECONDS);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("interrupted while dead-lettering", e);

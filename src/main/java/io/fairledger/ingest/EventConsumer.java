@@ -6,7 +6,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -20,6 +19,7 @@ import org.apache.kafka.clients.consumer.ConsumerRebalanceListener;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.ConsumerRecords;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.InterruptException;
 import org.apache.kafka.common.errors.WakeupException;
@@ -31,9 +31,12 @@ import io.fairledger.config.FairledgerConfig;
 import io.fairledger.facts.FactCursor;
 import io.fairledger.facts.LedgerFact;
 import io.fairledger.facts.SourcedFact;
+import io.fairledger.ingest.PoisonRecords.Share;
 import io.fairledger.ingest.schema.EventDecoder;
 import io.fairledger.ingest.schema.EventTopics;
 import io.fairledger.ingest.schema.FairledgerEvent;
+import io.fairledger.kafka.KafkaClientConfig;
+import io.fairledger.kafka.KafkaConnectionCheck;
 import io.fairledger.observability.MetricNames;
 import io.fairledger.tenancy.TenancyService;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -50,10 +53,14 @@ import jakarta.inject.Inject;
  * rebalances, the commit pipeline); per batch, each event record goes through the {@link Intake} and each
  * registration through {@link Registrations} (idempotent, the admin API's own rules); ledger facts, admission
  * records and the offsets after the batch are committed to PostgreSQL in one transaction, and on every partition
- * assignment the consumer seeks to the offsets stored there, so a crash or a rebalance loses and double-counts nothing.
- * A record that cannot be applied goes to the dead-letter topic with its reason before the batch commits, and the
- * consumer goes on; a batch that cannot be committed (PostgreSQL down) is read again from the stored offsets after a
- * pause.
+ * assignment the consumer seeks to the offsets stored there ({@link StoredPositions}), so a crash or a rebalance loses
+ * and double-counts nothing. The same offsets are then committed to Kafka too, for lag tools and autoscalers, but never
+ * read back. A record that cannot be applied goes to the dead-letter topic with its reason before the batch commits,
+ * and the consumer goes on; so does a record the database refuses ({@link PoisonRecords}); a batch that cannot be
+ * committed (PostgreSQL down) is read again from the stored offsets after a pause.
+ * <p>
+ * The clients get the operator's Kafka settings ({@link KafkaClientConfig}), checked by one connection at startup
+ * ({@link KafkaConnectionCheck}), so wrong credentials stop the server with a message naming the setting.
  * <p>
  * Decoding and committing overlap: while one committer thread writes batch n, the consumer thread polls and decodes
  * batch n+1. Batches still commit one at a time and in order, each with its own offsets, and batch n+1 is handed over
@@ -107,27 +114,31 @@ public class EventConsumer {
     private CommittedStarts starts;
     /** Why the last commit failed, until the batch is read again. */
     private Throwable commitFailure;
-    /** Partitions paused until they are positioned at their stored offsets (after a failed commit). */
-    private final Set<TopicPartition> unpositioned = new HashSet<>();
-    private long retryAtNanos;
+    private StoredPositions positions;
     /** Facts of the batch being decoded left out as known to be stored. */
     private int knownInBatch;
     private Timer decodeTimer;
     private Timer commitTimer;
 
     void start(@Observes StartupEvent event) {
+        String problem = KafkaConnectionCheck.problem(kafkaConfig);
+        if (problem != null) {
+            throw new IllegalStateException("fairledger cannot consume events: " + problem);
+        }
         groupId = String.valueOf(kafkaConfig.getOrDefault(ConsumerConfig.GROUP_ID_CONFIG, "fairledger"));
-        Map<String, Object> config = new HashMap<>();
-        config.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, kafkaConfig.get(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG));
-        config.put(ConsumerConfig.GROUP_ID_CONFIG, groupId);
-        config.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
-        config.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
-        config.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, this.config.ingest().maxPollRecords());
-        config.put(ConsumerConfig.FETCH_MIN_BYTES_CONFIG, this.config.ingest().fetchMinBytes());
-        config.put(ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG, (int) this.config.ingest().fetchMaxWait().toMillis());
-        // a cluster's events share one partition: let one fetch fill a whole batch
-        config.put(ConsumerConfig.MAX_PARTITION_FETCH_BYTES_CONFIG, this.config.ingest().maxPartitionFetchBytes());
-        consumer = new KafkaConsumer<>(config, new ByteArrayDeserializer(), new ByteArrayDeserializer());
+        FairledgerConfig.Ingest tuning = this.config.ingest();
+        // a cluster's events share one partition: max.partition.fetch.bytes lets one fetch fill a whole batch
+        Map<String, Object> defaults = Map.of(ConsumerConfig.GROUP_ID_CONFIG, groupId,
+                ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest",
+                ConsumerConfig.MAX_POLL_RECORDS_CONFIG, tuning.maxPollRecords(),
+                ConsumerConfig.FETCH_MIN_BYTES_CONFIG, tuning.fetchMinBytes(),
+                ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG, (int) tuning.fetchMaxWait().toMillis(),
+                ConsumerConfig.MAX_PARTITION_FETCH_BYTES_CONFIG, tuning.maxPartitionFetchBytes());
+        // the offsets that count are PostgreSQL's; Kafka's are committed after each stored batch, for lag tools
+        Map<String, Object> fixed = Map.of(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
+        consumer = new KafkaConsumer<>(KafkaClientConfig.consumer(kafkaConfig, defaults, fixed),
+                new ByteArrayDeserializer(), new ByteArrayDeserializer());
+        positions = new StoredPositions(consumer, store, groupId, RETRY_PAUSE);
         deadLetters = new DeadLetters(kafkaConfig);
         decodeTimer = Timer.builder(MetricNames.INGEST_BATCH_DECODE).publishPercentileHistogram().register(meters);
         commitTimer = Timer.builder(MetricNames.INGEST_BATCH_COMMIT).publishPercentileHistogram().register(meters);
@@ -156,7 +167,7 @@ public class EventConsumer {
             topics.add(EventTopics.REGISTRATIONS);
             consumer.subscribe(topics, new SeekToStoredOffsets());
             while (running) {
-                positionWhenDue();
+                positions.positionWhenDue();
                 ConsumerRecords<byte[], byte[]> records = consumer.poll(Duration.ofMillis(500));
                 ingestMeters.publishLag(consumer);
                 if (records.isEmpty()) {
@@ -178,10 +189,7 @@ public class EventConsumer {
                     readAgain();
                     continue;
                 }
-                inFlight = committer.submit(() -> {
-                    commit(batch);
-                    return batch;
-                });
+                inFlight = committer.submit(() -> commit(batch));
             }
         } catch (WakeupException e) {
             if (running) {
@@ -203,11 +211,6 @@ public class EventConsumer {
         }
     }
 
-    /** A decoded batch: what to store, and the offsets after it; {@code known} facts were left out as stored. */
-    private record Batch(int records, List<SourcedFact> facts, int known,
-            List<AdmissionRecord> admissions, Map<TopicPartition, Long> next) {
-    }
-
     /**
      * Waits for the commit in flight, if any; false when it (or an earlier one not yet read again) failed. Called on
      * the consumer thread only.
@@ -215,9 +218,10 @@ public class EventConsumer {
     private boolean previousCommitted() throws InterruptedException {
         if (inFlight != null) {
             try {
-                List<SourcedFact> committed = inFlight.get().facts();
-                starts.committed(committed);
-                knownStarts.committed(committed);
+                Batch committed = inFlight.get();
+                starts.committed(committed.facts());
+                knownStarts.committed(committed.facts());
+                commitToKafka(committed.next());
             } catch (ExecutionException e) {
                 commitFailure = e.getCause();
             } finally {
@@ -236,36 +240,12 @@ public class EventConsumer {
         LOG.errorf(commitFailure, "Batch not committed; reading again from the stored offsets in %d s",
                 RETRY_PAUSE.toSeconds());
         commitFailure = null;
-        unpositioned(consumer.assignment());
-    }
-
-    /** These partitions are paused until they can be positioned at their stored offsets, after the retry pause. */
-    private void unpositioned(Collection<TopicPartition> partitions) {
-        consumer.pause(partitions);
-        unpositioned.addAll(partitions);
-        retryAtNanos = System.nanoTime() + RETRY_PAUSE.toNanos();
-    }
-
-    /** Seeks the partitions waiting for it to their stored offsets and resumes them, when the pause is over. */
-    private void positionWhenDue() {
-        if (unpositioned.isEmpty() || System.nanoTime() - retryAtNanos < 0) {
-            return;
-        }
-        try {
-            seekToStoredOffsets(unpositioned);
-            consumer.resume(unpositioned);
-            unpositioned.clear();
-        } catch (SQLException e) {
-            LOG.warnf("Stored offsets cannot be read (%s); trying again in %d s", e.getMessage(),
-                    RETRY_PAUSE.toSeconds());
-            retryAtNanos = System.nanoTime() + RETRY_PAUSE.toNanos();
-        }
+        positions.later(consumer.assignment());
     }
 
     private Batch decode(ConsumerRecords<byte[], byte[]> records) {
         Timer.Sample sample = Timer.start(meters);
-        List<SourcedFact> facts = new ArrayList<>();
-        List<AdmissionRecord> admissions = new ArrayList<>();
+        List<Share> shares = new ArrayList<>();
         Map<TopicPartition, Long> next = new HashMap<>();
         knownInBatch = 0;
         clusters.newBatch();
@@ -273,41 +253,57 @@ public class EventConsumer {
             next.put(new TopicPartition(record.topic(), record.partition()), record.offset() + 1);
             String outcome = record.topic().equals(EventTopics.REGISTRATIONS)
                     ? register(record)
-                    : accept(record, facts, admissions);
+                    : accept(record, shares);
             ingestMeters.count(record.topic(), outcome);
         }
         deadLetters.awaitSent();
         sample.stop(decodeTimer);
-        return new Batch(records.count(), facts, knownInBatch, admissions, next);
+        return new Batch(records.count(), shares, knownInBatch, next);
     }
 
-    /** On the committer thread: the batch's facts, records and offsets in one transaction. */
-    private void commit(Batch batch) throws SQLException {
+    /**
+     * On the committer thread: the batch's facts, records and offsets in one transaction. When the database refuses
+     * some record of it ({@link PoisonRecords}), those records are dead-lettered with its reason and the rest is
+     * committed with the same offsets; returns the batch as committed.
+     */
+    private Batch commit(Batch batch) throws SQLException {
         Timer.Sample sample = Timer.start(meters);
-        int inserted = store.commit(groupId, batch.facts(), batch.admissions(), batch.next());
+        PoisonRecords.Committed done = PoisonRecords.commit(batch.shares(),
+                (facts, admissions) -> store.commit(groupId, facts, admissions, batch.next()), store::trial,
+                this::refused);
         sample.stop(commitTimer);
-        int duplicates = batch.facts().size() - inserted + batch.known();
+        Batch committed = new Batch(batch.records(), done.kept(), batch.known(), batch.next());
+        int duplicates = committed.facts().size() - done.inserted() + batch.known();
         if (duplicates > 0) {
             meters.counter(MetricNames.INGEST_EVENTS, MetricNames.TOPIC, "all", MetricNames.OUTCOME, "duplicate")
                     .increment(duplicates);
         }
+        return committed;
+    }
+
+    /** On the committer thread: a record the database refused goes to the dead letters before the batch commits. */
+    private void refused(ConsumerRecord<byte[], byte[]> record, String reason) {
+        deadLetters.deliver(record, reason);
+        meters.counter(MetricNames.INGEST_DEAD_LETTERS, MetricNames.TOPIC, record.topic(), MetricNames.REASON,
+                PoisonRecords.REASON_CODE).increment();
     }
 
     /** One event record through the {@link Intake}: dead-lettered, kept for admission, or its facts batched. */
-    private String accept(ConsumerRecord<byte[], byte[]> record, List<SourcedFact> facts,
-            List<AdmissionRecord> admissions) {
+    private String accept(ConsumerRecord<byte[], byte[]> record, List<Share> shares) {
         Intake.Outcome outcome = intake.accept(decoder.decode(record.topic(), record.headers(), record.value()));
         if (outcome instanceof Intake.Rejected rejected) {
             return deadLetter(record, rejected.code(), rejected.reason());
         }
         if (outcome instanceof Intake.Admission admission) {
             FairledgerEvent event = admission.event();
-            admissions.add(new AdmissionRecord(event.cluster(), event.eventId(), event.eventTime().toEpochMilli(),
-                    event.getClass().getSimpleName(), contentType(record), record.value()));
+            shares.add(new Share(record, List.of(), new AdmissionRecord(event.cluster(), event.eventId(),
+                    event.eventTime().toEpochMilli(), event.getClass().getSimpleName(), contentType(record),
+                    record.value())));
             return "admission";
         }
         Intake.Facts accepted = (Intake.Facts) outcome;
         knownStarts.saw(accepted.event(), accepted.facts());
+        List<SourcedFact> facts = new ArrayList<>(accepted.facts().size());
         for (LedgerFact fact : accepted.facts()) {
             if (starts.known(fact)) {
                 knownInBatch++;
@@ -315,6 +311,9 @@ public class EventConsumer {
                 facts.add(new SourcedFact(fact, accepted.event().eventId(), record.topic(), record.partition(),
                         record.offset()));
             }
+        }
+        if (!facts.isEmpty()) {
+            shares.add(new Share(record, facts, null));
         }
         return accepted.facts().isEmpty() ? "ignored" : "accepted";
     }
@@ -339,48 +338,38 @@ public class EventConsumer {
         return header == null ? null : new String(header.value(), java.nio.charset.StandardCharsets.UTF_8);
     }
 
-    /** Positions each partition at the offset stored with the facts (its beginning when none is), not at Kafka's. */
-    private void seekToStoredOffsets(Collection<TopicPartition> partitions) throws SQLException {
-        Map<TopicPartition, Long> stored = store.offsets(groupId, partitions);
-        List<TopicPartition> fresh = new ArrayList<>();
-        for (TopicPartition tp : partitions) {
-            Long offset = stored.get(tp);
-            if (offset == null) {
-                fresh.add(tp);
-            } else {
-                consumer.seek(tp, offset);
+    /**
+     * Tells Kafka the offsets just stored, so lag tools and autoscalers see progress; the consumer never reads them
+     * back (it seeks to PostgreSQL's), so a commit that fails (a rebalance under way) is only logged.
+     */
+    private void commitToKafka(Map<TopicPartition, Long> next) {
+        Map<TopicPartition, OffsetAndMetadata> offsets = new HashMap<>();
+        next.forEach((tp, offset) -> offsets.put(tp, new OffsetAndMetadata(offset)));
+        consumer.commitAsync(offsets, (committed, error) -> {
+            if (error != null) {
+                LOG.debugf("Offsets stored in PostgreSQL not committed to Kafka (%s)", error.getMessage());
             }
-        }
-        consumer.seekToBeginning(fresh);
-        LOG.infof("Positioned %d partition(s), %d at stored offsets", partitions.size(), stored.size());
+        });
     }
 
     /** Seeks on every assignment: the offsets that count are those committed with the facts. */
     private final class SeekToStoredOffsets implements ConsumerRebalanceListener {
         @Override
         public void onPartitionsAssigned(Collection<TopicPartition> partitions) {
-            try {
-                seekToStoredOffsets(partitions);
-            } catch (SQLException e) {
-                LOG.warnf("Stored offsets cannot be read (%s); the assigned partitions wait %d s", e.getMessage(),
-                        RETRY_PAUSE.toSeconds());
-                unpositioned(partitions);
-            }
+            positions.assigned(partitions);
         }
 
         @Override
         public void onPartitionsRevoked(Collection<TopicPartition> partitions) {
             // the batch in flight commits (or fails, and is then read again) before the partitions go
             awaitInFlight();
-            unpositioned.removeAll(partitions);
+            positions.forget(partitions);
             ingestMeters.forgetLag(partitions);
         }
 
         @Override
         public void onPartitionsLost(Collection<TopicPartition> partitions) {
-            awaitInFlight();
-            unpositioned.removeAll(partitions);
-            ingestMeters.forgetLag(partitions);
+            onPartitionsRevoked(partitions);
         }
 
         private void awaitInFlight() {

@@ -45,4 +45,29 @@ class StartupSettingsTest {
                     hostPort, "http://" + hostPort + "/realms/fairledger", null))).isNull();
         }
     }
+
+    @Test
+    void aMultiHostJdbcUrlIsReadAsPgJdbcReadsIt() throws IOException {
+        int closedPort;
+        try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            closedPort = socket.getLocalPort();
+        }
+        try (ServerSocket socket = new ServerSocket(0, 10, InetAddress.getLoopbackAddress())) {
+            String open = "127.0.0.1:" + socket.getLocalPort();
+            String closed = "127.0.0.1:" + closedPort;
+            assertThat(ExternalDependencies.firstUnreachable(new StartupSettings(
+                    "jdbc:postgresql://" + closed + "," + open + "/fairledger?targetServerType=primary", null, null,
+                    null))).as("one host of two answers").isNull();
+            assertThat(ExternalDependencies.firstUnreachable(new StartupSettings(null, closed + "," + open, null,
+                    null))).as("one Kafka bootstrap server of two answers").isNull();
+            assertThat(ExternalDependencies.firstUnreachable(
+                    new StartupSettings("jdbc:postgresql://" + closed + "," + closed + "/fairledger", null, null,
+                            null)))
+                    .startsWith("PostgreSQL at 127.0.0.1:" + closedPort
+                            + " (quarkus.datasource.jdbc.url) is unreachable");
+        }
+        assertThat(ExternalDependencies
+                .firstUnreachable(new StartupSettings("jdbc:mysql://127.0.0.1/fairledger", null, null, null)))
+                .contains("is not a PostgreSQL JDBC URL");
+    }
 }

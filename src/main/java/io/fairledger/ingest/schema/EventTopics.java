@@ -32,6 +32,14 @@ public final class EventTopics {
     public static final String REASON_HEADER = "fairledger.dlq.reason";
     /** Header on a dead letter: the topic it came from. */
     public static final String SOURCE_TOPIC_HEADER = "fairledger.dlq.source-topic";
+    /** Header on a dead letter: the partition it came from, in decimal. */
+    public static final String SOURCE_PARTITION_HEADER = "fairledger.dlq.source-partition";
+    /** Header on a dead letter: its offset in the source partition, in decimal. */
+    public static final String SOURCE_OFFSET_HEADER = "fairledger.dlq.source-offset";
+    /** Header on a dead letter: the source record's timestamp, milliseconds since the epoch in decimal. */
+    public static final String SOURCE_TIMESTAMP_HEADER = "fairledger.dlq.source-timestamp";
+    /** The prefix of every header fairledger adds to a dead letter; a re-driven record is sent without them. */
+    public static final String DEAD_LETTER_HEADER_PREFIX = "fairledger.dlq.";
     /** The admission service's decisions, JSON, published for resource managers. */
     public static final String ADMISSION_DECISIONS = "fairledger.admission-decisions";
 
