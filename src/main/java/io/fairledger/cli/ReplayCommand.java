@@ -21,6 +21,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 
 import io.fairledger.ingest.schema.EventDecoder;
 import io.fairledger.ingest.schema.EventType;
+import io.fairledger.simulation.ProgressBar;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -36,7 +37,6 @@ import picocli.CommandLine.Spec;
 public final class ReplayCommand implements Callable<Integer> {
 
     private static final ObjectMapper JSON = new ObjectMapper();
-    private static final int BAR_WIDTH = 40;
 
     @Spec
     CommandSpec spec;
@@ -49,6 +49,9 @@ public final class ReplayCommand implements Callable<Integer> {
 
     @Option(names = "--rate", paramLabel = "N", defaultValue = "0", description = "Events per second; 0 sends as fast as the broker takes them (default: ${DEFAULT-VALUE}).")
     double rate;
+
+    @Option(names = "--quiet", description = "No progress bar (it is also off when stderr is not a terminal).")
+    boolean quiet;
 
     @Override
     public Integer call() throws IOException, InterruptedException {
@@ -67,6 +70,7 @@ public final class ReplayCommand implements Callable<Integer> {
         long sent = 0;
         long unroutable = 0;
         long started = System.nanoTime();
+        ProgressBar progress = ProgressBar.onStderr(err, quiet, total, "events");
         try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(config, new ByteArraySerializer(),
                 new ByteArraySerializer());
                 BufferedReader in = Files.newBufferedReader(events, StandardCharsets.UTF_8)) {
@@ -80,6 +84,7 @@ public final class ReplayCommand implements Callable<Integer> {
                 if (route == null) {
                     err.println("fairledger replay: line " + lineNumber + " has no known \"type\"; not sent");
                     unroutable++;
+                    progress.advance(1);
                     continue;
                 }
                 ProducerRecord<byte[], byte[]> record = new ProducerRecord<>(route.topic(),
@@ -89,14 +94,11 @@ public final class ReplayCommand implements Callable<Integer> {
                 producer.send(record);
                 sent++;
                 pace(sent, started);
-                if (sent % 1000 == 0 || sent == total) {
-                    progress(err, sent + unroutable, total, started);
-                }
+                progress.advance(1);
             }
             producer.flush();
         }
-        progress(err, total, total, started);
-        err.println();
+        progress.finish();
         out.printf("sent %d event(s) to %s; %d unroutable%n", sent, bootstrapServers, unroutable);
         return unroutable == 0 ? 0 : 1;
     }
@@ -123,13 +125,5 @@ public final class ReplayCommand implements Callable<Integer> {
         if (wait > 0) {
             TimeUnit.NANOSECONDS.sleep(wait);
         }
-    }
-
-    private static void progress(PrintWriter err, long done, long total, long started) {
-        int filled = total == 0 ? BAR_WIDTH : (int) (BAR_WIDTH * done / total);
-        double seconds = (System.nanoTime() - started) / 1e9;
-        err.printf("\r[%s%s] %d/%d  %.0f events/s", "#".repeat(filled), " ".repeat(BAR_WIDTH - filled), done, total,
-                seconds > 0 ? done / seconds : 0);
-        err.flush();
     }
 }
