@@ -74,6 +74,10 @@ public final class ReportCommand implements Callable<Integer> {
         return 0;
     }
 
+    private static String plain(JsonNode number) {
+        return number.decimalValue().toPlainString();
+    }
+
     /** One table row per group per bucket. */
     static List<List<String>> rows(JsonNode report) {
         String currency = report.path("currency").asText();
@@ -81,12 +85,12 @@ public final class ReportCommand implements Callable<Integer> {
         for (JsonNode bucket : report.path("buckets")) {
             for (JsonNode row : bucket.path("rows")) {
                 rows.add(List.of(bucket.path("start").asText(), bucket.path("end").asText(), row.path("key").asText(),
-                        row.path("actual").asText(), row.path("counted").asText(), row.path("entitled").asText(),
+                        plain(row.path("actual")), plain(row.path("counted")), plain(row.path("entitled")),
                         row.path("rho").isNull()
                                 ? ""
                                 : String.format(java.util.Locale.ROOT, "%.4f",
                                         row.path("rho").asDouble()),
-                        row.path("charge").asText(), currency));
+                        plain(row.path("charge")), currency));
             }
         }
         return rows;

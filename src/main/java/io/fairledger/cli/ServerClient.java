@@ -11,6 +11,7 @@ import java.time.Duration;
 import java.util.Map;
 import java.util.StringJoiner;
 
+import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
@@ -25,7 +26,9 @@ public final class ServerClient {
     /** The token's environment variable, so it stays out of the shell history and {@code ps}. */
     public static final String TOKEN_VARIABLE = "FAIRLEDGER_TOKEN";
 
-    private static final ObjectMapper JSON = new ObjectMapper();
+    /** Decimals as BigDecimal: money and usage are printed exactly as the server sent them. */
+    private static final ObjectMapper JSON = new ObjectMapper()
+            .enable(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS);
 
     @Option(names = "--server", paramLabel = "URL", defaultValue = "http://127.0.0.1:8080", description = "The fairledger server (default: ${DEFAULT-VALUE}).")
     String server;

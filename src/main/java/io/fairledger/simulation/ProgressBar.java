@@ -47,8 +47,13 @@ public final class ProgressBar {
      * carriage returns in a log.
      */
     public static boolean stderrIsTerminal() {
+        return isTerminal(Path.of("/proc/self/fd/2"));
+    }
+
+    /** True when {@code fdLink}, a {@code /proc/self/fd/N} link, names a terminal device. */
+    static boolean isTerminal(Path fdLink) {
         try {
-            String target = Files.readSymbolicLink(Path.of("/proc/self/fd/2")).toString();
+            String target = Files.readSymbolicLink(fdLink).toString();
             return target.startsWith("/dev/pts/") || target.startsWith("/dev/tty") || target.equals("/dev/console");
         } catch (IOException | UnsupportedOperationException | SecurityException e) {
             return false;
