@@ -11,7 +11,7 @@ import io.fairledger.core.chargeback.TenantStatement;
 
 /**
  * A period statement as callers see it, in the HTTP API ({@code GET .../statements}) and in the files of
- * {@code fairledger account} (its CSV form is {@code reports.StatementCsv}): one shape for both, so they can be compared byte for byte. Usage is in capacity-hours;
+ * {@code fairledger account} (its CSV form is {@link StatementCsv}): one shape for both, so they can be compared byte for byte. Usage is in capacity-hours;
  * resource-seconds are exact; {@code rho} is null when the tenant had no entitlement.
  */
 public record StatementView(String cluster, String period, Instant start, Instant end, String model,

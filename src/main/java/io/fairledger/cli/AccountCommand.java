@@ -27,7 +27,7 @@ import io.fairledger.live.LiveView;
 import io.fairledger.live.LiveViewsModel;
 import io.fairledger.facts.LedgerFact;
 import io.fairledger.tenancy.LedgerSettings;
-import io.fairledger.reports.StatementCsv;
+import io.fairledger.accounting.StatementCsv;
 import io.fairledger.simulation.ProgressBar;
 import io.fairledger.accounting.StatementView;
 import io.fairledger.ingest.Intake;

@@ -1,4 +1,4 @@
-package io.fairledger.reports;
+package io.fairledger.accounting;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -10,8 +10,6 @@ import java.util.List;
 import org.apache.commons.csv.CSVFormat;
 import org.apache.commons.csv.CSVRecord;
 import org.junit.jupiter.api.Test;
-
-import io.fairledger.accounting.StatementView;
 
 /** Statements as CSV: ids with commas, quotes and line breaks survive a parse. */
 class StatementCsvTest {

@@ -1,4 +1,4 @@
-package io.fairledger.reports;
+package io.fairledger.accounting;
 
 import java.util.Locale;
 

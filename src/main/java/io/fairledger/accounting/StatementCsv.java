@@ -1,4 +1,4 @@
-package io.fairledger.reports;
+package io.fairledger.accounting;
 
 import java.io.IOException;
 import java.io.StringWriter;
@@ -8,8 +8,6 @@ import java.util.List;
 
 import org.apache.commons.csv.CSVFormat;
 import org.apache.commons.csv.CSVPrinter;
-
-import io.fairledger.accounting.StatementView;
 
 /**
  * Statements as CSV, one row per tenant per period, written by Commons CSV (RFC 4180): a field holding a comma, a
