@@ -62,6 +62,9 @@ class UsageReportTest {
     @TestHTTPResource("/")
     URL server;
 
+    @TestHTTPResource(value = "/metrics", management = true)
+    URL metrics;
+
     @Test
     void usageOverAnyWindowIsTheSumOfTheStatementsLinesAndTheCommandsPrintIt() throws Exception {
         JsonNode statements = feed();
@@ -146,6 +149,12 @@ class UsageReportTest {
                 "PT7M");
         assertThat(refused.code()).isEqualTo(1);
         assertThat(refused.err()).contains("422").contains("whole number of periods");
+
+        // the money gauge names its currency
+        Awaitility.await().atMost(60, TimeUnit.SECONDS).pollInterval(1, TimeUnit.SECONDS)
+                .untilAsserted(() -> assertThat(given().get(metrics.toString()).then().statusCode(200).extract()
+                        .asString()).contains("fairledger_tenant_charge{cluster=\"" + CLUSTER
+                                + "\",currency=\"EUR\",tenant=\"root.q0\"}"));
 
         // fairledger shares: the grants, one row per tenant
         JsonNode grants = JSON.readTree(given().get("/api/v1/clusters/" + CLUSTER + "/grants").then()
