@@ -27,6 +27,8 @@ import io.fairledger.live.LiveView;
 import io.fairledger.live.LiveViewsModel;
 import io.fairledger.facts.LedgerFact;
 import io.fairledger.tenancy.LedgerSettings;
+import io.fairledger.accounting.StatementCsv;
+import io.fairledger.simulation.ProgressBar;
 import io.fairledger.accounting.StatementView;
 import io.fairledger.ingest.Intake;
 import io.fairledger.ingest.SeenStarts;
@@ -70,6 +72,9 @@ public final class AccountCommand implements Callable<Integer> {
             .disable(SerializationFeature.WRITE_DATES_AS_TIMESTAMPS)
             .enable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES);
 
+    @Option(names = "--quiet", description = "No progress bar (it is also off when stderr is not a terminal).")
+    boolean quiet;
+
     @Override
     public Integer call() throws IOException {
         PrintWriter err = spec.commandLine().getErr();
@@ -84,6 +89,8 @@ public final class AccountCommand implements Callable<Integer> {
         List<LedgerFact> facts = new ArrayList<>();
         Set<String> clusters = new TreeSet<>();
         List<String> deadLetters = new ArrayList<>();
+        ProgressBar progress = ProgressBar.onStderr(err, quiet, Files.exists(events) ? Files.size(events) : 0,
+                "bytes");
         try (BufferedReader in = Files.newBufferedReader(events, StandardCharsets.UTF_8)) {
             EventDecoder decoder = new EventDecoder(Clock.systemUTC());
             // the file is accounted for whichever cluster it names, registered at the settings' registeredAt
@@ -93,6 +100,7 @@ public final class AccountCommand implements Callable<Integer> {
             int lineNumber = 0;
             for (String line = in.readLine(); line != null; line = in.readLine()) {
                 lineNumber++;
+                progress.advance(line.getBytes(StandardCharsets.UTF_8).length + 1L);
                 if (line.isBlank()) {
                     continue;
                 }
@@ -108,6 +116,7 @@ public final class AccountCommand implements Callable<Integer> {
                     starts.saw(f.event(), f.facts());
                 }
             }
+            progress.finish();
         } catch (NoSuchFileException e) {
             err.println("fairledger account: no events file " + events);
             return 2;
@@ -138,7 +147,7 @@ public final class AccountCommand implements Callable<Integer> {
         LiveView live = new LiveLedger(clusterId, settings, ofCluster).view(grantInterval.toMillis());
         JSON.writerWithDefaultPrettyPrinter().writeValue(out.resolve("grants.json").toFile(),
                 LiveViewsModel.GrantsView.of(live));
-        Files.writeString(out.resolve("statements.csv"), StatementView.csv(statements));
+        Files.writeString(out.resolve("statements.csv"), StatementCsv.write(statements, settings.currency()));
         spec.commandLine().getOut().printf("%d statement(s) for %s up to %s from %d fact(s); %d dead letter(s) -> %s%n",
                 statements.size(), clusterId, end, ofCluster.size(), deadLetters.size(), out);
         return 0;

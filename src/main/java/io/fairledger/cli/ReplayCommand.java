@@ -24,6 +24,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.fairledger.ingest.schema.EventDecoder;
 import io.fairledger.ingest.schema.EventType;
 import io.fairledger.kafka.KafkaClientConfig;
+import io.fairledger.simulation.ProgressBar;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -39,7 +40,6 @@ import picocli.CommandLine.Spec;
 public final class ReplayCommand implements Callable<Integer> {
 
     private static final ObjectMapper JSON = new ObjectMapper();
-    private static final int BAR_WIDTH = 40;
 
     @Spec
     CommandSpec spec;
@@ -55,6 +55,9 @@ public final class ReplayCommand implements Callable<Integer> {
 
     @Option(names = "--rate", paramLabel = "N", defaultValue = "0", description = "Events per second; 0 sends as fast as the broker takes them (default: ${DEFAULT-VALUE}).")
     double rate;
+
+    @Option(names = "--quiet", description = "No progress bar (it is also off when stderr is not a terminal).")
+    boolean quiet;
 
     @Override
     public Integer call() throws IOException, InterruptedException {
@@ -75,6 +78,7 @@ public final class ReplayCommand implements Callable<Integer> {
         AtomicLong failed = new AtomicLong();
         AtomicReference<String> firstFailure = new AtomicReference<>();
         long started = System.nanoTime();
+        ProgressBar progress = ProgressBar.onStderr(err, quiet, total, "events");
         try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(config, new ByteArraySerializer(),
                 new ByteArraySerializer());
                 BufferedReader in = Files.newBufferedReader(events, StandardCharsets.UTF_8)) {
@@ -88,6 +92,7 @@ public final class ReplayCommand implements Callable<Integer> {
                 if (route == null) {
                     err.println("fairledger replay: line " + lineNumber + " has no known \"type\"; not sent");
                     unroutable++;
+                    progress.advance(1);
                     continue;
                 }
                 ProducerRecord<byte[], byte[]> record = new ProducerRecord<>(route.topic(),
@@ -101,14 +106,11 @@ public final class ReplayCommand implements Callable<Integer> {
                 });
                 sent++;
                 pace(sent, started);
-                if (sent % 1000 == 0 || sent == total) {
-                    progress(err, sent + unroutable, total, started);
-                }
+                progress.advance(1);
             }
             producer.flush();
         }
-        progress(err, total, total, started);
-        err.println();
+        progress.finish();
         if (failed.get() > 0) {
             err.printf("fairledger replay: %d event(s) not accepted by the broker, the first: %s%n", failed.get(),
                     firstFailure.get());
@@ -140,13 +142,5 @@ public final class ReplayCommand implements Callable<Integer> {
         if (wait > 0) {
             TimeUnit.NANOSECONDS.sleep(wait);
         }
-    }
-
-    private static void progress(PrintWriter err, long done, long total, long started) {
-        int filled = total == 0 ? BAR_WIDTH : (int) (BAR_WIDTH * done / total);
-        double seconds = (System.nanoTime() - started) / 1e9;
-        err.printf("\r[%s%s] %d/%d  %.0f events/s", "#".repeat(filled), " ".repeat(BAR_WIDTH - filled), done, total,
-                seconds > 0 ? done / seconds : 0);
-        err.flush();
     }
 }

@@ -291,7 +291,7 @@ public final class SimulateCommand implements Callable<Integer> {
         out.println(offered);
         int cells = Math.max(1, models.size()) * capacities.size() * policies.size();
         int workers = threads != null ? Math.max(1, threads) : Runtime.getRuntime().availableProcessors();
-        ProgressBar progress = new ProgressBar(err, !quiet && System.console() != null, (long) jobs.size() * cells);
+        ProgressBar progress = ProgressBar.onStderr(err, quiet, (long) jobs.size() * cells, "jobs");
         double loadBefore = ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage();
         long start = System.nanoTime();
         List<RunSummary> runs;

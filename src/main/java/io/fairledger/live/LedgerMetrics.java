@@ -28,9 +28,13 @@ public class LedgerMetrics {
 
     /**
      * One per-tenant gauge: its name, description, unit and value. The unit goes into the description, not into
-     * Micrometer's base unit, which would suffix the Prometheus name (docs/metrics.md fixes the names).
+     * Micrometer's base unit, which would suffix the Prometheus name (docs/metrics.md fixes the names). Money gauges
+     * carry the cluster's ISO 4217 code as the {@code currency} label.
      */
     private record TenantGauge(String name, String description, String unit, ToDoubleFunction<Tenant> value) {
+        boolean money() {
+            return unit.equals("currency");
+        }
     }
 
     /** What a tenant's gauges read. */
@@ -117,7 +121,9 @@ public class LedgerMetrics {
                 for (int i = 0; i < TENANT_GAUGES.size(); i++) {
                     double value = TENANT_GAUGES.get(i).value().applyAsDouble(t);
                     if (!Double.isNaN(value)) { // rho without entitlement is absent, not NaN
-                        tenantRows.get(i).add(MultiGauge.Row.of(tags, value));
+                        tenantRows.get(i).add(MultiGauge.Row.of(TENANT_GAUGES.get(i).money()
+                                ? tags.and(MetricNames.CURRENCY, view.currency())
+                                : tags, value));
                     }
                 }
             }

@@ -35,10 +35,12 @@ public final class LiveLedger {
     private final LedgerFeed feed;
     private long lastApplied = Long.MIN_VALUE;
     private long facts;
+    private final String currency;
 
     /** A ledger of {@code clusterId} under {@code settings} holding {@code facts} (any order). */
     public LiveLedger(String clusterId, LedgerSettings settings, List<LedgerFact> facts) {
         this.clusterId = clusterId;
+        this.currency = settings.currency();
         ReplayConfig config = settings.toReplayConfig(clusterId, settings.registeredAt());
         this.replay = new Replay(config);
         this.feed = new LedgerFeed(config.cluster().capacity());
@@ -80,6 +82,6 @@ public final class LiveLedger {
         return new LiveView(clusterId, Instant.ofEpochMilli(at), facts, grantIntervalMs,
                 replay.ledger().capacity(), accounts, FairnessReport.ofPeriod(Chargeback.leaves(accounts)),
                 TreeGrants.levels(replay.ledger(), at, grantIntervalMs, GRANTS),
-                StatementView.of(replay.openStatement(at)));
+                StatementView.of(replay.openStatement(at)), currency);
     }
 }

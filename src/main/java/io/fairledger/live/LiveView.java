@@ -36,10 +36,12 @@ import io.fairledger.core.model.ResourceVector;
  *            the tree grant, parents before children
  * @param openStatement
  *            the open period's statement to date
+ * @param currency
+ *            the ISO 4217 code of its money (ledger settings' {@code chargeback.currency})
  */
 public record LiveView(String cluster, Instant asOf, long facts, long grantIntervalMs, ResourceVector capacity,
         List<TenantAccount> accounts, FairnessReport fairness, List<GrantLevel> grants,
-        StatementView openStatement) {
+        StatementView openStatement, String currency) {
 
     public LiveView {
         accounts = List.copyOf(accounts);

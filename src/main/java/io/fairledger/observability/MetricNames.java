@@ -73,6 +73,8 @@ public final class MetricNames {
 
     public static final String CLUSTER = "cluster";
     public static final String TENANT = "tenant";
+    /** Label of money gauges: the cluster's ISO 4217 currency code. */
+    public static final String CURRENCY = "currency";
     public static final String RESOURCE = "resource";
     public static final String KIND = "kind";
     public static final String REASON = "reason";

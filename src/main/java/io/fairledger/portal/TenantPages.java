@@ -115,7 +115,7 @@ public class TenantPages {
     @Operation(hidden = true)
     public Response statementsCsv(@PathParam("cluster") String cluster, @PathParam("tenant") String tenant) {
         reader();
-        Response api = ledgerViews.tenantStatements(cluster, tenant, "text/csv");
+        Response api = ledgerViews.tenantStatements(cluster, tenant, "csv", null);
         return download(api, cluster, tenant, "csv", "text/csv");
     }
 
@@ -125,7 +125,7 @@ public class TenantPages {
     @Operation(hidden = true)
     public Response statementsJson(@PathParam("cluster") String cluster, @PathParam("tenant") String tenant) {
         reader();
-        Response api = ledgerViews.tenantStatements(cluster, tenant, MediaType.APPLICATION_JSON);
+        Response api = ledgerViews.tenantStatements(cluster, tenant, "json", null);
         return download(api, cluster, tenant, "json", MediaType.APPLICATION_JSON);
     }
 
@@ -187,7 +187,7 @@ public class TenantPages {
     /** The tenant's statements of every period ended by now, as the API's tenant statements call returns them. */
     @SuppressWarnings("unchecked")
     private List<StatementView> ownStatements(String cluster, String tenant) {
-        return (List<StatementView>) ledgerViews.tenantStatements(cluster, tenant, MediaType.APPLICATION_JSON)
+        return (List<StatementView>) ledgerViews.tenantStatements(cluster, tenant, "json", null)
                 .getEntity();
     }
 

@@ -79,9 +79,35 @@ public record LedgerSettings(Instant registeredAt, Capacity capacity, Double dis
     public record Period(Instant origin, Duration length) {
     }
 
-    /** USAGE (plans, defaultPlan) or GROUP_BUY (costPerPeriod); money in {@code currencyScale} decimals. */
+    /**
+     * USAGE (plans, defaultPlan) or GROUP_BUY (costPerPeriod); money in {@code currencyScale} decimals of
+     * {@code currency}, an ISO 4217 code (default {@value #DEFAULT_CURRENCY}, ISO's "no currency").
+     */
     public record Chargeback(ChargeModel model, List<Plan> plans, String defaultPlan, BigDecimal costPerPeriod,
-            Integer currencyScale) {
+            Integer currencyScale, String currency) {
+    }
+
+    /** The currency of settings that name none: ISO 4217's code for "no currency is involved". */
+    public static final String DEFAULT_CURRENCY = "XXX";
+
+    /**
+     * The ISO 4217 code the charges are in: {@code chargeback.currency}, or {@value #DEFAULT_CURRENCY}.
+     *
+     * @throws IllegalArgumentException when the code is not an ISO 4217 currency
+     */
+    public String currency() {
+        String code = chargeback == null || chargeback.currency() == null ? DEFAULT_CURRENCY : chargeback.currency();
+        if (!code.matches("[A-Z]{3}")) {
+            throw new IllegalArgumentException(
+                    "chargeback.currency must be an ISO 4217 code of three capital letters such as EUR, got '" + code
+                            + "'");
+        }
+        try {
+            return java.util.Currency.getInstance(code).getCurrencyCode();
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException(
+                    "chargeback.currency '" + code + "' is not an ISO 4217 currency code");
+        }
     }
 
     /** Prices per unit-hour. */
@@ -133,6 +159,7 @@ public record LedgerSettings(Instant registeredAt, Capacity capacity, Double dis
         if (capacity == null) {
             throw new IllegalArgumentException("capacity is required ({\"vcores\":..,\"memoryMb\":..,\"gpus\":..})");
         }
+        currency();
         List<TenantConfig> tenantConfigs = new ArrayList<>();
         for (Tenant t : tenants == null ? List.<Tenant>of() : tenants) {
             tenantConfigs.add(t.toConfig());

@@ -71,6 +71,8 @@ final class ApiMatrix {
                         401, 403, 403, 200, 200),
                 new Row("GET", CLUSTERS + "/{clusterId}/fairness", CLUSTERS + "/" + c + "/fairness", JSON, null, 401,
                         401, 401, 200, 200, 200, 200),
+                new Row("GET", CLUSTERS + "/{clusterId}/usage", CLUSTERS + "/" + c + "/usage", JSON, null,
+                        401, 401, 401, 200, 200, 403, 200),
                 tenantA("", JSON), tenantA("/fairness", JSON), tenantA("/grant", JSON),
                 tenantA("/statements", JSON), tenantA("/statements", "text/csv"),
                 new Row("GET", CLUSTERS + "/{clusterId}/tenants/{tenant}", CLUSTERS + "/" + c + "/tenants/root.b", JSON,

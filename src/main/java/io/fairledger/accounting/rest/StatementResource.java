@@ -9,12 +9,15 @@ import io.fairledger.tenancy.LedgerSettings;
 import io.fairledger.accounting.StatementService;
 import io.fairledger.accounting.StatementView;
 import io.fairledger.errors.Invalid;
+import io.fairledger.accounting.StatementCsv;
+import io.fairledger.accounting.StatementFormat;
 import jakarta.annotation.security.RolesAllowed;
 import jakarta.inject.Inject;
 import jakarta.validation.Valid;
 import jakarta.validation.constraints.NotNull;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.GET;
+import jakarta.ws.rs.HeaderParam;
 import jakarta.ws.rs.POST;
 import jakarta.ws.rs.PUT;
 import jakarta.ws.rs.Path;
@@ -22,6 +25,7 @@ import jakarta.ws.rs.PathParam;
 import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.QueryParam;
 import jakarta.ws.rs.core.MediaType;
+import jakarta.ws.rs.core.Response;
 import org.eclipse.microprofile.openapi.annotations.Operation;
 import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
 
@@ -61,29 +65,26 @@ public class StatementResource {
         return statements.settings(clusterId);
     }
 
-    /** Statements of every period closed by {@code until} (ISO-8601 instant; default now). */
+    /**
+     * Statements of every period closed by {@code until} (ISO-8601 instant; default now), as JSON or, with
+     * {@code ?format=csv} or {@code Accept: text/csv}, as CSV in the cluster's currency.
+     */
     @GET
     @Path("statements")
-    @Produces(MediaType.APPLICATION_JSON)
-    @Operation(summary = "Every tenant's statements of the periods ended by until (JSON)")
+    @Produces({MediaType.APPLICATION_JSON, "text/csv"})
+    @Operation(summary = "Every tenant's statements of the periods ended by until (JSON, or CSV with format=csv)")
     @APIResponse(responseCode = "200", description = "closed periods as stored, younger ones provisional")
     @APIResponse(responseCode = "404", description = "no such cluster")
     @APIResponse(responseCode = "409", description = "no ledger settings yet")
-    @APIResponse(responseCode = "422", description = "until is not an instant or before registration")
-    public List<StatementView> statements(@PathParam("clusterId") String clusterId, @QueryParam("until") String until) {
-        return statements.statements(clusterId, instant(until));
-    }
-
-    @GET
-    @Path("statements")
-    @Produces("text/csv")
-    @Operation(summary = "Every tenant's statements of the periods ended by until (CSV)")
-    @APIResponse(responseCode = "200", description = "one row per tenant per period")
-    @APIResponse(responseCode = "404", description = "no such cluster")
-    @APIResponse(responseCode = "409", description = "no ledger settings yet")
-    @APIResponse(responseCode = "422", description = "until is not an instant or before registration")
-    public String statementsCsv(@PathParam("clusterId") String clusterId, @QueryParam("until") String until) {
-        return StatementView.csv(statements.statements(clusterId, instant(until)));
+    @APIResponse(responseCode = "422", description = "until is not an instant or before registration; unknown format")
+    public Response statements(@PathParam("clusterId") String clusterId, @QueryParam("until") String until,
+            @QueryParam("format") String format, @HeaderParam("Accept") String accept) {
+        List<StatementView> found = statements.statements(clusterId, instant(until));
+        if (StatementFormat.csv(format, accept)) {
+            return Response.ok(StatementCsv.write(found, statements.settings(clusterId).currency()), "text/csv")
+                    .build();
+        }
+        return Response.ok(found, MediaType.APPLICATION_JSON).build();
     }
 
     /** A what-if: a past range and a configuration variant (null: the live one). */

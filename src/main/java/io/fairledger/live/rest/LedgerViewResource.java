@@ -13,6 +13,8 @@ import io.fairledger.live.LiveViewsModel.FairnessHistory;
 import io.fairledger.live.LiveViewsModel.FairnessView;
 import io.fairledger.live.LiveViewsModel.GrantExplanation;
 import io.fairledger.live.LiveViewsModel.TenantView;
+import io.fairledger.accounting.StatementCsv;
+import io.fairledger.accounting.StatementFormat;
 import io.fairledger.security.Roles;
 import io.fairledger.security.TenantScope;
 import io.fairledger.errors.NotFound;
@@ -26,6 +28,7 @@ import jakarta.ws.rs.HeaderParam;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.PathParam;
 import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.QueryParam;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 import org.eclipse.microprofile.openapi.annotations.Operation;
@@ -111,20 +114,22 @@ public class LedgerViewResource {
     @Path("tenants/{tenant}/statements")
     @Produces({MediaType.APPLICATION_JSON, "text/csv"})
     @RolesAllowed({Roles.TENANT, Roles.ADMIN})
-    @Operation(summary = "A tenant's statements: its lines (and its subtree's) of every closed period, JSON or CSV")
+    @Operation(summary = "A tenant's statements: its lines (and its subtree's) of every closed period, JSON or CSV (format=csv)")
     @APIResponse(responseCode = "200", description = "the statements, restricted to the tenant's subtree")
     @APIResponse(responseCode = "403", description = "not your tenant")
     @APIResponse(responseCode = "404", description = "no such cluster or tenant")
     public Response tenantStatements(@PathParam("clusterId") String clusterId,
-            @PathParam("tenant") String tenant, @HeaderParam("Accept") String accept) {
+            @PathParam("tenant") String tenant, @QueryParam("format") String format,
+            @HeaderParam("Accept") String accept) {
         authorise(clusterId, tenant);
         TenantPath own = path(tenant);
         List<StatementView> mine = statements.statements(clusterId, java.time.Instant.now()).stream()
                 .map(s -> new StatementView(s.cluster(), s.period(), s.start(), s.end(), s.model(), null,
                         s.lines().stream().filter(l -> TenantPath.parse(l.tenant()).isWithin(own)).toList()))
                 .toList();
-        if (accept != null && accept.contains("text/csv")) {
-            return Response.ok(StatementView.csv(mine), "text/csv").build();
+        if (StatementFormat.csv(format, accept)) {
+            return Response.ok(StatementCsv.write(mine, statements.settings(clusterId).currency()), "text/csv")
+                    .build();
         }
         return Response.ok(mine, MediaType.APPLICATION_JSON).build();
     }

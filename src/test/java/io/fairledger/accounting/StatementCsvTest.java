@@ -1,0 +1,56 @@
+package io.fairledger.accounting;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.StringReader;
+import java.math.BigDecimal;
+import java.time.Instant;
+import java.util.List;
+
+import org.apache.commons.csv.CSVFormat;
+import org.apache.commons.csv.CSVRecord;
+import org.junit.jupiter.api.Test;
+
+/** Statements as CSV: ids with commas, quotes and line breaks survive a parse. */
+class StatementCsvTest {
+
+    @Test
+    void idsWithCommasQuotesAndLineBreaksAreQuotedAndReadBackAsTheyWere() throws Exception {
+        String tenant = "root.\"a,b\"\nc";
+        StatementView.Line line = new StatementView.Line(tenant, new BigDecimal("3600"), new BigDecimal("7200"),
+                BigDecimal.ZERO, new BigDecimal("1.5"), new BigDecimal("2"), new BigDecimal("4"), 0.5,
+                BigDecimal.ZERO, BigDecimal.ZERO, BigDecimal.ZERO, new BigDecimal("1.25"),
+                List.of(new StatementView.Adjustment("p0", new BigDecimal("-0.25"), "late event")),
+                new BigDecimal("1.00"));
+        StatementView statement = new StatementView("yarn,prod", "p1", Instant.parse("2026-11-21T00:00:00Z"),
+                Instant.parse("2026-11-21T01:00:00Z"), "USAGE", new BigDecimal("1.00"), List.of(line));
+
+        String csv = StatementCsv.write(List.of(statement), "EUR");
+
+        assertThat(csv).startsWith(String.join(",", StatementCsv.HEADER) + "\n");
+        assertThat(csv).contains("\"yarn,prod\"").contains("\"root.\"\"a,b\"\"\nc\"");
+        List<CSVRecord> records = CSVFormat.RFC4180.builder().setHeader().get().parse(new StringReader(csv))
+                .getRecords();
+        assertThat(records).hasSize(1);
+        CSVRecord r = records.get(0);
+        assertThat(r.get("cluster")).isEqualTo("yarn,prod");
+        assertThat(r.get("tenant")).isEqualTo(tenant);
+        assertThat(r.get("rho")).isEqualTo("0.5");
+        assertThat(r.get("adjustments")).isEqualTo("-0.25");
+        assertThat(r.get("total")).isEqualTo("1.00");
+        assertThat(r.get("currency")).isEqualTo("EUR");
+        assertThat(r.size()).isEqualTo(StatementCsv.HEADER.size());
+    }
+
+    @Test
+    void aLineWithoutEntitlementHasAnEmptyRho() throws Exception {
+        StatementView.Line line = new StatementView.Line("root.a", BigDecimal.ZERO, BigDecimal.ZERO,
+                BigDecimal.ZERO, BigDecimal.ZERO, BigDecimal.ZERO, BigDecimal.ZERO, null, BigDecimal.ZERO,
+                BigDecimal.ZERO, BigDecimal.ZERO, BigDecimal.ZERO, List.of(), BigDecimal.ZERO);
+        StatementView statement = new StatementView("c", "p0", Instant.EPOCH, Instant.EPOCH.plusSeconds(60),
+                "USAGE", BigDecimal.ZERO, List.of(line));
+        CSVRecord r = CSVFormat.RFC4180.builder().setHeader().get()
+                .parse(new StringReader(StatementCsv.write(List.of(statement), "XXX"))).getRecords().get(0);
+        assertThat(r.get("rho")).isEmpty();
+    }
+}

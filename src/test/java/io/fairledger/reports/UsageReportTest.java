@@ -1,0 +1,281 @@
+package io.fairledger.reports;
+
+import static io.restassured.RestAssured.given;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.hamcrest.Matchers.containsString;
+import static org.hamcrest.Matchers.equalTo;
+
+import java.io.PrintWriter;
+import java.io.StringReader;
+import java.io.StringWriter;
+import java.math.BigDecimal;
+import java.net.URL;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.TimeUnit;
+
+import org.apache.commons.csv.CSVFormat;
+import org.apache.commons.csv.CSVRecord;
+import org.awaitility.Awaitility;
+import org.eclipse.microprofile.config.inject.ConfigProperty;
+import org.junit.jupiter.api.Test;
+
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+
+import io.fairledger.cli.ReportCommand;
+import io.fairledger.cli.SharesCommand;
+import io.fairledger.testsupport.EventPublisher;
+import io.fairledger.testsupport.KafkaResource;
+import io.fairledger.testsupport.PostgresResource;
+import io.fairledger.testsupport.YarnWorkload;
+import io.quarkus.test.common.TestResourceScope;
+import io.quarkus.test.common.WithTestResource;
+import io.quarkus.test.common.http.TestHTTPResource;
+import io.quarkus.test.junit.QuarkusTest;
+import io.restassured.http.ContentType;
+import picocli.CommandLine;
+
+/**
+ * The usage endpoint, the statements CSV and the {@code report} and {@code shares} commands against this test's
+ * server (real PostgreSQL and Kafka; the test profile trusts loopback callers as admin). Every number of a report is
+ * checked against the sum of the statements' lines of the same periods.
+ */
+@QuarkusTest
+@WithTestResource(value = PostgresResource.class, scope = TestResourceScope.GLOBAL)
+@WithTestResource(value = KafkaResource.class, scope = TestResourceScope.GLOBAL)
+class UsageReportTest {
+
+    private static final ObjectMapper JSON = new ObjectMapper()
+            .enable(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS);
+    private static final Instant START = Instant.parse("2026-11-21T00:00:00Z");
+    private static final String CLUSTER = "usage-yarn";
+    private static final String UNTIL = "2026-11-21T00:20:00Z";
+
+    @ConfigProperty(name = "kafka.bootstrap.servers")
+    String bootstrap;
+
+    @TestHTTPResource("/")
+    URL server;
+
+    @TestHTTPResource(value = "/metrics", management = true)
+    URL metrics;
+
+    @Test
+    void usageOverAnyWindowIsTheSumOfTheStatementsLinesAndTheCommandsPrintIt() throws Exception {
+        JsonNode statements = feed();
+        assertThat(statements).as("four five-minute periods").hasSize(4);
+        String usage = "/api/v1/clusters/" + CLUSTER + "/usage";
+
+        // inside one period: that period, whole
+        JsonNode inside = report(Map.of("from", "2026-11-21T00:06:00Z", "to", "2026-11-21T00:07:00Z"));
+        assertThat(inside.get("from").asText()).isEqualTo("2026-11-21T00:05:00Z");
+        assertThat(inside.get("to").asText()).isEqualTo("2026-11-21T00:10:00Z");
+        assertThat(inside.get("currency").asText()).isEqualTo("EUR");
+        assertThat(inside.get("buckets")).hasSize(1);
+        assertSums(inside.get("buckets").get(0), List.of(statements.get(1)), "tenant");
+
+        // across periods, one bucket per two periods, by tenant, parent and for the cluster
+        for (String aggregate : List.of("tenant", "parent", "cluster")) {
+            JsonNode across = report(Map.of("from", "2026-11-21T00:02:00Z", "to", UNTIL, "step", "PT10M",
+                    "aggregate", aggregate));
+            assertThat(across.get("buckets")).hasSize(2);
+            assertSums(across.get("buckets").get(0), List.of(statements.get(0), statements.get(1)), aggregate);
+            assertSums(across.get("buckets").get(1), List.of(statements.get(2), statements.get(3)), aggregate);
+        }
+
+        // outside every period: before the registration, nothing
+        JsonNode outside = report(Map.of("from", "2026-11-20T22:00:00Z", "to", "2026-11-20T23:00:00Z"));
+        assertThat(outside.get("buckets")).hasSize(1);
+        assertThat(outside.get("buckets").get(0).get("rows")).isEmpty();
+        assertThat(outside.get("buckets").get(0).get("periods")).isEmpty();
+
+        for (Map<String, String> bad : List.of(Map.of("from", "yesterday"), Map.of("step", "PT7M"),
+                Map.of("step", "P"), Map.of("aggregate", "queue"),
+                Map.of("from", UNTIL, "to", "2026-11-21T00:05:00Z"), Map.of("from", "2000-01-01T00:00:00Z",
+                        "step", "PT5M"))) {
+            given().queryParams(bad).get(usage).then().statusCode(422).contentType("application/problem+json");
+        }
+        given().get("/api/v1/clusters/no-such-cluster/usage").then().statusCode(404)
+                .contentType("application/problem+json");
+
+        // the statements as CSV at ?format=csv: one row per line, in the cluster's currency
+        String csv = given().queryParam("until", UNTIL).queryParam("format", "csv")
+                .get("/api/v1/admin/clusters/" + CLUSTER + "/statements").then().statusCode(200)
+                .contentType(containsString("text/csv")).extract().asString();
+        List<CSVRecord> records = CSVFormat.RFC4180.builder().setHeader().get().parse(new StringReader(csv))
+                .getRecords();
+        int lines = 0;
+        for (JsonNode s : statements) {
+            lines += s.get("lines").size();
+        }
+        assertThat(records).hasSize(lines);
+        assertThat(records).allMatch(r -> r.get("currency").equals("EUR") && r.get("cluster").equals(CLUSTER));
+        assertThat(new BigDecimal(records.get(0).get("charge")))
+                .isEqualByComparingTo(statements.get(0).get("lines").get(0).get("charge").decimalValue());
+        given().queryParam("format", "xml").get("/api/v1/admin/clusters/" + CLUSTER + "/statements").then()
+                .statusCode(422).contentType("application/problem+json");
+
+        // fairledger report against this server: the same numbers, as a table, parsable and JSON
+        Run parsable = run(new ReportCommand(), "--server", server.toString(), "--cluster", CLUSTER, "--from",
+                "2026-11-21T00:02:00Z", "--to", UNTIL, "--step", "PT10M", "--parsable");
+        assertThat(parsable.code()).as(parsable.err()).isZero();
+        List<String> rows = parsable.out().lines().toList();
+        assertThat(rows.get(0)).isEqualTo("start|end|group|actual_h|counted_h|entitled_h|rho|charge|currency");
+        JsonNode expected = report(Map.of("from", "2026-11-21T00:02:00Z", "to", UNTIL, "step", "PT10M"));
+        List<String> expectedRows = new ArrayList<>();
+        for (JsonNode bucket : expected.get("buckets")) {
+            for (JsonNode row : bucket.get("rows")) {
+                expectedRows.add(String.join("|", bucket.get("start").asText(), bucket.get("end").asText(),
+                        row.get("key").asText(), plain(row.get("actual")), plain(row.get("counted")),
+                        plain(row.get("entitled"))));
+            }
+        }
+        assertThat(rows.subList(1, rows.size()).stream()
+                .map(r -> String.join("|", List.of(r.split("\\|")).subList(0, 6))).toList())
+                .isEqualTo(expectedRows);
+        Run json = run(new ReportCommand(), "--server", server.toString(), "--cluster", CLUSTER, "--from",
+                "2026-11-21T00:02:00Z", "--to", UNTIL, "--step", "PT10M", "--json");
+        assertThat(JSON.readTree(json.out()).get("buckets").toString()).as("the server's answer, re-indented")
+                .isEqualTo(expected.get("buckets").toString());
+        Run table = run(new ReportCommand(), "--server", server.toString(), "--cluster", CLUSTER, "--to", UNTIL);
+        assertThat(table.code()).isZero();
+        assertThat(table.out().lines().skip(1)).hasSize(3).allMatch(l -> l.contains(" root.q") && l.endsWith("EUR"));
+        Run refused = run(new ReportCommand(), "--server", server.toString(), "--cluster", CLUSTER, "--step",
+                "PT7M");
+        assertThat(refused.code()).isEqualTo(1);
+        assertThat(refused.err()).contains("422").contains("whole number of periods");
+
+        // the money gauge names its currency
+        Awaitility.await().atMost(60, TimeUnit.SECONDS).pollInterval(1, TimeUnit.SECONDS)
+                .untilAsserted(() -> assertThat(given().get(metrics.toString()).then().statusCode(200).extract()
+                        .asString()).contains("fairledger_tenant_charge{cluster=\"" + CLUSTER
+                                + "\",currency=\"EUR\",tenant=\"root.q0\"}"));
+
+        // fairledger shares: the grants, one row per tenant
+        JsonNode grants = JSON.readTree(given().get("/api/v1/clusters/" + CLUSTER + "/grants").then()
+                .statusCode(200).extract().asString());
+        Run shares = run(new SharesCommand(), "--server", server.toString(), "--cluster", CLUSTER, "--parsable");
+        assertThat(shares.code()).as(shares.err()).isZero();
+        List<String> shareRows = shares.out().lines().toList();
+        assertThat(shareRows.get(0)).isEqualTo("parent|tenant|share|vcores|memory_mb|gpus");
+        JsonNode first = grants.get("levels").get(0).get("grants").get(0);
+        assertThat(shareRows).hasSize(1 + 3);
+        assertThat(shareRows.get(1)).startsWith("root|" + first.get("tenant").asText() + "|");
+        assertThat(Double.parseDouble(shareRows.get(1).split("\\|")[2])).isCloseTo(first.get("share").asDouble(),
+                org.assertj.core.data.Offset.offset(1e-6));
+    }
+
+    @Test
+    void aCurrencyThatIsNotIso4217IsRefused() {
+        given().contentType(ContentType.JSON).body("{\"id\":\"usage-bad-currency\",\"resourceManager\":\"YARN\"}")
+                .post("/api/v1/admin/clusters").then().statusCode(201);
+        for (String code : List.of("EURO", "eur", "ABC")) {
+            given().contentType(ContentType.JSON).body(settings().replace("\"EUR\"", "\"" + code + "\""))
+                    .put("/api/v1/admin/clusters/usage-bad-currency/ledger-settings").then().statusCode(422)
+                    .contentType("application/problem+json").body("detail", containsString("ISO 4217"));
+        }
+        given().contentType(ContentType.JSON).body(settings().replace(",\"currency\":\"EUR\"", ""))
+                .put("/api/v1/admin/clusters/usage-bad-currency/ledger-settings").then().statusCode(200);
+        given().get("/api/v1/clusters/usage-bad-currency/usage").then().statusCode(200)
+                .body("currency", equalTo("XXX"));
+    }
+
+    private static String settings() {
+        return YarnWorkload.settings(START, 3).replace("\"period\":{\"length\":\"PT1H\"}",
+                "\"period\":{\"length\":\"PT5M\"},\"allowedLateness\":\"PT1M\"")
+                .replace("\"model\":\"USAGE\",", "\"model\":\"USAGE\",\"currency\":\"EUR\",");
+    }
+
+    /** Registers the cluster, publishes its events, waits for the last and returns its statements until UNTIL. */
+    private JsonNode feed() throws Exception {
+        given().contentType(ContentType.JSON).body("{\"id\":\"" + CLUSTER + "\",\"resourceManager\":\"YARN\"}")
+                .post("/api/v1/admin/clusters").then().statusCode(201);
+        given().contentType(ContentType.JSON).body(settings())
+                .put("/api/v1/admin/clusters/" + CLUSTER + "/ledger-settings").then().statusCode(200);
+        List<String> lines = YarnWorkload.lines(CLUSTER, START, 600, 3, 7);
+        EventPublisher.publishYarn(bootstrap, CLUSTER, lines);
+        long last = 0;
+        for (String line : lines) {
+            last = Math.max(last, JSON.readTree(line).get("eventTime").asLong());
+        }
+        String asOf = Instant.ofEpochMilli(last).toString();
+        Awaitility.await().atMost(90, TimeUnit.SECONDS).pollInterval(500, TimeUnit.MILLISECONDS)
+                .untilAsserted(() -> given().get("/api/v1/clusters/" + CLUSTER + "/grants").then().statusCode(200)
+                        .body("asOf", equalTo(asOf)));
+        return JSON.readTree(given().accept(ContentType.JSON).queryParam("until", UNTIL)
+                .get("/api/v1/admin/clusters/" + CLUSTER + "/statements").then().statusCode(200).extract()
+                .asString());
+    }
+
+    private static JsonNode report(Map<String, String> query) throws Exception {
+        return JSON.readTree(given().queryParams(query).get("/api/v1/clusters/" + CLUSTER + "/usage").then()
+                .statusCode(200).contentType(ContentType.JSON).extract().asString());
+    }
+
+    /** The bucket's periods are exactly those statements', and each row is the sum of their lines of its group. */
+    private static void assertSums(JsonNode bucket, List<JsonNode> statements, String aggregate) {
+        List<String> periods = new ArrayList<>();
+        Map<String, BigDecimal[]> sums = new TreeMap<>();
+        for (JsonNode s : statements) {
+            periods.add(s.get("period").asText());
+            for (JsonNode l : s.get("lines")) {
+                String tenant = l.get("tenant").asText();
+                String key = switch (aggregate) {
+                    case "tenant" -> tenant;
+                    case "parent" -> tenant.substring(0, tenant.lastIndexOf('.'));
+                    default -> "cluster";
+                };
+                BigDecimal[] sum = sums.computeIfAbsent(key, k -> new BigDecimal[]{BigDecimal.ZERO, BigDecimal.ZERO,
+                        BigDecimal.ZERO, BigDecimal.ZERO, BigDecimal.ZERO});
+                sum[0] = sum[0].add(l.get("actual").decimalValue());
+                sum[1] = sum[1].add(l.get("counted").decimalValue());
+                sum[2] = sum[2].add(l.get("entitled").decimalValue());
+                sum[3] = sum[3].add(l.get("charge").decimalValue());
+                sum[4] = sum[4].add(l.get("vcoreSeconds").decimalValue());
+            }
+        }
+        List<String> reported = new ArrayList<>();
+        bucket.get("periods").forEach(p -> reported.add(p.asText()));
+        assertThat(reported).isEqualTo(periods);
+        assertThat(bucket.get("rows")).hasSize(sums.size());
+        for (JsonNode row : bucket.get("rows")) {
+            BigDecimal[] sum = sums.get(row.get("key").asText());
+            assertThat(sum).as("a row for " + row.get("key")).isNotNull();
+            assertThat(row.get("actual").decimalValue()).isEqualByComparingTo(sum[0]);
+            assertThat(row.get("counted").decimalValue()).isEqualByComparingTo(sum[1]);
+            assertThat(row.get("entitled").decimalValue()).isEqualByComparingTo(sum[2]);
+            assertThat(row.get("charge").decimalValue()).isEqualByComparingTo(sum[3]);
+            assertThat(row.get("vcoreSeconds").decimalValue()).isEqualByComparingTo(sum[4]);
+            if (sum[2].signum() == 0) {
+                assertThat(row.get("rho").isNull()).as("no rho without entitlement").isTrue();
+            } else {
+                assertThat(row.get("rho").asDouble()).isCloseTo(sum[0].doubleValue() / sum[2].doubleValue(),
+                        org.assertj.core.data.Offset.offset(1e-9));
+            }
+        }
+        assertThat(sums.values().stream().map(s -> s[0]).reduce(BigDecimal.ZERO, BigDecimal::add).signum())
+                .as("the bucket has usage").isPositive();
+    }
+
+    private static String plain(JsonNode number) {
+        return number.decimalValue().toPlainString();
+    }
+
+    private record Run(int code, String out, String err) {
+    }
+
+    private static Run run(Object command, String... args) {
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        CommandLine cli = new CommandLine(command);
+        cli.setOut(new PrintWriter(out, true));
+        cli.setErr(new PrintWriter(err, true));
+        int code = cli.execute(args);
+        return new Run(code, out.toString(), err.toString());
+    }
+}
