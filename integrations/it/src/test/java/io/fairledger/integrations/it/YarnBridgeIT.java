@@ -79,9 +79,17 @@ class YarnBridgeIT {
     }
 
     static String settings(Instant registeredAt) {
+        return settings(registeredAt, MiniYarn.NODES * MiniYarn.NODE_VCORES, MiniYarn.NODES * MiniYarn.NODE_MEMORY_MB);
+    }
+
+    /**
+     * Ledger settings with the given registration capacity. The books' capacity is this plus the nodes the bridge
+     * reports, so a cluster whose capacity comes only from its NodeManagers registers with 0 and 0.
+     */
+    static String settings(Instant registeredAt, int vcores, int memoryMb) {
         return "{\"registeredAt\":\"" + registeredAt.truncatedTo(ChronoUnit.SECONDS) + "\","
-                + "\"capacity\":{\"vcores\":" + MiniYarn.NODES * MiniYarn.NODE_VCORES + ",\"memoryMb\":"
-                + MiniYarn.NODES * MiniYarn.NODE_MEMORY_MB + ",\"gpus\":0},\"period\":{\"length\":\"PT1H\"},"
+                + "\"capacity\":{\"vcores\":" + vcores + ",\"memoryMb\":" + memoryMb
+                + ",\"gpus\":0},\"period\":{\"length\":\"PT1H\"},"
                 + "\"tenants\":[{\"path\":\"root.steady\",\"weight\":1},{\"path\":\"root.bursty\",\"weight\":1}]}";
     }
 
