@@ -63,7 +63,7 @@ public final class LtrfOnYarnRun {
                 runs.add(new Run("fairledger", i, run(server, kafka, "ltrf-fairledger-" + i,
                         FairledgerGrantsPolicy.class.getName(), seconds, out)));
                 plot(runs, out.resolve("ltrf-on-yarn.png"));
-                summary(runs, seconds, out.resolve("summary.csv"));
+                summary(runs, out.resolve("summary.csv"));
             }
             System.out.println("[ltrf] wrote " + out.toAbsolutePath());
         }
@@ -71,22 +71,27 @@ public final class LtrfOnYarnRun {
     }
 
     /**
-     * Per run: the end values, and the bursty queue's highest rho after its first burst was submitted (does it ever
-     * reach 1?).
+     * Per run: the end values, and the bursty queue's lowest and highest rho once its burst is booked (from the first
+     * sample where its rho left 1, the value of a tenant that never ran): does it reach 1 again, or pass it?
      */
-    private static void summary(List<Run> runs, int seconds, Path csv) throws IOException {
-        StringBuilder text = new StringBuilder(
-                "policy,run,bursty_rho_end,bursty_rho_max_after_burst,steady_rho_end,sharing_loss_end,capacity\n");
+    private static void summary(List<Run> runs, Path csv) throws IOException {
+        StringBuilder text = new StringBuilder("policy,run,bursty_rho_end,bursty_rho_min_after_burst,"
+                + "bursty_rho_max_after_burst,steady_rho_end,sharing_loss_end,capacity\n");
         for (Run run : runs) {
             Sample last = run.samples().get(run.samples().size() - 1);
+            double min = Double.NaN;
             double max = Double.NaN;
+            boolean burst = false;
             for (Sample s : run.samples()) {
-                if (s.t() >= seconds * 0.3 && s.burstyRho() != null && !(s.burstyRho() <= max)) {
-                    max = s.burstyRho();
+                Double rho = s.burstyRho();
+                burst |= rho != null && rho != 1.0;
+                if (burst && rho != null) {
+                    min = Double.isNaN(min) ? rho : Math.min(min, rho);
+                    max = Double.isNaN(max) ? rho : Math.max(max, rho);
                 }
             }
-            text.append(String.format(Locale.ROOT, "%s,%d,%s,%s,%s,%.6f,\"%s\"%n", run.policy(), run.number(),
-                    last.burstyRho(), max, last.steadyRho(), last.sharingLoss(), last.capacity()));
+            text.append(String.format(Locale.ROOT, "%s,%d,%s,%s,%s,%s,%.6f,\"%s\"%n", run.policy(), run.number(),
+                    last.burstyRho(), min, max, last.steadyRho(), last.sharingLoss(), last.capacity()));
         }
         Files.writeString(csv, text);
         System.out.print("[ltrf] summary\n" + text);
