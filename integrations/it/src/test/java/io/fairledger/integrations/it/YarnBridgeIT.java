@@ -228,11 +228,12 @@ class YarnBridgeIT {
                 "yarn.resourcemanager.fs.state-store.uri", restartDir.resolve("rm-state").toUri().toString(),
                 "yarn.resourcemanager.work-preserving-recovery.scheduling-wait-ms", "1000");
         try (MiniYarn yarn = new MiniYarn("fairledger-restart-it", keys, allocations("fair"), restartDir, true)) {
-            ApplicationId across = yarn.submit("root.steady", 2, 512, 1, 60);
-            ApplicationId during = yarn.submit("root.bursty", 2, 512, 1, 12);
-            Awaitility.await("all tasks running").atMost(180, TimeUnit.SECONDS).pollInterval(200, TimeUnit.MILLISECONDS)
-                    .until(() -> running(yarn.nodeContainers(across)) == 3
-                            && running(yarn.nodeContainers(during)) == 3);
+            ApplicationId across = yarn.submit("root.steady", 2, 512, 1, 120);
+            Awaitility.await("the steady tasks running").atMost(180, TimeUnit.SECONDS)
+                    .pollInterval(200, TimeUnit.MILLISECONDS).until(() -> running(yarn.nodeContainers(across)) == 3);
+            ApplicationId during = yarn.submit("root.bursty", 2, 512, 1, 30);
+            Awaitility.await("the bursty tasks running").atMost(180, TimeUnit.SECONDS)
+                    .pollInterval(200, TimeUnit.MILLISECONDS).until(() -> running(yarn.nodeContainers(during)) == 3);
             long shippedBefore = yarn.scheduler().shipper().sent();
             yarn.stopResourceManager();
             System.out.println("[fairledger-integrations] ResourceManager stopped after " + shippedBefore
@@ -276,6 +277,20 @@ class YarnBridgeIT {
             List<String> nodes = LedgerFacts.nodes(postgres, cluster);
             System.out.println("[fairledger-integrations] restart: facts by kind " + kinds + ", node facts " + nodes
                     + ", launched " + launched.size());
+            Map<String, LedgerFacts.Task> booked = LedgerFacts.tasks(postgres, cluster, new HashMap<>());
+            for (ApplicationId id : apps) {
+                // for the record only: YARN's aggregates of an application running across the restart are the new
+                // ResourceManager's, so they are not the reference for the books there
+                ApplicationResourceUsageReport usage = yarn.report(id).getApplicationResourceUsageReport();
+                long vcoreSeconds = 0;
+                for (LedgerFacts.Task t : booked.values()) {
+                    if (id.toString().equals(t.application())) {
+                        vcoreSeconds += t.millicores() / 1000 * (t.finish() - t.start()) / 1000;
+                    }
+                }
+                System.out.println("[fairledger-integrations] restart: " + id + " vcore-seconds: books "
+                        + vcoreSeconds + ", YARN " + usage.getVcoreSeconds());
+            }
             assertThat(nodes).as("each NodeManager registered with both ResourceManagers").hasSize(2 * MiniYarn.NODES);
             assertThat(nodes.stream().map(n -> n.substring(0, n.indexOf(' '))).distinct().count())
                     .as("the same NodeManagers").isEqualTo(MiniYarn.NODES);
