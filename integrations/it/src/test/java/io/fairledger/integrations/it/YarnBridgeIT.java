@@ -278,18 +278,21 @@ class YarnBridgeIT {
             System.out.println("[fairledger-integrations] restart: facts by kind " + kinds + ", node facts " + nodes
                     + ", launched " + launched.size());
             Map<String, LedgerFacts.Task> booked = LedgerFacts.tasks(postgres, cluster, new HashMap<>());
-            for (ApplicationId id : apps) {
-                // for the record only: YARN's aggregates of an application running across the restart are the new
-                // ResourceManager's, so they are not the reference for the books there
+            for (ApplicationId id : List.of(across, during)) {
+                // for the record, not asserted: YARN's aggregates of an application running across the restart were
+                // seen to differ from the books by 23 MB-seconds (memory; vcores equal) in one run; cause not analysed
                 ApplicationResourceUsageReport usage = yarn.report(id).getApplicationResourceUsageReport();
                 long vcoreSeconds = 0;
+                long memorySeconds = 0;
                 for (LedgerFacts.Task t : booked.values()) {
                     if (id.toString().equals(t.application())) {
                         vcoreSeconds += t.millicores() / 1000 * (t.finish() - t.start()) / 1000;
+                        memorySeconds += t.memoryMb() * (t.finish() - t.start()) / 1000;
                     }
                 }
-                System.out.println("[fairledger-integrations] restart: " + id + " vcore-seconds: books "
-                        + vcoreSeconds + ", YARN " + usage.getVcoreSeconds());
+                System.out.println("[fairledger-integrations] restart: " + id + " books " + vcoreSeconds
+                        + " vcore-s " + memorySeconds + " MB-s, YARN " + usage.getVcoreSeconds() + " vcore-s "
+                        + usage.getMemorySeconds() + " MB-s");
             }
             assertThat(nodes).as("each NodeManager registered with both ResourceManagers").hasSize(2 * MiniYarn.NODES);
             assertThat(nodes.stream().map(n -> n.substring(0, n.indexOf(' '))).distinct().count())
