@@ -280,7 +280,8 @@ class YarnBridgeIT {
             Map<String, LedgerFacts.Task> booked = LedgerFacts.tasks(postgres, cluster, new HashMap<>());
             for (ApplicationId id : List.of(across, during)) {
                 // for the record, not asserted: YARN's aggregates of an application running across the restart were
-                // seen to differ from the books by 2 to 23 MB-seconds (memory; vcores equal) in some runs; cause not analysed
+                // seen to differ from the books by 2 to 23 MB-seconds (memory; vcores equal) in some runs; cause not
+                // analysed
                 ApplicationResourceUsageReport usage = yarn.report(id).getApplicationResourceUsageReport();
                 long vcoreSeconds = 0;
                 long memorySeconds = 0;
