@@ -66,6 +66,7 @@ final class FakeMesosMaster implements AutoCloseable {
     private final Map<String, ObjectNode> agents = new LinkedHashMap<>();
     private final BlockingQueue<Stream> subscriptions = new LinkedBlockingQueue<>();
     private final List<Stream> streams = new java.util.concurrent.CopyOnWriteArrayList<>();
+    private final BlockingQueue<JsonNode> weightUpdates = new LinkedBlockingQueue<>();
     private int redirects;
 
     FakeMesosMaster() throws IOException {
@@ -89,6 +90,19 @@ final class FakeMesosMaster implements AutoCloseable {
 
     String notLeader() {
         return "http://127.0.0.1:" + standby.getAddress().getPort();
+    }
+
+    /** The next {@code UPDATE_WEIGHTS} call the leader received, as a role to weight map. */
+    Map<String, Double> awaitWeightUpdate() throws InterruptedException {
+        JsonNode call = weightUpdates.poll(120, TimeUnit.SECONDS);
+        if (call == null) {
+            throw new AssertionError("no UPDATE_WEIGHTS within 120 s");
+        }
+        Map<String, Double> weights = new java.util.TreeMap<>();
+        for (JsonNode info : call.path("update_weights").path("weight_infos")) {
+            weights.put(info.get("role").asText(), info.get("weight").asDouble());
+        }
+        return weights;
     }
 
     synchronized int redirects() {
@@ -128,6 +142,13 @@ final class FakeMesosMaster implements AutoCloseable {
 
     private void subscribe(HttpExchange exchange) throws IOException {
         JsonNode request = JSON.readTree(exchange.getRequestBody());
+        if ("POST".equals(exchange.getRequestMethod()) && "UPDATE_WEIGHTS".equals(request.path("type").asText())) {
+            // the operator API answers 200 with no body
+            weightUpdates.add(request);
+            exchange.sendResponseHeaders(200, -1);
+            exchange.close();
+            return;
+        }
         if (!"POST".equals(exchange.getRequestMethod()) || !"SUBSCRIBE".equals(request.path("type").asText())) {
             exchange.sendResponseHeaders(400, -1);
             exchange.close();

@@ -1,6 +1,7 @@
 package io.fairledger.integrations.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
 
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
@@ -11,8 +12,10 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
 
+import org.apache.hadoop.yarn.api.records.Resource;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
@@ -22,11 +25,15 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
 import io.fairledger.integrations.it.FakeMesosMaster.Events;
+import io.fairledger.integrations.mesos.GrantWeights;
 import io.fairledger.integrations.mesos.KafkaSink;
 import io.fairledger.integrations.mesos.MesosBridge;
+import io.fairledger.integrations.yarn.YarnEvents;
 import io.fairledger.testsupport.KafkaDependency;
 import io.fairledger.testsupport.PostgresDependency;
 import io.fairledger.testsupport.RealDependency;
@@ -142,6 +149,51 @@ class MesosBridgeIT {
                 assertThat(bridge.subscriptions()).as("subscriptions, each with its snapshot")
                         .isGreaterThanOrEqualTo(3);
             }
+        }
+    }
+
+    /**
+     * Grants as role weights: with demand booked for both roles, the grants give them different shares; the bridge's
+     * weight updater, pointed at a standby master, sends the leader one {@code UPDATE_WEIGHTS} with each role's
+     * granted share as its weight.
+     */
+    @Test
+    void grantsBecomeRoleWeightsAtTheLeadingMaster() throws Exception {
+        String cluster = "it-mesos-weights";
+        server.register(cluster, "MESOS", "{\"registeredAt\":\""
+                + Instant.now().minus(1, ChronoUnit.HOURS).truncatedTo(ChronoUnit.SECONDS)
+                + "\",\"capacity\":{\"vcores\":16,\"memoryMb\":32768,\"gpus\":0},\"period\":{\"length\":\"PT1H\"},"
+                + "\"tenants\":[{\"path\":\"analytics\",\"weight\":1},{\"path\":\"science\",\"weight\":1}]}");
+        try (KafkaSink sink = new KafkaSink(Map.of("bootstrap.servers", bootstrap()))) {
+            long now = System.currentTimeMillis();
+            sink.publish(YarnEvents.DEMAND, cluster,
+                    YarnEvents.demand(cluster, "analytics", Resource.newInstance(24576, 12), now));
+            sink.publish(YarnEvents.DEMAND, cluster,
+                    YarnEvents.demand(cluster, "science", Resource.newInstance(4096, 2), now));
+        }
+        Map<String, Double> shares = new TreeMap<>();
+        Awaitility.await("grants with both roles' demand").atMost(120, TimeUnit.SECONDS)
+                .pollInterval(500, TimeUnit.MILLISECONDS).untilAsserted(() -> {
+                    shares.clear();
+                    JsonNode grants = new ObjectMapper().readTree(Http.expect(200,
+                            Http.send("GET", server.baseUrl() + "/api/v1/clusters/" + cluster + "/grants", null)));
+                    for (JsonNode level : grants.path("levels")) {
+                        for (JsonNode grant : level.path("grants")) {
+                            shares.put(grant.get("tenant").asText(), grant.get("share").asDouble());
+                        }
+                    }
+                    assertThat(shares).containsOnlyKeys("root.analytics", "root.science");
+                    assertThat(shares.get("root.science")).isPositive();
+                    assertThat(shares.get("root.analytics")).isGreaterThan(shares.get("root.science"));
+                });
+        try (FakeMesosMaster master = new FakeMesosMaster();
+                GrantWeights weights = new GrantWeights(server.baseUrl(), cluster, null,
+                        List.of(URI.create(master.notLeader())), Duration.ofMillis(500)).start()) {
+            Map<String, Double> sent = master.awaitWeightUpdate();
+            assertThat(sent.keySet()).containsExactly("analytics", "science");
+            sent.forEach((role, weight) -> assertThat(weight).as(role)
+                    .isCloseTo(shares.get("root." + role), within(1e-9)));
+            assertThat(master.redirects()).as("sent through the standby's 307").isGreaterThanOrEqualTo(1);
         }
     }
 

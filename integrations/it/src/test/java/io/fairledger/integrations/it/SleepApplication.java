@@ -32,6 +32,8 @@ public final class SleepApplication {
         String seconds = args[3];
         YarnConfiguration conf = new YarnConfiguration();
         conf.set(YarnConfiguration.RM_SCHEDULER_ADDRESS, System.getenv("RM_SCHEDULER_ADDRESS"));
+        // a restarted ResourceManager is retried every half second (YARN's default: 30 s)
+        conf.setLong(YarnConfiguration.RESOURCEMANAGER_CONNECT_RETRY_INTERVAL_MS, 500);
         AMRMClient<ContainerRequest> rm = AMRMClient.createAMRMClient();
         rm.init(conf);
         rm.start();

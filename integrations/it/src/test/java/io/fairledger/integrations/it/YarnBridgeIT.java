@@ -15,6 +15,7 @@ import java.util.concurrent.TimeUnit;
 
 import org.apache.hadoop.yarn.api.records.ApplicationId;
 import org.apache.hadoop.yarn.api.records.ApplicationResourceUsageReport;
+import org.apache.hadoop.yarn.api.records.ContainerState;
 import org.apache.hadoop.yarn.api.records.FinalApplicationStatus;
 import org.apache.hadoop.yarn.server.resourcemanager.scheduler.fair.FSParentQueue;
 import org.apache.hadoop.yarn.server.resourcemanager.scheduler.fair.FSQueue;
@@ -79,9 +80,17 @@ class YarnBridgeIT {
     }
 
     static String settings(Instant registeredAt) {
+        return settings(registeredAt, MiniYarn.NODES * MiniYarn.NODE_VCORES, MiniYarn.NODES * MiniYarn.NODE_MEMORY_MB);
+    }
+
+    /**
+     * Ledger settings with the given registration capacity. The books' capacity is this plus the nodes the bridge
+     * reports, so a cluster whose capacity comes only from its NodeManagers registers with 0 and 0.
+     */
+    static String settings(Instant registeredAt, int vcores, int memoryMb) {
         return "{\"registeredAt\":\"" + registeredAt.truncatedTo(ChronoUnit.SECONDS) + "\","
-                + "\"capacity\":{\"vcores\":" + MiniYarn.NODES * MiniYarn.NODE_VCORES + ",\"memoryMb\":"
-                + MiniYarn.NODES * MiniYarn.NODE_MEMORY_MB + ",\"gpus\":0},\"period\":{\"length\":\"PT1H\"},"
+                + "\"capacity\":{\"vcores\":" + vcores + ",\"memoryMb\":" + memoryMb
+                + ",\"gpus\":0},\"period\":{\"length\":\"PT1H\"},"
                 + "\"tenants\":[{\"path\":\"root.steady\",\"weight\":1},{\"path\":\"root.bursty\",\"weight\":1}]}";
     }
 
@@ -198,6 +207,111 @@ class YarnBridgeIT {
                         .isEqualTo(FinalApplicationStatus.SUCCEEDED);
             }
         }
+    }
+
+    /**
+     * The ResourceManager stops while containers run, and a new one starts on the same state store and journal
+     * (work-preserving recovery): the first application's containers run across the restart, the second's complete
+     * while no ResourceManager is there, a third application runs after it. Every container the NodeManagers launched
+     * is in the books once, started and finished, in its queue; the NodeManagers registering again do not add their
+     * capacity twice; the application run after the restart has exactly YARN's own usage.
+     */
+    @Test
+    void resourceManagerRestartLosesAndDoubleCountsNoContainer() throws Exception {
+        String cluster = "it-yarn-restart";
+        server.register(cluster, "YARN", settings(Instant.now().minus(1, ChronoUnit.HOURS), 0, 0));
+        Path restartDir = Files.createDirectories(dir.resolve("restart"));
+        Map<String, String> keys = Map.of(BridgeConfig.CLUSTER, cluster, BridgeConfig.BOOTSTRAP,
+                kafka.config().get("kafka.bootstrap.servers"), "yarn.resourcemanager.recovery.enabled", "true",
+                "yarn.resourcemanager.store.class",
+                "org.apache.hadoop.yarn.server.resourcemanager.recovery.FileSystemRMStateStore",
+                "yarn.resourcemanager.fs.state-store.uri", restartDir.resolve("rm-state").toUri().toString(),
+                "yarn.resourcemanager.work-preserving-recovery.scheduling-wait-ms", "1000");
+        try (MiniYarn yarn = new MiniYarn("fairledger-restart-it", keys, allocations("fair"), restartDir, true)) {
+            ApplicationId across = yarn.submit("root.steady", 2, 512, 1, 120);
+            Awaitility.await("the steady tasks running").atMost(180, TimeUnit.SECONDS)
+                    .pollInterval(200, TimeUnit.MILLISECONDS).until(() -> running(yarn.nodeContainers(across)) == 3);
+            ApplicationId during = yarn.submit("root.bursty", 2, 512, 1, 30);
+            Awaitility.await("the bursty tasks running").atMost(180, TimeUnit.SECONDS)
+                    .pollInterval(200, TimeUnit.MILLISECONDS).until(() -> running(yarn.nodeContainers(during)) == 3);
+            long shippedBefore = yarn.scheduler().shipper().sent();
+            yarn.stopResourceManager();
+            System.out.println("[fairledger-integrations] ResourceManager stopped after " + shippedBefore
+                    + " events shipped; containers " + yarn.nodeContainers(across) + yarn.nodeContainers(during));
+            Awaitility.await("the bursty tasks completed without a ResourceManager").atMost(120, TimeUnit.SECONDS)
+                    .pollInterval(200, TimeUnit.MILLISECONDS)
+                    .until(() -> completed(yarn.nodeContainers(during)) == 2);
+            assertThat(running(yarn.nodeContainers(across))).as("the steady tasks still run").isEqualTo(3);
+            yarn.startResourceManager();
+            System.out.println("[fairledger-integrations] ResourceManager started again");
+            ApplicationId after = yarn.submit("root.bursty", 3, 256, 1, 2);
+
+            List<ApplicationId> apps = List.of(across, during, after);
+            Awaitility.await("applications finished").atMost(300, TimeUnit.SECONDS).pollInterval(1, TimeUnit.SECONDS)
+                    .until(() -> yarn.finished(across) && yarn.finished(during) && yarn.finished(after));
+            for (ApplicationId id : apps) {
+                assertThat(yarn.report(id).getFinalApplicationStatus()).as(id + " final status")
+                        .isEqualTo(FinalApplicationStatus.SUCCEEDED);
+            }
+            Map<String, String> queues = Map.of(across.toString(), "root.steady", during.toString(), "root.bursty",
+                    after.toString(), "root.bursty");
+            Map<String, String> launched = yarn.launchedContainers();
+            assertThat(launched.values()).as("containers launched, by application").containsAll(queues.keySet());
+
+            Map<String, Integer> kinds = new HashMap<>();
+            Awaitility.await("every launched container booked once, started and finished")
+                    .atMost(120, TimeUnit.SECONDS).pollInterval(1, TimeUnit.SECONDS).untilAsserted(() -> {
+                        kinds.clear();
+                        Map<String, LedgerFacts.Task> tasks = LedgerFacts.tasks(postgres, cluster, kinds);
+                        launched.forEach((container, application) -> {
+                            LedgerFacts.Task task = tasks.get(container);
+                            assertThat(task).as(container + " booked").isNotNull();
+                            assertThat(task.finish()).as(container + " finished").isNotNull();
+                            assertThat(task.tenant()).as(container + " queue").isEqualTo(queues.get(application));
+                        });
+                        assertThat(kinds.get("TaskStarted")).as("one start per container").isEqualTo(tasks.size());
+                        assertThat(kinds.get("TaskFinished")).as("one finish per container").isEqualTo(tasks.size());
+                        assertApplication(after.toString(), "root.bursty",
+                                yarn.report(after).getApplicationResourceUsageReport(), tasks);
+                    });
+            List<String> nodes = LedgerFacts.nodes(postgres, cluster);
+            System.out.println("[fairledger-integrations] restart: facts by kind " + kinds + ", node facts " + nodes
+                    + ", launched " + launched.size());
+            Map<String, LedgerFacts.Task> booked = LedgerFacts.tasks(postgres, cluster, new HashMap<>());
+            for (ApplicationId id : List.of(across, during)) {
+                // for the record, not asserted: YARN's aggregates of an application running across the restart were
+                // seen to differ from the books by 2 to 23 MB-seconds (memory; vcores equal) in some runs; cause not
+                // analysed
+                ApplicationResourceUsageReport usage = yarn.report(id).getApplicationResourceUsageReport();
+                long vcoreSeconds = 0;
+                long memorySeconds = 0;
+                for (LedgerFacts.Task t : booked.values()) {
+                    if (id.toString().equals(t.application())) {
+                        vcoreSeconds += t.millicores() / 1000 * (t.finish() - t.start()) / 1000;
+                        memorySeconds += t.memoryMb() * (t.finish() - t.start()) / 1000;
+                    }
+                }
+                System.out.println("[fairledger-integrations] restart: " + id + " books " + vcoreSeconds
+                        + " vcore-s " + memorySeconds + " MB-s, YARN " + usage.getVcoreSeconds() + " vcore-s "
+                        + usage.getMemorySeconds() + " MB-s");
+            }
+            assertThat(nodes).as("each NodeManager registered with both ResourceManagers").hasSize(2 * MiniYarn.NODES);
+            assertThat(nodes.stream().map(n -> n.substring(0, n.indexOf(' '))).distinct().count())
+                    .as("the same NodeManagers").isEqualTo(MiniYarn.NODES);
+            JsonNode fairness = new ObjectMapper().readTree(Http.expect(200,
+                    Http.send("GET", server.baseUrl() + "/api/v1/clusters/" + cluster + "/fairness", null)));
+            assertThat(fairness.get("capacityVcores").asDouble()).as("capacity counted once")
+                    .isEqualTo(MiniYarn.NODES * MiniYarn.NODE_VCORES);
+            assertThat(fairness.get("capacityMemoryMb").asLong()).isEqualTo(MiniYarn.NODES * MiniYarn.NODE_MEMORY_MB);
+        }
+    }
+
+    private static long running(Map<String, ContainerState> containers) {
+        return containers.values().stream().filter(s -> s == ContainerState.RUNNING).count();
+    }
+
+    private static long completed(Map<String, ContainerState> containers) {
+        return containers.values().stream().filter(s -> s == ContainerState.COMPLETE).count();
     }
 
     private static List<String> sorted(FSParentQueue parent, java.util.Comparator<Schedulable> order) {

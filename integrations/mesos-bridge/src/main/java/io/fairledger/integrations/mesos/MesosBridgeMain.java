@@ -9,8 +9,9 @@ import java.util.Map;
 
 /**
  * {@code java -jar fairledger-mesos-bridge.jar --cluster ID --master URL[,URL...] --bootstrap-servers HOST:PORT
- * [--heartbeat-timeout SECONDS] [--reconnect-delay MILLIS] [--kafka NAME=VALUE]...}: runs the bridge until killed
- * (docs/integrations.md).
+ * [--heartbeat-timeout SECONDS] [--reconnect-delay MILLIS] [--kafka NAME=VALUE]... [--grants-url URL
+ * [--grants-token TOKEN] [--grants-interval SECONDS]]}: runs the bridge until killed, and with {@code --grants-url}
+ * applies fairledger's grants as role weights ({@link GrantWeights}) (docs/integrations.md).
  */
 public final class MesosBridgeMain {
 
@@ -44,6 +45,13 @@ public final class MesosBridgeMain {
                 Duration.ofMillis(Long.parseLong(options.getOrDefault("reconnect-delay", "2000"))));
         MesosBridge bridge = new MesosBridge(settings, new KafkaSink(kafka)).start();
         Runtime.getRuntime().addShutdownHook(new Thread(bridge::close));
+        String grantsUrl = options.get("grants-url");
+        if (grantsUrl != null) {
+            GrantWeights weights = new GrantWeights(grantsUrl, settings.cluster(), options.get("grants-token"),
+                    masters, Duration.ofSeconds(Long.parseLong(options.getOrDefault("grants-interval", "10"))))
+                    .start();
+            Runtime.getRuntime().addShutdownHook(new Thread(weights::close));
+        }
     }
 
     private static String required(Map<String, String> options, String name) {
@@ -57,7 +65,7 @@ public final class MesosBridgeMain {
     private static void usage(String problem) {
         System.err.println("fairledger-mesos-bridge: " + problem + "\nusage: --cluster ID --master URL[,URL...] "
                 + "--bootstrap-servers HOST:PORT [--heartbeat-timeout SECONDS] [--reconnect-delay MILLIS] "
-                + "[--kafka NAME=VALUE]...");
+                + "[--kafka NAME=VALUE]... [--grants-url URL [--grants-token TOKEN] [--grants-interval SECONDS]]");
         System.exit(2);
     }
 }

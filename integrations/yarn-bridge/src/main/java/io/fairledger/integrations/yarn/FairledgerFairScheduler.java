@@ -9,10 +9,12 @@ import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.yarn.api.records.ApplicationAttemptId;
 import org.apache.hadoop.yarn.api.records.Container;
 import org.apache.hadoop.yarn.api.records.ContainerId;
+import org.apache.hadoop.yarn.api.records.ContainerState;
 import org.apache.hadoop.yarn.api.records.ContainerStatus;
 import org.apache.hadoop.yarn.api.records.Resource;
 import org.apache.hadoop.yarn.api.records.ResourceRequest;
 import org.apache.hadoop.yarn.api.records.SchedulingRequest;
+import org.apache.hadoop.yarn.server.api.protocolrecords.NMContainerStatus;
 import org.apache.hadoop.yarn.server.resourcemanager.rmcontainer.RMContainer;
 import org.apache.hadoop.yarn.server.resourcemanager.rmcontainer.RMContainerEventType;
 import org.apache.hadoop.yarn.server.resourcemanager.rmnode.RMNode;
@@ -129,6 +131,42 @@ public class FairledgerFairScheduler extends FairScheduler {
         journal.append(YarnEvents.CONTAINERS, config.cluster(),
                 YarnEvents.finished(config.cluster(), describe(app, rmContainer), rmContainer.getState().name(),
                         status == null ? null : status.getExitStatus(), rmContainer.getFinishTime()));
+    }
+
+    /**
+     * A NodeManager (re)registering with a ResourceManager that just started or became active reports its containers.
+     * Running ones are recovered into the scheduler and their completion comes later through
+     * {@link #completedContainerInternal}. Ones that completed while no ResourceManager was active are only marked
+     * completed by YARN (its container record is finished at this instant, and the scheduler never sees them), so
+     * without this their start would stay open in the books forever: they are recorded here, finished now, as YARN
+     * charges them.
+     */
+    @Override
+    public void recoverContainersOnNode(List<NMContainerStatus> containerReports, RMNode nm) {
+        super.recoverContainersOnNode(containerReports, nm);
+        if (containerReports == null) {
+            return;
+        }
+        long now = System.currentTimeMillis();
+        for (NMContainerStatus report : containerReports) {
+            if (report.getContainerState() != ContainerState.COMPLETE) {
+                continue;
+            }
+            ApplicationAttemptId attempt = report.getContainerId().getApplicationAttemptId();
+            FSAppAttempt app = getSchedulerApp(attempt);
+            if (app == null) {
+                // YARN does not recover a container of an application it no longer has, and accounts nothing
+                continue;
+            }
+            YarnEvents.Container container = new YarnEvents.Container(attempt.getApplicationId().toString(),
+                    attempt.toString(), report.getContainerId().toString(), app.getQueueName(), app.getUser(),
+                    report.getAllocatedResource(), nm.getNodeID().toString(), report.getCreationTime());
+            LOG.info("fairledger bridge: container {} completed while no ResourceManager was active; recorded as "
+                    + "finished at its recovery", report.getContainerId());
+            journal.append(YarnEvents.CONTAINERS, config.cluster(),
+                    YarnEvents.finished(config.cluster(), container, "COMPLETED", report.getContainerExitStatus(),
+                            now));
+        }
     }
 
     @Override
