@@ -25,6 +25,7 @@ import io.fairledger.cli.AccountCommand;
 import io.fairledger.testsupport.EventPublisher;
 import io.fairledger.testsupport.KafkaResource;
 import io.fairledger.testsupport.PostgresResource;
+import io.fairledger.testsupport.TestClusters;
 import io.fairledger.testsupport.YarnWorkload;
 import io.quarkus.test.common.TestResourceScope;
 import io.quarkus.test.common.WithTestResource;
@@ -88,14 +89,7 @@ class EventIngestionTest {
     @Test
     void aLateEventForAClosedPeriodBecomesAnAdjustmentInTheNextStatement() throws Exception {
         String cluster = "late-yarn";
-        given().contentType(ContentType.JSON).body("{\"id\":\"" + cluster + "\",\"resourceManager\":\"YARN\"}")
-                .post("/api/v1/admin/clusters").then().statusCode(201);
-        given().contentType(ContentType.JSON).body("""
-                {"registeredAt":"2026-11-20T00:00:00Z","capacity":{"vcores":10,"memoryMb":10240,"gpus":0},
-                 "memory":{"mode":"FULL"},"period":{"length":"PT1H"},"allowedLateness":"PT30M",
-                 "chargeback":{"model":"USAGE","plans":[{"name":"std","perVcoreHour":"1","perGbHour":"0",
-                 "perGpuHour":"0"}]},"tenants":[{"path":"root.a","weight":1}]}""")
-                .put("/api/v1/admin/clusters/" + cluster + "/ledger-settings").then().statusCode(200);
+        TestClusters.registerHourlyUsage(cluster);
         // one vcore for 30 minutes in period 0, and an event at 03:00 that moves the watermark past 02:30 (period 1 end + lateness)
         publish(cluster, List.of(container(cluster, "c1", "00:00:00", "00:30:00"),
                 container(cluster, "c2", "03:00:00", "03:00:01")));

@@ -33,10 +33,10 @@ import io.fairledger.ingest.schema.EventDecoder;
 import io.fairledger.ingest.schema.EventTopics;
 import io.fairledger.testsupport.KafkaResource;
 import io.fairledger.testsupport.PostgresResource;
+import io.fairledger.testsupport.TestClusters;
 import io.quarkus.test.common.TestResourceScope;
 import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
-import io.restassured.http.ContentType;
 import jakarta.inject.Inject;
 import picocli.CommandLine;
 
@@ -65,8 +65,8 @@ class PoisonRecordTest {
 
     @Test
     void aRecordTheDatabaseRefusesIsDeadLetteredAndTheRestGoesOn() throws Exception {
-        register("poison-yarn");
-        register("bystander-yarn");
+        TestClusters.registerHourlyUsage("poison-yarn");
+        TestClusters.registerHourlyUsage("bystander-yarn");
         sql("ALTER TABLE ledger_fact ADD CONSTRAINT test_poison CHECK (event_id <> '" + POISON + "') NOT VALID");
         RecordMetadata poison;
         RecordMetadata nul;
@@ -143,17 +143,6 @@ class PoisonRecordTest {
         try (Connection c = dataSource.getConnection(); Statement st = c.createStatement()) {
             st.execute(statement);
         }
-    }
-
-    private static void register(String cluster) {
-        given().contentType(ContentType.JSON).body("{\"id\":\"" + cluster + "\",\"resourceManager\":\"YARN\"}")
-                .post("/api/v1/admin/clusters").then().statusCode(201);
-        given().contentType(ContentType.JSON).body("""
-                {"registeredAt":"2026-11-20T00:00:00Z","capacity":{"vcores":10,"memoryMb":10240,"gpus":0},
-                 "memory":{"mode":"FULL"},"period":{"length":"PT1H"},"allowedLateness":"PT30M",
-                 "chargeback":{"model":"USAGE","plans":[{"name":"std","perVcoreHour":"1","perGbHour":"0",
-                 "perGpuHour":"0"}]},"tenants":[{"path":"root.a","weight":1}]}""")
-                .put("/api/v1/admin/clusters/" + cluster + "/ledger-settings").then().statusCode(200);
     }
 
     private KafkaProducer<byte[], byte[]> producer() {

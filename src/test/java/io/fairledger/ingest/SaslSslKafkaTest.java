@@ -32,6 +32,7 @@ import io.fairledger.kafka.KafkaClientConfig;
 import io.fairledger.kafka.KafkaConnectionCheck;
 import io.fairledger.testsupport.PostgresResource;
 import io.fairledger.testsupport.SecureKafkaResource;
+import io.fairledger.testsupport.TestClusters;
 import io.quarkus.test.common.TestResourceScope;
 import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
@@ -62,14 +63,7 @@ class SaslSslKafkaTest {
     void eventsFlowOverSaslSslWithTheOperatorsSettings() throws Exception {
         assertThat(kafkaConfig).containsEntry("security.protocol", "SASL_SSL").containsEntry("sasl.mechanism",
                 "PLAIN");
-        given().contentType(ContentType.JSON).body("{\"id\":\"" + CLUSTER + "\",\"resourceManager\":\"YARN\"}")
-                .post("/api/v1/admin/clusters").then().statusCode(201);
-        given().contentType(ContentType.JSON).body("""
-                {"registeredAt":"2026-11-20T00:00:00Z","capacity":{"vcores":10,"memoryMb":10240,"gpus":0},
-                 "memory":{"mode":"FULL"},"period":{"length":"PT1H"},"allowedLateness":"PT30M",
-                 "chargeback":{"model":"USAGE","plans":[{"name":"std","perVcoreHour":"1","perGbHour":"0",
-                 "perGpuHour":"0"}]},"tenants":[{"path":"root.a","weight":1}]}""")
-                .put("/api/v1/admin/clusters/" + CLUSTER + "/ledger-settings").then().statusCode(200);
+        TestClusters.registerHourlyUsage(CLUSTER);
 
         Path dir = Files.createTempDirectory("fairledger-sasl-ssl");
         Path clientConfig = dir.resolve("client.properties");
