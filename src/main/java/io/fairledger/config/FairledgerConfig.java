@@ -1,6 +1,8 @@
 package io.fairledger.config;
 
+import java.net.URI;
 import java.time.Duration;
+import java.util.Optional;
 
 import io.smallrye.config.ConfigMapping;
 import io.smallrye.config.WithDefault;
@@ -51,6 +53,57 @@ public interface FairledgerConfig {
         /** {@code fairledger.ingest.max-partition-fetch-bytes}: bytes per partition per fetch; 8388608 (8 MiB). */
         @WithDefault("8388608")
         int maxPartitionFetchBytes();
+
+        /** The schema registry of registry-framed Avro records. */
+        Registry registry();
+
+        /** {@code fairledger.ingest.registry.*}: where writer schemas of registry-framed records are looked up. */
+        interface Registry {
+
+            /**
+             * {@code fairledger.ingest.registry.url}: the registry API's base URL, Apicurio's
+             * {@code .../apis/registry/v2} or {@code v3}, or a Confluent-compatible one (Confluent's root, Apicurio's
+             * {@code .../apis/ccompat/v7}); none: registry-framed records are dead letters.
+             */
+            Optional<URI> url();
+
+            /**
+             * {@code fairledger.ingest.registry.payload-id}: what follows the magic byte 0 in a registry-framed value,
+             * {@code content-id} (4 bytes: Confluent's wire format, Apicurio 3's default) or {@code global-id} (8
+             * bytes: Apicurio 2 with headers off); content-id.
+             */
+            @WithDefault("content-id")
+            PayloadId payloadId();
+
+            /** {@code fairledger.ingest.registry.username}: for HTTP basic authentication; none. */
+            Optional<String> username();
+
+            /** {@code fairledger.ingest.registry.password}: for HTTP basic authentication; none. */
+            Optional<String> password();
+
+            /** {@code fairledger.ingest.registry.token}: a bearer token, used instead of a username; none. */
+            Optional<String> token();
+
+            /** {@code fairledger.ingest.registry.cache-size}: schema ids remembered; 1000. */
+            @WithDefault("1000")
+            int cacheSize();
+
+            /** {@code fairledger.ingest.registry.timeout}: how long one request to the registry may take; 5s. */
+            @WithDefault("5s")
+            Duration timeout();
+
+            /**
+             * {@code fairledger.ingest.registry.attempts}: requests per lookup before the registry counts as away and
+             * the batch is read again later; 3.
+             */
+            @WithDefault("3")
+            int attempts();
+
+            /** The two layouts of the id after the magic byte. */
+            enum PayloadId {
+                CONTENT_ID, GLOBAL_ID
+            }
+        }
     }
 
     /** The live ledgers the read API and metrics answer from. */

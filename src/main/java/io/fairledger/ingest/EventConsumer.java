@@ -32,7 +32,9 @@ import io.fairledger.facts.FactCursor;
 import io.fairledger.facts.LedgerFact;
 import io.fairledger.facts.SourcedFact;
 import io.fairledger.ingest.PoisonRecords.Share;
+import io.fairledger.ingest.registry.ConsumerDecoder;
 import io.fairledger.ingest.schema.EventDecoder;
+import io.fairledger.ingest.schema.EventEncoder;
 import io.fairledger.ingest.schema.EventTopics;
 import io.fairledger.ingest.schema.FairledgerEvent;
 import io.fairledger.kafka.KafkaClientConfig;
@@ -98,7 +100,9 @@ public class EventConsumer {
     @Inject
     FairledgerConfig config;
 
-    private final EventDecoder decoder = new EventDecoder(Clock.systemUTC());
+    /** Built at start, with the configured schema registry ({@link ConsumerDecoder}). */
+    private EventDecoder decoder;
+    private final EventEncoder encoder = new EventEncoder();
     private RegisteredClusters clusters;
     private StoredStarts knownStarts;
     private Intake intake;
@@ -139,6 +143,7 @@ public class EventConsumer {
         consumer = new KafkaConsumer<>(KafkaClientConfig.consumer(kafkaConfig, defaults, fixed),
                 new ByteArrayDeserializer(), new ByteArrayDeserializer());
         positions = new StoredPositions(consumer, store, groupId, RETRY_PAUSE);
+        decoder = ConsumerDecoder.of(tuning.registry(), Clock.systemUTC());
         deadLetters = new DeadLetters(kafkaConfig);
         decodeTimer = Timer.builder(MetricNames.INGEST_BATCH_DECODE).publishPercentileHistogram().register(meters);
         commitTimer = Timer.builder(MetricNames.INGEST_BATCH_COMMIT).publishPercentileHistogram().register(meters);
@@ -249,6 +254,7 @@ public class EventConsumer {
         Map<TopicPartition, Long> next = new HashMap<>();
         knownInBatch = 0;
         clusters.newBatch();
+        lookUpWriterSchemas(records);
         for (ConsumerRecord<byte[], byte[]> record : records) {
             next.put(new TopicPartition(record.topic(), record.partition()), record.offset() + 1);
             String outcome = record.topic().equals(EventTopics.REGISTRATIONS)
@@ -259,6 +265,19 @@ public class EventConsumer {
         deadLetters.awaitSent();
         sample.stop(decodeTimer);
         return new Batch(records.count(), shares, knownInBatch, next);
+    }
+
+    /**
+     * Looks up the writer schemas of the batch's registry-framed records before any record is dead-lettered: when the
+     * schema registry is away this throws, and the batch is read again later (after a pause) without having sent
+     * anything, so no event is lost and no dead letter is sent twice.
+     */
+    private void lookUpWriterSchemas(ConsumerRecords<byte[], byte[]> records) {
+        for (ConsumerRecord<byte[], byte[]> record : records) {
+            if (!record.topic().equals(EventTopics.REGISTRATIONS)) {
+                decoder.lookUpWriterSchema(record.headers(), record.value());
+            }
+        }
     }
 
     /**
@@ -296,9 +315,12 @@ public class EventConsumer {
         }
         if (outcome instanceof Intake.Admission admission) {
             FairledgerEvent event = admission.event();
+            // a registry-framed record is kept in single-object encoding, which reads without the registry
+            boolean framed = EventDecoder.isRegistryFramed(record.headers(), record.value());
             shares.add(new Share(record, List.of(), new AdmissionRecord(event.cluster(), event.eventId(),
-                    event.eventTime().toEpochMilli(), event.getClass().getSimpleName(), contentType(record),
-                    record.value())));
+                    event.eventTime().toEpochMilli(), event.getClass().getSimpleName(),
+                    framed ? EventDecoder.AVRO : contentType(record),
+                    framed ? encoder.toAvro(event) : record.value())));
             return "admission";
         }
         Intake.Facts accepted = (Intake.Facts) outcome;

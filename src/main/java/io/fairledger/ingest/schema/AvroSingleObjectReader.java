@@ -73,18 +73,34 @@ final class AvroSingleObjectReader {
                             + " schema altogether)",
                     fingerprint));
         }
+        return readBody(writer, value, HEADER_LENGTH, topicTypes, topic, "single-object encoding");
+    }
+
+    /** The known writer schema with this CRC-64-AVRO fingerprint of its parsing canonical form, or null. */
+    WriterSchema known(long fingerprint) {
+        return writers.get(fingerprint);
+    }
+
+    /**
+     * The record written with {@code writer} in {@code value} from {@code offset} to its end, read with the current
+     * schema of the writer's type, which must be one of {@code topicTypes}.
+     *
+     * @param framing what framed the body, for the reason when bytes are left over
+     */
+    static TypedRecord readBody(WriterSchema writer, byte[] value, int offset, List<EventType> topicTypes,
+            String topic, String framing) throws RejectedException {
         if (!topicTypes.contains(writer.type())) {
             throw new RejectedException(Rejection.Reason.SCHEMA_MISMATCH, null,
                     "a " + writer.type().typeName() + " record does not belong on " + topic + ", which carries "
                             + topicTypes.stream().map(EventType::typeName).toList());
         }
-        BoundedBinaryDecoder body = new BoundedBinaryDecoder(value, HEADER_LENGTH, value.length - HEADER_LENGTH);
+        BoundedBinaryDecoder body = new BoundedBinaryDecoder(value, offset, value.length - offset);
         GenericRecord record;
         try {
             record = new GenericDatumReader<GenericRecord>(writer.schema(), writer.type().schema()).read(null, body);
             if (!body.isEnd()) {
                 throw new RejectedException(Rejection.Reason.UNDECODABLE, null, "trailing bytes after the "
-                        + writer.type().typeName() + " record (corrupt or not single-object encoding)");
+                        + writer.type().typeName() + " record (corrupt or not " + framing + ")");
             }
         } catch (IOException | RuntimeException e) {
             throw new RejectedException(Rejection.Reason.UNDECODABLE, null, "Avro body is not a valid "

@@ -29,8 +29,10 @@ import com.fasterxml.jackson.databind.json.JsonMapper;
  * <p>
  * The encoding is chosen by the {@value #CONTENT_TYPE_HEADER} header: {@value #JSON} for the plain JSON encoding,
  * {@value #AVRO} (or {@code avro/binary}) for Avro single-object encoding. Without the header the value is Avro when it
- * starts with the single-object marker {@code C3 01} (which no JSON text can start with) and JSON otherwise. See
- * {@code kafka-schemas/README.md}.
+ * starts with the single-object marker {@code C3 01} (which no JSON text can start with) and JSON otherwise. A value
+ * framed by a schema registry's serializer (an Apicurio id header, or the magic byte {@code 0}, which neither JSON nor
+ * single-object encoding starts with: {@link RegistryFrame}) is Avro whose writer schema the registry holds; a decoder
+ * built with a {@link SchemaRegistry} looks it up there, one without rejects it. See {@code kafka-schemas/README.md}.
  * <p>
  * Thread-safe; one instance can serve all consumers.
  */
@@ -53,6 +55,9 @@ public final class EventDecoder {
 
     private final EventValidator validator;
     private final AvroSingleObjectReader avro;
+    /** The writer schemas of registry-framed values, or null when no registry is configured. */
+    private final RegistryWriters registryWriters;
+    private final RegistryFrame.PayloadId payloadId;
 
     /** A decoder that allows {@link #DEFAULT_MAX_FUTURE_SKEW} of clock skew. */
     public EventDecoder(Clock clock) {
@@ -64,16 +69,81 @@ public final class EventDecoder {
         this(clock, maxFutureSkew, List.of());
     }
 
+    /**
+     * A decoder that also reads values framed by a schema registry's serializer, looking their writer schemas up in
+     * {@code registry} and remembering at most {@code cacheSize} ids.
+     *
+     * @param payloadId what follows the magic byte in a registry-framed value
+     */
+    public EventDecoder(Clock clock, Duration maxFutureSkew, SchemaRegistry registry, RegistryFrame.PayloadId payloadId,
+            int cacheSize) {
+        this(clock, maxFutureSkew, List.of(), Objects.requireNonNull(registry, "registry"), payloadId, cacheSize);
+    }
+
     EventDecoder(Clock clock, Duration maxFutureSkew, List<AvroSingleObjectReader.WriterSchema> earlierVersions) {
+        this(clock, maxFutureSkew, earlierVersions, null, RegistryFrame.PayloadId.CONTENT_ID, 1);
+    }
+
+    EventDecoder(Clock clock, Duration maxFutureSkew, List<AvroSingleObjectReader.WriterSchema> earlierVersions,
+            SchemaRegistry registry, RegistryFrame.PayloadId payloadId, int cacheSize) {
         if (maxFutureSkew.isNegative()) {
             throw new IllegalArgumentException("maxFutureSkew must not be negative, got " + maxFutureSkew);
         }
         this.validator = new EventValidator(Objects.requireNonNull(clock, "clock"), maxFutureSkew);
         this.avro = new AvroSingleObjectReader(earlierVersions);
+        this.payloadId = Objects.requireNonNull(payloadId, "payloadId");
+        this.registryWriters = registry == null
+                ? null
+                : new RegistryWriters(registry, avro::known, cacheSize, Clock.systemUTC());
     }
 
-    /** Decodes a Kafka record value, taking the encoding from its {@value #CONTENT_TYPE_HEADER} header. */
+    /**
+     * Decodes a Kafka record value, taking the encoding from its {@value #CONTENT_TYPE_HEADER} header, or the writer
+     * schema's id from an Apicurio id header ({@link RegistryFrame}).
+     *
+     * @throws RegistryUnavailableException when the value is registry-framed and the registry cannot be asked: not a
+     *                                      verdict on the record, which must be read again later
+     */
     public Decoded decode(String topic, Headers headers, byte[] value) {
+        return decode(topic, contentType(headers), headers, value, true);
+    }
+
+    /**
+     * Looks up, ahead of {@link #decode(String, Headers, byte[])}, the writer schema of a registry-framed value, so
+     * that a consumer learns the registry is away before it dead-letters anything of a batch; does nothing for other
+     * values, or for ids already cached.
+     *
+     * @throws RegistryUnavailableException when the registry cannot be asked
+     */
+    public void lookUpWriterSchema(Headers headers, byte[] value) {
+        if (registryWriters == null || value == null) {
+            return;
+        }
+        try {
+            RegistryFrame frame = frame(contentType(headers), headers, value);
+            if (frame != null) {
+                registryWriters.writer(frame);
+            }
+        } catch (RegistryUnavailableException e) {
+            throw e;
+        } catch (RejectedException | RuntimeException e) {
+            // a verdict on the record, which decode gives again
+        }
+    }
+
+    /**
+     * Whether a record value with these headers is framed by a schema registry's serializer, so it decodes only where a
+     * registry is configured.
+     */
+    public static boolean isRegistryFramed(Headers headers, byte[] value) {
+        try {
+            return frame(contentType(headers), headers, value, RegistryFrame.PayloadId.CONTENT_ID) != null;
+        } catch (RejectedException e) {
+            return true;
+        }
+    }
+
+    private static String contentType(Headers headers) {
         String contentType = null;
         if (headers != null) {
             for (Header header : headers) {
@@ -82,7 +152,7 @@ public final class EventDecoder {
                 }
             }
         }
-        return decode(topic, contentType, value);
+        return contentType;
     }
 
     /**
@@ -90,31 +160,61 @@ public final class EventDecoder {
      * none.
      */
     public Decoded decode(String topic, String contentType, byte[] value) {
-        return decode(topic, contentType, value, true);
+        return decode(topic, contentType, null, value, true);
     }
 
     /** As {@link #decode(String, String, byte[])}, but plain JSON always through the tree: the fast path's reference. */
     Decoded decodeThroughTree(String topic, String contentType, byte[] value) {
-        return decode(topic, contentType, value, false);
+        return decode(topic, contentType, null, value, false);
     }
 
-    private Decoded decode(String topic, String contentType, byte[] value, boolean flatFastPath) {
+    private Decoded decode(String topic, String contentType, Headers headers, byte[] value, boolean flatFastPath) {
         try {
             List<EventType> types = EventType.onTopic(topic);
             if (types.isEmpty()) {
                 throw new RejectedException(Rejection.Reason.UNKNOWN_TOPIC, null,
                         "\"" + topic + "\" is not a fairledger event topic; expected one of " + EventTopics.ALL);
             }
-            FairledgerEvent event = isAvro(contentType, nonEmpty(value))
-                    ? fromAvro(value, types, topic)
-                    : fromJson(value, types, topic, flatFastPath);
+            RegistryFrame frame = frame(contentType, headers, nonEmpty(value));
+            FairledgerEvent event;
+            if (frame != null) {
+                event = fromRegistry(frame, value, types, topic);
+            } else if (isAvro(contentType, value)) {
+                event = fromAvro(value, types, topic);
+            } else {
+                event = fromJson(value, types, topic, flatFastPath);
+            }
             validator.validate(event);
             return Decoded.ok(event);
         } catch (RejectedException e) {
             return Decoded.rejected(e.rejection());
+        } catch (RegistryUnavailableException e) {
+            throw e;
         } catch (RuntimeException e) {
             return unexpected(e);
         }
+    }
+
+    private RegistryFrame frame(String contentType, Headers headers, byte[] value) throws RejectedException {
+        return frame(contentType, headers, value, payloadId);
+    }
+
+    /**
+     * The registry frame of a value: from an Apicurio id header, else from the value when it starts with the magic
+     * byte and its content type (if any) is Avro; null when the value is not registry-framed.
+     */
+    private static RegistryFrame frame(String contentType, Headers headers, byte[] value,
+            RegistryFrame.PayloadId payloadId) throws RejectedException {
+        RegistryFrame fromHeaders = RegistryFrame.fromHeaders(headers);
+        if (fromHeaders != null) {
+            return fromHeaders;
+        }
+        if (!RegistryFrame.hasMagic(value)) {
+            return null;
+        }
+        return contentType == null || contentType.isBlank() || isAvro(contentType, value)
+                ? RegistryFrame.fromPayload(value, payloadId)
+                : null;
     }
 
     /**
@@ -175,6 +275,17 @@ public final class EventDecoder {
 
     private FairledgerEvent fromAvro(byte[] value, List<EventType> types, String topic) throws RejectedException {
         AvroSingleObjectReader.TypedRecord read = avro.read(value, types, topic);
+        return read.type().toEvent(read.record());
+    }
+
+    private FairledgerEvent fromRegistry(RegistryFrame frame, byte[] value, List<EventType> types, String topic)
+            throws RejectedException {
+        if (registryWriters == null) {
+            throw new RejectedException(Rejection.Reason.UNDECODABLE, null, "framed by a schema registry serializer ("
+                    + frame.describe() + "), but no schema registry is configured (fairledger.ingest.registry.url)");
+        }
+        AvroSingleObjectReader.TypedRecord read = AvroSingleObjectReader.readBody(registryWriters.writer(frame), value,
+                frame.bodyOffset(), types, topic, "schema-registry framing");
         return read.type().toEvent(read.record());
     }
 

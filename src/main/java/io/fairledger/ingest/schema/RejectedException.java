@@ -8,8 +8,12 @@ final class RejectedException extends Exception {
     private final transient Rejection rejection;
 
     RejectedException(Rejection.Reason reason, String field, String detail) {
-        super(detail, null, false, false);
-        this.rejection = new Rejection(reason, field, detail);
+        this(new Rejection(reason, field, detail));
+    }
+
+    RejectedException(Rejection rejection) {
+        super(rejection.detail(), null, false, false);
+        this.rejection = rejection;
     }
 
     Rejection rejection() {

@@ -14,8 +14,13 @@ public record Rejection(Reason reason, String field, String detail) {
         UNSUPPORTED_CONTENT_TYPE("unsupported-content-type"),
         /** The bytes are not JSON, or not Avro single-object encoding, or are truncated or corrupt. */
         UNDECODABLE("undecodable"),
-        /** The bytes decode, but as a record type or schema version that does not belong on this topic. */
+        /**
+         * The bytes decode, but as a record type or schema version that does not belong on this topic; or the writer
+         * schema a registry holds is not one the decoder can read.
+         */
         SCHEMA_MISMATCH("schema-mismatch"),
+        /** The record is framed by a schema registry serializer, and the registry has no schema of its id. */
+        UNKNOWN_SCHEMA_ID("unknown-schema-id"),
         /** A required field is absent, null or blank. */
         MISSING_FIELD("missing-field"),
         /** A field has the wrong type or a value outside its domain (other than resources and event time). */
