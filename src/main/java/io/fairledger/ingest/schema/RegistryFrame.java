@@ -133,7 +133,7 @@ public record RegistryFrame(IdKind kind, long id, int bodyOffset) {
         int bodyOffset = 1 + layout.length();
         if (value.length <= bodyOffset) {
             throw new RejectedException(Rejection.Reason.UNDECODABLE, null,
-                    "schema-registry frame truncated: " + value.length + " byte(s), need the magic byte, a "
+                    "schema-registry frame truncated: " + value.length + " byte(s), need the magic byte, the "
                             + layout.length() + "-byte " + layout.kind.label() + " and an Avro body");
         }
         ByteBuffer id = ByteBuffer.wrap(value, 1, layout.length());

@@ -6,6 +6,8 @@ import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.function.LongFunction;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 
 import org.apache.avro.Schema;
@@ -28,6 +30,8 @@ final class RegistryWriters {
 
     /** How long an id the registry did not know is answered from the cache. */
     static final Duration UNKNOWN_ID_MEMORY = Duration.ofMinutes(1);
+
+    private static final Pattern FIELD = Pattern.compile("/fields/(\\d+)");
 
     private final SchemaRegistry registry;
     private final LongFunction<WriterSchema> known;
@@ -134,10 +138,22 @@ final class RegistryWriters {
         if (compatibility.getType() != SchemaCompatibility.SchemaCompatibilityType.COMPATIBLE) {
             return mismatch(frame.describe() + " is a version of " + type.typeName()
                     + " that the current schema cannot read: " + compatibility.getResult().getIncompatibilities()
-                            .stream().map(i -> i.getMessage() + " at " + i.getLocation())
+                            .stream().map(i -> i.getMessage() + " at " + where(type.schema(), i.getLocation()))
                             .collect(Collectors.joining("; ")));
         }
         return new Entry(new WriterSchema(type, schema), null, null);
+    }
+
+    /** An incompatibility's location in the reader schema, a JSON pointer, with the name of the field it is in. */
+    private static String where(Schema reader, String location) {
+        Matcher field = FIELD.matcher(location);
+        if (field.lookingAt()) {
+            int index = Integer.parseInt(field.group(1));
+            if (index < reader.getFields().size()) {
+                return "field " + reader.getFields().get(index).name() + " (" + location + ")";
+            }
+        }
+        return location;
     }
 
     private static Entry mismatch(String detail) {
