@@ -28,7 +28,7 @@ import io.fairledger.ingest.schema.SchemaRegistry;
  * {@code /apis/ccompat/v7}): {@code GET {url}/schemas/ids/{id}}, which answers {@code {"schema": "..."}}; it knows
  * content ids only.</li>
  * </ul>
- * An id is unknown only when the registry says so: a 404 whose JSON body is the registry's error. A
+ * An id is unknown only when the registry says so: a 404 whose JSON body names a missing schema. A
  * timeout, a connection refused, a 5xx or 429 is tried again, {@code attempts} times in all with a doubling pause;
  * then, like refused credentials or any other answer, the registry counts as unavailable
  * ({@link RegistryUnavailableException}), so the consumer waits instead of dead-lettering events it could decode.
@@ -125,19 +125,19 @@ public final class RegistryClient implements SchemaRegistry {
             if (status == 200) {
                 return apicurio ? Answer.found(response.body()) : confluentSchema(uri, response.body());
             }
-            String registryError = registryError(response.body());
-            if (status == 404 && registryError != null) {
-                return Answer.unknown(uri + " answered 404: " + registryError);
+            String notFound = status == 404 ? unknownId(response.body()) : null;
+            if (notFound != null) {
+                return Answer.unknown(uri + " answered 404: " + notFound);
             }
-            failure = "answered " + status + (registryError == null ? "" : ": " + registryError);
+            failure = "answered " + status + errorMessage(response.body());
             if (status == 401 || status == 403) {
                 throw new RegistryUnavailableException("the schema registry " + uri + " " + failure
                         + "; check fairledger.ingest.registry.username and password, or token", null);
             }
             if (status == 404) {
                 throw new RegistryUnavailableException("the schema registry " + uri + " " + failure
-                        + " without a registry's error body; is fairledger.ingest.registry.url the registry API's"
-                        + " base URL?", null);
+                        + ", which is not a registry's \"no such id\"; is fairledger.ingest.registry.url the registry"
+                        + " API's base URL?", null);
             }
             if (status != 429 && status < 500) {
                 throw new RegistryUnavailableException("the schema registry " + uri + " " + failure, null);
@@ -163,23 +163,37 @@ public final class RegistryClient implements SchemaRegistry {
     }
 
     /**
-     * The registry's error in a JSON body, or null when there is none: {@code error_code} and {@code message}
-     * (Confluent, Apicurio 2 and the Confluent-compatible API) or a problem with {@code status} and {@code detail}
-     * (Apicurio 3).
+     * The registry's words when a 404's body says the id is unknown, or null when it says something else (the URL is
+     * not the registry's API, say): Confluent's {@code error_code} 40403 (schema not found, also Apicurio's
+     * Confluent-compatible API), or Apicurio's {@code name} of a registry exception such as
+     * {@code ContentNotFoundException} or {@code ArtifactNotFoundException}, not the HTTP layer's bare
+     * {@code NotFoundException}.
      */
-    private static String registryError(String body) {
-        try {
-            JsonNode error = JSON.readTree(body);
-            if (error != null && error.has("error_code")) {
-                return error.path("message").asText("") + " (error_code " + error.get("error_code").asText() + ")";
-            }
-            if (error != null && error.has("status") && (error.has("detail") || error.has("title"))) {
-                return error.path(error.has("detail") ? "detail" : "title").asText("");
-            }
-        } catch (JsonProcessingException e) {
-            // not JSON: no registry error
+    private static String unknownId(String body) {
+        JsonNode error = json(body);
+        String name = error.path("name").asText("");
+        if (error.path("error_code").asInt() == 40403
+                || name.endsWith("NotFoundException") && !name.equals("NotFoundException")) {
+            return error.path(error.has("message") ? "message" : "detail").asText("")
+                    + (error.has("error_code") ? " (error_code " + error.get("error_code").asText() + ")" : "");
         }
         return null;
+    }
+
+    /** {@code ": "} and the message of a registry's JSON error body, or nothing. */
+    private static String errorMessage(String body) {
+        JsonNode error = json(body);
+        String message = error.path(error.has("message") ? "message" : "detail").asText("");
+        return message.isEmpty() ? "" : ": " + message;
+    }
+
+    private static JsonNode json(String body) {
+        try {
+            JsonNode node = JSON.readTree(body);
+            return node == null ? JSON.createObjectNode() : node;
+        } catch (JsonProcessingException e) {
+            return JSON.createObjectNode();
+        }
     }
 
     private static void sleep(Duration pause, URI uri) {
