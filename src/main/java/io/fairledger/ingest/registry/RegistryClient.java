@@ -2,13 +2,19 @@ package io.fairledger.ingest.registry;
 
 import java.io.IOException;
 import java.net.URI;
+import java.net.URLEncoder;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Base64;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
 import java.util.Objects;
+import java.util.Set;
+import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
@@ -23,11 +29,16 @@ import io.fairledger.ingest.schema.SchemaRegistry;
  * Asks a schema registry's REST API for the schema of an id. Which API is told by the URL:
  * <ul>
  * <li>Apicurio's own, a URL ending {@code /apis/registry/v2} or {@code /apis/registry/v3}:
- * {@code GET {url}/ids/contentIds/{id}} and {@code GET {url}/ids/globalIds/{id}}, which answer the schema text;</li>
+ * {@code GET {url}/ids/contentIds/{id}} and {@code GET {url}/ids/globalIds/{id}}, which answer the schema text, and
+ * {@code .../references}, the artifact versions it references ({@code GET {url}/groups/{g}/artifacts/{a}/versions/{v}},
+ * v3 with {@code /content});</li>
  * <li>any other URL is a Confluent-compatible API (Confluent Schema Registry, or Apicurio's
- * {@code /apis/ccompat/v7}): {@code GET {url}/schemas/ids/{id}}, which answers {@code {"schema": "..."}}; it knows
- * content ids only.</li>
+ * {@code /apis/ccompat/v7}): {@code GET {url}/schemas/ids/{id}}, which answers {@code {"schema": "...",
+ * "references": [...]}}, each reference {@code GET {url}/subjects/{subject}/versions/{version}}; it knows content ids
+ * only.</li>
  * </ul>
+ * Referenced schemas matter: Apicurio's serializers register a record's named types (its enums) as artifacts of their
+ * own, which the record's schema only names.
  * An id is unknown only when the registry says so: a 404 whose JSON body names a missing schema. A
  * timeout, a connection refused, a 5xx or 429 is tried again, {@code attempts} times in all with a doubling pause;
  * then, like refused credentials or any other answer, the registry counts as unavailable
@@ -36,7 +47,9 @@ import io.fairledger.ingest.schema.SchemaRegistry;
  */
 public final class RegistryClient implements SchemaRegistry {
 
-    private static final Pattern APICURIO_API = Pattern.compile(".*/apis/registry/v[23]/?$");
+    private static final Pattern APICURIO_API = Pattern.compile(".*/apis/registry/v([23])/?$");
+    /** How many schemas one schema may reference, directly or not. */
+    static final int MAX_REFERENCES = 100;
     private static final ObjectMapper JSON = new ObjectMapper();
 
     /**
@@ -73,30 +86,110 @@ public final class RegistryClient implements SchemaRegistry {
     private final Settings settings;
     private final String base;
     private final boolean apicurio;
+    private final boolean apicurioV3;
     private final HttpClient http;
 
     public RegistryClient(Settings settings) {
         this.settings = settings;
         String url = settings.url().toString();
         this.base = url.endsWith("/") ? url.substring(0, url.length() - 1) : url;
-        this.apicurio = APICURIO_API.matcher(url).matches();
+        Matcher api = APICURIO_API.matcher(url);
+        this.apicurio = api.matches();
+        this.apicurioV3 = apicurio && api.group(1).equals("3");
         this.http = HttpClient.newBuilder().connectTimeout(settings.timeout())
                 .followRedirects(HttpClient.Redirect.NORMAL).build();
     }
 
     @Override
     public Answer lookup(RegistryFrame.IdKind kind, long id) {
-        URI uri;
-        if (apicurio) {
-            uri = URI.create(base + "/ids/" + (kind == RegistryFrame.IdKind.GLOBAL_ID ? "globalIds" : "contentIds")
-                    + "/" + id);
-        } else if (kind == RegistryFrame.IdKind.CONTENT_ID) {
-            uri = URI.create(base + "/schemas/ids/" + id);
-        } else {
+        if (!apicurio && kind == RegistryFrame.IdKind.GLOBAL_ID) {
             return Answer.unknown("a global id is looked up in Apicurio's own API, and the registry URL " + base
                     + " is a Confluent-compatible one; set fairledger.ingest.registry.url to Apicurio's"
                     + " .../apis/registry/v2 or v3");
         }
+        String path = apicurio
+                ? "/ids/" + (kind == RegistryFrame.IdKind.GLOBAL_ID ? "globalIds" : "contentIds") + "/" + id
+                : "/schemas/ids/" + id;
+        Reply reply = get(path);
+        if (reply.body() == null) {
+            return Answer.unknown(reply.unknown());
+        }
+        List<String> references = new ArrayList<>();
+        String schema;
+        if (apicurio) {
+            schema = reply.body();
+            apicurioReferences(path + "/references", references, new HashSet<>());
+        } else {
+            JsonNode answer = confluentAnswer(path, reply.body());
+            schema = answer.get("schema").textValue();
+            confluentReferences(answer, references, new HashSet<>());
+        }
+        return Answer.found(schema, references);
+    }
+
+    /**
+     * Adds the schemas an Apicurio artifact version references (its {@code references} at {@code referencesPath},
+     * each a {@code groupId}, {@code artifactId} and {@code version}), each after those it references in turn.
+     */
+    private void apicurioReferences(String referencesPath, List<String> into, Set<String> seen) {
+        for (JsonNode reference : json(required(referencesPath))) {
+            String version = "/groups/" + segment(reference.path("groupId").asText("default")) + "/artifacts/"
+                    + segment(reference.path("artifactId").asText()) + "/versions/"
+                    + segment(reference.path("version").asText());
+            if (seen.add(version)) {
+                checkReferenceCount(seen);
+                apicurioReferences(version + "/references", into, seen);
+                into.add(required(version + (apicurioV3 ? "/content" : "")));
+            }
+        }
+    }
+
+    /**
+     * Adds the schemas of a Confluent-compatible answer's {@code references} (each a {@code subject} and
+     * {@code version}), each after those it references in turn.
+     */
+    private void confluentReferences(JsonNode answer, List<String> into, Set<String> seen) {
+        for (JsonNode reference : answer.path("references")) {
+            String version = "/subjects/" + segment(reference.path("subject").asText()) + "/versions/"
+                    + segment(reference.path("version").asText());
+            if (seen.add(version)) {
+                checkReferenceCount(seen);
+                JsonNode referenced = confluentAnswer(version, required(version));
+                confluentReferences(referenced, into, seen);
+                into.add(referenced.get("schema").textValue());
+            }
+        }
+    }
+
+    private void checkReferenceCount(Set<String> seen) {
+        if (seen.size() > MAX_REFERENCES) {
+            throw new RegistryUnavailableException("the schema registry " + base + " answered a schema referencing"
+                    + " more than " + MAX_REFERENCES + " others", null);
+        }
+    }
+
+    /** The body at {@code path}, which must exist: a referenced schema the registry lost is the registry's fault. */
+    private String required(String path) {
+        Reply reply = get(path);
+        if (reply.body() == null) {
+            throw new RegistryUnavailableException("the schema registry lacks a referenced schema: "
+                    + reply.unknown(), null);
+        }
+        return reply.body();
+    }
+
+    /** A body, or why the registry has none. */
+    private record Reply(String body, String unknown) {
+    }
+
+    /**
+     * GETs {@code path} below the base URL: tried again on a connection failure, 5xx or 429, {@code attempts} times
+     * in all with a doubling pause.
+     *
+     * @throws RegistryUnavailableException when no answer came, or one that is neither a body nor "no such id"
+     */
+    private Reply get(String path) {
+        URI uri = URI.create(base + path);
         HttpRequest.Builder request = HttpRequest.newBuilder(uri).timeout(settings.timeout()).GET()
                 .header("Accept", "application/json, */*");
         if (settings.authorization() != null) {
@@ -123,11 +216,11 @@ public final class RegistryClient implements SchemaRegistry {
             }
             int status = response.statusCode();
             if (status == 200) {
-                return apicurio ? Answer.found(response.body()) : confluentSchema(uri, response.body());
+                return new Reply(response.body(), null);
             }
             String notFound = status == 404 ? unknownId(response.body()) : null;
             if (notFound != null) {
-                return Answer.unknown(uri + " answered 404: " + notFound);
+                return new Reply(null, uri + " answered 404: " + notFound);
             }
             failure = "answered " + status + errorMessage(response.body());
             if (status == 401 || status == 403) {
@@ -147,19 +240,19 @@ public final class RegistryClient implements SchemaRegistry {
                 + settings.attempts() + " attempt(s): " + failure, cause);
     }
 
-    /** The schema text of a Confluent-compatible answer, {@code {"schema": "...", ...}}. */
-    private static Answer confluentSchema(URI uri, String body) {
-        try {
-            JsonNode schema = JSON.readTree(body).path("schema");
-            if (schema.isTextual()) {
-                return Answer.found(schema.textValue());
-            }
-        } catch (JsonProcessingException e) {
-            // said below
+    /** A Confluent-compatible answer, {@code {"schema": "...", "references": [...]}}. */
+    private JsonNode confluentAnswer(String path, String body) {
+        JsonNode answer = json(body);
+        if (!answer.path("schema").isTextual()) {
+            throw new RegistryUnavailableException("the schema registry " + base + path
+                    + " answered 200 without a \"schema\" member; is fairledger.ingest.registry.url the registry"
+                    + " API's base URL?", null);
         }
-        throw new RegistryUnavailableException("the schema registry " + uri
-                + " answered 200 without a \"schema\" member; is fairledger.ingest.registry.url the registry API's"
-                + " base URL?", null);
+        return answer;
+    }
+
+    private static String segment(String value) {
+        return URLEncoder.encode(value, StandardCharsets.UTF_8).replace("+", "%20");
     }
 
     /**

@@ -10,6 +10,7 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 
+import org.apache.avro.AvroTypeException;
 import org.apache.avro.Schema;
 import org.apache.avro.SchemaCompatibility;
 import org.apache.avro.SchemaNormalization;
@@ -116,8 +117,12 @@ final class RegistryWriters {
         }
         Schema schema;
         try {
-            schema = new Schema.Parser().setValidateDefaults(false).parse(answer.schema());
-        } catch (SchemaParseException | NullPointerException e) {
+            Schema.Parser parser = new Schema.Parser().setValidateDefaults(false);
+            for (String reference : answer.references()) {
+                parser.parse(reference);
+            }
+            schema = parser.parse(answer.schema());
+        } catch (SchemaParseException | AvroTypeException | NullPointerException e) {
             return mismatch(frame.describe() + " is not an Avro schema: " + e.getMessage());
         }
         WriterSchema writer = known.apply(SchemaNormalization.parsingFingerprint64(schema));

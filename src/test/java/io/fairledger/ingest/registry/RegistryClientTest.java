@@ -10,14 +10,20 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 
 import org.apache.avro.Schema;
+import org.apache.avro.generic.GenericData;
+import org.apache.avro.generic.GenericRecord;
+import org.apache.kafka.common.header.internals.RecordHeaders;
+import org.apache.kafka.common.serialization.Serializer;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -26,10 +32,12 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.sun.net.httpserver.HttpServer;
 
+import io.fairledger.ingest.schema.EventType;
 import io.fairledger.ingest.schema.RegistryFrame.IdKind;
 import io.fairledger.ingest.schema.RegistryUnavailableException;
 import io.fairledger.ingest.schema.SchemaRegistry.Answer;
 import io.fairledger.testsupport.ApicurioRegistryDependency;
+import io.fairledger.testsupport.ApicurioSerializer;
 import io.fairledger.testsupport.Processes;
 import io.fairledger.testsupport.RealDependency;
 
@@ -89,6 +97,38 @@ class RegistryClientTest {
         assertThat(new Schema.Parser().parse(answer.schema())).isEqualTo(new Schema.Parser().parse(schemaText));
         assertThat(client.lookup(IdKind.GLOBAL_ID, globalId).missing())
                 .startsWith("a global id is looked up in Apicurio's own API");
+    }
+
+    @Test
+    void theEnumsApicuriosSerializerRegistersApartComeWithTheRecordThroughEitherApi() throws Exception {
+        GenericRecord record = new GenericData.Record(EventType.JOB_FINISHED.schema());
+        RecordHeaders headers = new RecordHeaders();
+        try (Serializer<Object> serializer = ApicurioSerializer.create(root + ApicurioRegistryDependency.API,
+                Map.of())) {
+            record.put("eventId", "e1");
+            record.put("cluster", "c");
+            record.put("eventTime", 1_795_000_000_000L);
+            record.put("jobId", "j1");
+            record.put("tenant", "root.a");
+            record.put("compTimeCpuSeconds", 1.0);
+            record.put("allocatedCpus", 1.0);
+            record.put("outcome", new GenericData.EnumSymbol(
+                    EventType.JOB_FINISHED.schema().getField("outcome").schema(), "SUCCEEDED"));
+            serializer.serialize("registry-client-test", headers, record);
+        }
+        long global = ByteBuffer.wrap(headers.lastHeader("apicurio.value.globalId").value()).getLong();
+        Answer own = client(root + ApicurioRegistryDependency.API).lookup(IdKind.GLOBAL_ID, global);
+        assertThat(own.references()).as("the outcome enum, registered apart").hasSize(1);
+        Schema.Parser parser = new Schema.Parser();
+        parser.parse(own.references().get(0));
+        assertThat(parser.parse(own.schema())).isEqualTo(EventType.JOB_FINISHED.schema());
+
+        long content = latestContentId("registry-client-test-value");
+        Answer confluent = client(root + ApicurioRegistryDependency.CONFLUENT_API).lookup(IdKind.CONTENT_ID, content);
+        assertThat(confluent.references()).hasSize(1);
+        Schema.Parser again = new Schema.Parser();
+        again.parse(confluent.references().get(0));
+        assertThat(again.parse(confluent.schema())).isEqualTo(EventType.JOB_FINISHED.schema());
     }
 
     @Test
@@ -156,6 +196,12 @@ class RegistryClientTest {
         } finally {
             server.stop(0);
         }
+    }
+
+    private static long latestContentId(String artifact) throws Exception {
+        HttpResponse<String> meta = HTTP.send(HttpRequest.newBuilder(URI.create(root + ApicurioRegistryDependency.API
+                + "/groups/default/artifacts/" + artifact + "/meta")).build(), HttpResponse.BodyHandlers.ofString());
+        return JSON.readTree(meta.body()).get("contentId").asLong();
     }
 
     private static RegistryClient client(String url) {
