@@ -93,8 +93,8 @@ public interface FairledgerConfig {
             Duration timeout();
 
             /**
-             * {@code fairledger.ingest.registry.attempts}: requests per lookup before the registry counts as away and
-             * the batch is read again later; 3.
+             * {@code fairledger.ingest.registry.attempts}: tries of each request to the registry before it counts as
+             * away and the batch is read again later; 3.
              */
             @WithDefault("3")
             int attempts();

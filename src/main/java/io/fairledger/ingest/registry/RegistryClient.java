@@ -8,8 +8,8 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.util.Base64;
 import java.util.ArrayList;
+import java.util.Base64;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Objects;
@@ -58,7 +58,7 @@ public final class RegistryClient implements SchemaRegistry {
      * @param url           the registry API's base URL
      * @param authorization the {@code Authorization} header value, or null
      * @param timeout       how long one request may take, connecting included
-     * @param attempts      requests per lookup before the registry counts as unavailable, at least 1
+     * @param attempts      tries of each request before the registry counts as unavailable, at least 1
      * @param firstPause    the pause after the first failed request, doubled after each next one
      */
     public record Settings(URI url, String authorization, Duration timeout, int attempts, Duration firstPause) {
