@@ -4,7 +4,9 @@ import java.nio.file.Path;
 import java.util.concurrent.Callable;
 
 import io.fairledger.FairledgerApplication;
+import io.fairledger.standalone.EmbeddedPostgresServer.Durability;
 import io.fairledger.standalone.ExternalDependencies;
+import io.fairledger.standalone.StandaloneStartupException;
 import io.fairledger.standalone.StandaloneServices;
 import io.fairledger.standalone.StartupSettings;
 import io.quarkus.runtime.Quarkus;
@@ -30,6 +32,11 @@ public final class ServeCommand implements Callable<Integer> {
     @Option(names = "--postgres-port", paramLabel = "PORT", defaultValue = "0", description = "Port of the embedded PostgreSQL on 127.0.0.1; 0 picks a free one (default: ${DEFAULT-VALUE}).")
     int postgresPort;
 
+    @Option(names = "--unsafe-no-fsync", description = "Run the embedded PostgreSQL with fsync and synchronous_commit off: "
+            + "faster, but an OS crash or power loss may lose recent data or corrupt the database (a process crash "
+            + "loses nothing). For demos only; see docs/configuration.md.")
+    boolean unsafeNoFsync;
+
     @Override
     public Integer call() {
         StartupSettings settings = StartupSettings.read();
@@ -44,7 +51,15 @@ public final class ServeCommand implements Callable<Integer> {
             return 1;
         }
         Path dir = dataDir != null ? dataDir : StartupSettings.defaultDataDir();
-        try (StandaloneServices services = StandaloneServices.start(settings, dir, postgresPort, kafkaPort)) {
+        StandaloneServices services;
+        try {
+            services = StandaloneServices.start(settings, dir, postgresPort, kafkaPort,
+                    unsafeNoFsync ? Durability.NO_FSYNC : Durability.FSYNC);
+        } catch (StandaloneStartupException e) {
+            System.err.println("fairledger: " + e.getMessage());
+            return 1;
+        }
+        try (services) {
             int[] exit = {0};
             Quarkus.run(FairledgerApplication.class, (code, failure) -> exit[0] = code);
             return exit[0];
