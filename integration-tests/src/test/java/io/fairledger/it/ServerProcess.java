@@ -97,8 +97,13 @@ final class ServerProcess implements AutoCloseable {
 
     /** Sends SIGTERM, as Ctrl-C or an orchestrator would, and returns the exit code. */
     int terminate() throws InterruptedException {
+        return terminate(Duration.ofSeconds(60));
+    }
+
+    /** Sends SIGTERM and returns the exit code, failing if the process has not exited within {@code within}. */
+    int terminate(Duration within) throws InterruptedException {
         process.destroy();
-        return awaitExit(Duration.ofSeconds(60));
+        return awaitExit(within);
     }
 
     /** SIGKILL: the process gets no chance to clean up, as in a crash. */
