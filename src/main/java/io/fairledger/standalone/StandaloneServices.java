@@ -16,15 +16,16 @@ import org.jboss.logging.Logger;
  * <p>
  * Shutdown is bounded by {@link #SHUTDOWN_BOUND}: on Ctrl-C or SIGTERM the server is given {@link #APP_STOP_WAIT} to
  * stop, after which {@link #close()} stops the broker (at most {@link EmbeddedKafkaBroker#CLOSE_WAIT}) and then
- * PostgreSQL (at most about 6 s). If the server is still busy (requests in flight), a JVM shutdown hook stops the
+ * PostgreSQL (at most {@link EmbeddedPostgresServer#STOP_WAIT}). If the server is still busy (requests in flight), a JVM shutdown hook stops the
  * embedded services itself and ends the process, so PostgreSQL never outlives it.
  */
 public final class StandaloneServices implements AutoCloseable {
 
     /** How long the server itself gets to stop before the embedded services are stopped regardless. */
     static final Duration APP_STOP_WAIT = Duration.ofSeconds(5);
-    /** From the signal to the end of the process, at most: the wait, the broker's stop and PostgreSQL's. */
-    public static final Duration SHUTDOWN_BOUND = Duration.ofSeconds(15);
+    /** From the signal to the end of the process, at most: the wait, the broker's stop and PostgreSQL's (15 s). */
+    public static final Duration SHUTDOWN_BOUND = APP_STOP_WAIT.plus(EmbeddedKafkaBroker.CLOSE_WAIT)
+            .plus(EmbeddedPostgresServer.STOP_WAIT);
     /** The exit code after the shutdown hook had to end the process: 128 + SIGTERM. */
     private static final int TERMINATED = 143;
     private static final Logger LOG = Logger.getLogger(StandaloneServices.class);
@@ -130,8 +131,9 @@ public final class StandaloneServices implements AutoCloseable {
                                 + EmbeddedKafkaBroker.CLOSE_WAIT.toSeconds() + " s; it ends with the process");
             }
             if (postgres != null) {
-                postgres.close();
-                System.err.println("fairledger: embedded PostgreSQL stopped");
+                System.err.println(postgres.stop()
+                        ? "fairledger: embedded PostgreSQL stopped"
+                        : "fairledger: embedded PostgreSQL did not stop; the next serve on this directory stops it");
             }
         } finally {
             if (lock != null) {
