@@ -24,6 +24,7 @@ import org.junit.jupiter.api.Test;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
+import io.fairledger.standalone.StandaloneServices;
 import io.fairledger.testsupport.Processes;
 import io.fairledger.testsupport.YarnWorkload;
 import io.restassured.http.ContentType;
@@ -40,8 +41,8 @@ class StandaloneIT {
     private static final Instant START = Instant.parse("2026-11-20T00:00:00Z");
     private static final String UNTIL = "2026-11-20T06:00:00Z";
     private static final int QUEUES = 4;
-    /** StandaloneServices.SHUTDOWN_BOUND, and a few seconds for the JVM to exit once everything has stopped. */
-    private static final Duration SHUTDOWN_BOUND = Duration.ofSeconds(15 + 5);
+    /** The server's own bound, and a few seconds for the JVM to exit once everything has stopped. */
+    private static final Duration SHUTDOWN_BOUND = StandaloneServices.SHUTDOWN_BOUND.plusSeconds(5);
 
     private Path dataDir;
 
