@@ -14,7 +14,9 @@ import java.nio.file.StandardOpenOption;
  * The claim of one running server on a standalone data directory: an operating-system lock on
  * {@code <data-dir>/fairledger.lock}, which also holds the owner's pid for the message a second server prints. The
  * operating system releases the lock when the owner exits in any way, {@code kill -9} included, so whatever a lockable
- * directory still has running (a PostgreSQL whose server crashed) belongs to no live server.
+ * directory still has running (a PostgreSQL whose server crashed) belongs to no live server. One lock per directory
+ * per JVM: on Linux, closing any channel to the file (as a refused second attempt in the same JVM does) drops the
+ * process's lock on it.
  */
 public final class DataDirectoryLock implements AutoCloseable {
 
