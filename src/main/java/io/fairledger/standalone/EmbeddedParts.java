@@ -37,7 +37,7 @@ public final class EmbeddedParts {
                 + String.join(" and ", unset) + (unset.size() == 1 ? " is" : " are") + " not set. Point the server "
                 + "at your PostgreSQL and Kafka (docs/configuration.md), or run standalone mode from the standalone "
                 + "build: ./fairledger serve builds and runs it (by hand: ./mvnw -Pstandalone -DskipTests package, "
-                + "then java -jar target/standalone/quarkus-app/quarkus-run.jar serve).";
+                + "then java -jar target/standalone-app/quarkus-run.jar serve).";
     }
 
     private static boolean packaged(String className) {

@@ -39,7 +39,7 @@ class EmbeddedPartsTest {
 
     @Test
     void theTestClasspathCarriesBothAsTheStandaloneBuildDoes() {
-        // the real class look-up: both are on the test classpath (scope provided), as in target/standalone
+        // the real class look-up: both are on the test classpath (scope provided), as in target/standalone-app
         assertThat(EmbeddedParts.missing(new StartupSettings(null, null, null, null))).isNull();
     }
 }
