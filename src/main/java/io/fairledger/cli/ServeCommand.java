@@ -35,7 +35,10 @@ public final class ServeCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         StartupSettings settings = StartupSettings.read();
-        String problem = settings.refusal() != null ? settings.refusal() : EmbeddedParts.missing(settings);
+        String problem = settings.refusal();
+        if (problem == null) {
+            problem = EmbeddedParts.missing(settings);
+        }
         if (problem != null) {
             System.err.println("fairledger: " + problem);
             return 2;
