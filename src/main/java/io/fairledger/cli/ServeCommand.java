@@ -4,6 +4,7 @@ import java.nio.file.Path;
 import java.util.concurrent.Callable;
 
 import io.fairledger.FairledgerApplication;
+import io.fairledger.standalone.EmbeddedParts;
 import io.fairledger.standalone.EmbeddedPostgresServer.Durability;
 import io.fairledger.standalone.ExternalDependencies;
 import io.fairledger.standalone.StandaloneStartupException;
@@ -17,7 +18,8 @@ import picocli.CommandLine.Option;
  * {@code fairledger serve}: starts the server. Whatever dependency has no address configured (PostgreSQL, Kafka) is
  * started embedded under {@code --data-dir}; without an OIDC server, loopback callers are trusted as admin and only a
  * loopback address may be bound. With every address configured this is production mode, and each dependency is
- * checked before the server boots so an unreachable one is named at once.
+ * checked before the server boots so an unreachable one is named at once. Only the standalone build carries the
+ * embedded PostgreSQL and broker; the production build refuses to start without their addresses.
  */
 @Command(name = "serve", mixinStandardHelpOptions = true, description = "Start the fairledger server (standalone when no external PostgreSQL/Kafka/OIDC is configured).")
 public final class ServeCommand implements Callable<Integer> {
@@ -41,6 +43,9 @@ public final class ServeCommand implements Callable<Integer> {
     public Integer call() {
         StartupSettings settings = StartupSettings.read();
         String problem = settings.refusal();
+        if (problem == null) {
+            problem = EmbeddedParts.missing(settings);
+        }
         if (problem != null) {
             System.err.println("fairledger: " + problem);
             return 2;
