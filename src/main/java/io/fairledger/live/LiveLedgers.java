@@ -29,7 +29,7 @@ import org.jboss.logging.Logger;
  * Every cluster's live ledger in this server, fed from the stored facts of the whole consumer group (so every replica
  * answers the same, whichever partitions it consumes): on each tick, the facts stored since the last horizon
  * ({@link FactCursor}) are applied, a cluster whose settings changed or that received a fact older than its latest one
- * is rebuilt from all its stored facts, and a fresh immutable {@link LiveView} is published for each cluster that
+ * is rebuilt from its newest usable checkpoint and the facts after it ({@link BoundedReplays}), and a fresh immutable {@link LiveView} is published for each cluster that
  * changed. Readers never wait for the tick.
  */
 @ApplicationScoped
@@ -42,6 +42,9 @@ public class LiveLedgers {
 
     @Inject
     StatementService statements;
+
+    @Inject
+    BoundedReplays replays;
 
     @Inject
     TenancyService tenancy;
@@ -94,7 +97,10 @@ public class LiveLedgers {
     void tick() {
         try {
             String next = cursor.horizon();
-            Map<String, List<LedgerFact>> fresh = cursor.between(horizon, next);
+            // before the first tick every ledger is built from its checkpoint and the facts after it
+            Map<String, List<LedgerFact>> fresh = horizon.equals(FactCursor.START)
+                    ? Map.of()
+                    : cursor.between(horizon, next);
             boolean changed = false;
             for (ClusterEntity cluster : tenancy.clusters()) {
                 clusters.put(cluster.id, cluster.ledgerSettings != null);
@@ -129,9 +135,11 @@ public class LiveLedgers {
             if (ledger != null) {
                 rebuilds.increment();
             }
-            ledger = new LiveLedger(clusterId, statements.settings(clusterId), cursor.before(clusterId, next));
+            ledger = replays.build(clusterId, statements.settings(clusterId), next);
             ledgers.put(clusterId, ledger);
             versions.put(clusterId, version);
+        } else {
+            replays.checkpointIfDue(clusterId, ledger, next);
         }
         views.put(clusterId, ledger.view(config.grants().interval().toMillis()));
         return true;
@@ -140,7 +148,7 @@ public class LiveLedgers {
     @PostConstruct
     void registerCounter() {
         rebuilds = Counter.builder(MetricNames.LIVE_REBUILDS)
-                .description("live ledgers rebuilt from all stored facts (a late fact or a settings change)")
+                .description("live ledgers rebuilt from a checkpoint or their registration (a late fact or a settings change)")
                 .register(registry);
     }
 
