@@ -140,7 +140,7 @@ public final class LiveLedger {
      * Applies {@code newFacts} if all are later than every fact applied so far; returns false, changing nothing, if one
      * is not (the ledger must then be rebuilt).
      */
-    boolean offer(List<LedgerFact> newFacts) {
+    public boolean offer(List<LedgerFact> newFacts) {
         if (newFacts.isEmpty()) {
             return true;
         }
