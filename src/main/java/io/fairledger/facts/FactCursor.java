@@ -70,14 +70,6 @@ public class FactCursor {
         return out;
     }
 
-    /** Every fact of {@code clusterId} stored by transactions before {@code to}. */
-    public List<LedgerFact> before(String clusterId, String to) throws SQLException {
-        List<LedgerFact> out = new ArrayList<>();
-        read(COLUMNS + "WHERE cluster_id = ? AND tx < ?::xid8", List.of(clusterId, to),
-                (cluster, fact) -> out.add(fact));
-        return out;
-    }
-
     /**
      * The facts of {@code clusterId} with event time at or after {@code fromMs} stored by transactions before
      * {@code to}, in event-time order (then dedupe key), handed to {@code sink} as read: the tail a live ledger

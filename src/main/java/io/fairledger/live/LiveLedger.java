@@ -30,7 +30,8 @@ import io.fairledger.core.replay.ReplayConfig;
  * One cluster's ledger kept up to date as facts are stored: the core's {@link Replay} fed through a {@link LedgerFeed},
  * exactly as {@code fairledger account} and the statements replay them. Facts later than every fact applied so far are
  * applied in place; a fact at or before the last applied instant cannot be (the ledger only moves forward), so the
- * caller rebuilds the ledger from all stored facts: the result always equals a full replay of the facts stored so far.
+ * caller rebuilds the ledger from a checkpoint and the stored facts after it ({@link BoundedReplays}): the result
+ * always equals a full replay of the facts stored so far.
  * Not thread-safe: {@link LiveLedgers} serialises updates and publishes immutable {@link LiveView}s.
  * <p>
  * Its whole state (the replay's {@link Checkpoint}, the feed's node capacities, the last applied instant and the count

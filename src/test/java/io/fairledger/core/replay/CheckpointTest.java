@@ -39,7 +39,8 @@ class CheckpointTest {
 
     @Provide
     Arbitrary<MemoryMode> memory() {
-        return Arbitraries.of(new MemoryMode.Full(), new MemoryMode.Rounds(20_000, 3_000), new MemoryMode.Decay(30_000));
+        return Arbitraries.of(new MemoryMode.Full(), new MemoryMode.Rounds(20_000, 3_000),
+                new MemoryMode.Decay(30_000));
     }
 
     private static ReplayConfig config(MemoryMode memory, ParPolicy par, boolean groupBuy, long until) {
