@@ -58,6 +58,9 @@ public class BoundedReplays {
     @Inject
     FairledgerConfig config;
 
+    private final Map<String, Rebuild> rebuilds = new ConcurrentHashMap<>();
+    private final Map<String, Mark> marks = new ConcurrentHashMap<>();
+
     /** Refuses settings that would store no checkpoint or keep none, naming the key. */
     @PostConstruct
     void checkSettings() {
@@ -67,9 +70,6 @@ public class BoundedReplays {
                     + "> 0, got " + every.everyFacts() + ", " + every.keep() + " and " + every.every());
         }
     }
-
-    private final Map<String, Rebuild> rebuilds = new ConcurrentHashMap<>();
-    private final Map<String, Mark> marks = new ConcurrentHashMap<>();
 
     /** The ledger of {@code clusterId} holding every fact stored before {@code horizon}. */
     public LiveLedger build(String clusterId, LedgerSettings settings, String horizon) throws SQLException {
@@ -123,18 +123,15 @@ public class BoundedReplays {
             throw new IllegalStateException("facts read in event-time order came out of order for " + clusterId);
         }
         instant.clear();
-        try {
-            checkpointIfDue(clusterId, ledger, horizon);
-        } catch (SQLException e) {
-            throw new IllegalStateException("cannot store a checkpoint of " + clusterId, e);
-        }
+        checkpointIfDue(clusterId, ledger, horizon);
     }
 
     /**
      * Stores a checkpoint of {@code ledger}, which holds every fact stored before {@code horizon}, when one is due:
-     * a period closed, or enough facts or time passed since the last one.
+     * a period closed, or enough facts or time passed since the last one. A checkpoint that cannot be stored is logged
+     * and tried again at the next fact: the ledger itself is right either way.
      */
-    public void checkpointIfDue(String clusterId, LiveLedger ledger, String horizon) throws SQLException {
+    public void checkpointIfDue(String clusterId, LiveLedger ledger, String horizon) {
         Mark last = marks.get(clusterId);
         FairledgerConfig.Live.Checkpoint every = config.live().checkpoint();
         long newFacts = last == null ? ledger.facts() : ledger.facts() - last.facts();
@@ -146,10 +143,14 @@ public class BoundedReplays {
         if (!due) {
             return;
         }
-        checkpoints.save(clusterId, ledger.settingsVersion(),
-                new LedgerCheckpoints.Stored(ledger.lastApplied(), horizon, ledger.facts()), ledger.checkpoint(),
-                every.keep());
-        marks.put(clusterId, mark(ledger));
+        try {
+            checkpoints.save(clusterId, ledger.settingsVersion(),
+                    new LedgerCheckpoints.Stored(ledger.lastApplied(), horizon, ledger.facts()), ledger.checkpoint(),
+                    every.keep());
+            marks.put(clusterId, mark(ledger));
+        } catch (SQLException | RuntimeException e) {
+            LOG.warnf(e, "checkpoint of cluster %s at %d not stored", clusterId, ledger.lastApplied());
+        }
     }
 
     private static Mark mark(LiveLedger ledger) {
