@@ -3,10 +3,13 @@ package io.fairledger.live;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.lang.reflect.Field;
+import java.lang.reflect.Modifier;
 import java.math.BigDecimal;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -212,6 +215,19 @@ class LiveLedgerCheckpointTest {
             out.add(Math.min(out.size(), from + rnd.nextInt(30)), out.get(from));
         }
         return out;
+    }
+
+    @Test
+    void everyFieldOfTheLiveLedgerAndItsFeedIsInTheCheckpoint() {
+        // currency is read from the live settings, clusterId given: both are configuration, not state
+        assertThat(fields(LiveLedger.class)).containsExactlyInAnyOrder("clusterId", "replay", "feed", "lastApplied",
+                "facts", "currency");
+        assertThat(fields(LedgerFeed.class)).containsExactlyInAnyOrder("base", "nodes");
+    }
+
+    private static List<String> fields(Class<?> type) {
+        return Arrays.stream(type.getDeclaredFields()).filter(f -> !Modifier.isStatic(f.getModifiers()))
+                .map(Field::getName).toList();
     }
 
     @Test
