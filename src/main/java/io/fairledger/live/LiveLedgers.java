@@ -61,6 +61,8 @@ public class LiveLedgers {
     /** Every registered cluster as of the last tick, and whether it has ledger settings. */
     private final Map<String, Boolean> clusters = new ConcurrentHashMap<>();
     private String horizon = FactCursor.START;
+    /** Whether a tick has read the stored facts once: from then on the views are served from memory. */
+    private volatile boolean loaded;
     private Counter rebuilds;
 
     /**
@@ -109,6 +111,7 @@ public class LiveLedgers {
                 }
             }
             horizon = next;
+            loaded = true;
             if (changed) {
                 metrics.publish(views());
             }
@@ -142,6 +145,11 @@ public class LiveLedgers {
         rebuilds = Counter.builder(MetricNames.LIVE_REBUILDS)
                 .description("live ledgers rebuilt from all stored facts (a late fact or a settings change)")
                 .register(registry);
+    }
+
+    /** Whether the live ledgers have been loaded from the stored facts (readiness, {@link ServingReadiness}). */
+    boolean loaded() {
+        return loaded;
     }
 
     /** The view of {@code clusterId} if it has one yet (for metrics and tests). */
