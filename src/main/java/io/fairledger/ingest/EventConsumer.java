@@ -108,7 +108,7 @@ public class EventConsumer {
     private DeadLetters deadLetters;
     private volatile Thread thread;
     private String groupId;
-    private IngestMeters ingestMeters;
+    private volatile IngestMeters ingestMeters;
     private ExecutorService committer;
     /** The commit of the last batch handed over, or null when it has been awaited. */
     private Future<Batch> inFlight;
