@@ -28,6 +28,11 @@ public class ConsumerLiveness implements HealthCheck {
     public HealthCheckResponse call() {
         Optional<String> stopped = consumer.stoppedUnexpectedly();
         return HealthCheckResponse.named(NAME).status(stopped.isEmpty())
-                .withData("thread", stopped.map(cause -> "stopped: " + cause).orElse("running")).build();
+                .withData("thread", describe(stopped)).build();
+    }
+
+    /** "running", or "stopped: " and what ended the thread. */
+    static String describe(Optional<String> stopped) {
+        return stopped.map(cause -> "stopped: " + cause).orElse("running");
     }
 }

@@ -14,7 +14,6 @@ import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.DescribeClusterOptions;
 import org.eclipse.microprofile.health.HealthCheck;
 import org.eclipse.microprofile.health.HealthCheckResponse;
-import org.eclipse.microprofile.health.HealthCheckResponseBuilder;
 
 import io.fairledger.kafka.KafkaClientConfig;
 import io.smallrye.common.annotation.Identifier;
@@ -38,6 +37,7 @@ public class IngestionHealth implements HealthCheck {
 
     static final String NAME = "ingestion";
     private static final int TIMEOUT_SECONDS = 3;
+    private static final String REACHABLE = "reachable";
 
     @Inject
     EventConsumer consumer;
@@ -56,20 +56,19 @@ public class IngestionHealth implements HealthCheck {
         Optional<String> stopped = consumer.stoppedUnexpectedly();
         String kafka = kafka();
         String postgresql = postgresql();
-        HealthCheckResponseBuilder response = HealthCheckResponse.named(NAME)
-                .status(stopped.isEmpty() && kafka.equals("reachable") && postgresql.equals("reachable"))
-                .withData("consumer", stopped.map(cause -> "stopped: " + cause).orElse("running"))
+        return HealthCheckResponse.named(NAME)
+                .status(stopped.isEmpty() && kafka.equals(REACHABLE) && postgresql.equals(REACHABLE))
+                .withData("consumer", ConsumerLiveness.describe(stopped))
                 .withData("kafka", kafka)
                 .withData("postgresql", postgresql)
-                .withData("lag", consumer.lag());
-        return response.build();
+                .withData("lag", consumer.lag()).build();
     }
 
     private String kafka() {
         try {
             admin().describeCluster(new DescribeClusterOptions().timeoutMs(TIMEOUT_SECONDS * 1000)).nodes()
                     .get(TIMEOUT_SECONDS + 1L, TimeUnit.SECONDS);
-            return "reachable";
+            return REACHABLE;
         } catch (ExecutionException e) {
             return "unreachable: " + e.getCause().getClass().getSimpleName();
         } catch (TimeoutException e) {
@@ -84,7 +83,7 @@ public class IngestionHealth implements HealthCheck {
 
     private String postgresql() {
         try (Connection c = database.getConnection()) {
-            return c.isValid(TIMEOUT_SECONDS) ? "reachable" : "unreachable: no answer within " + TIMEOUT_SECONDS + " s";
+            return c.isValid(TIMEOUT_SECONDS) ? REACHABLE : "unreachable: no answer within " + TIMEOUT_SECONDS + " s";
         } catch (SQLException e) {
             return "unreachable" + (e.getSQLState() == null ? "" : ": SQLSTATE " + e.getSQLState());
         }
