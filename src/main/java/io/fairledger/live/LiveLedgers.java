@@ -64,6 +64,8 @@ public class LiveLedgers {
     /** Every registered cluster as of the last tick, and whether it has ledger settings. */
     private final Map<String, Boolean> clusters = new ConcurrentHashMap<>();
     private String horizon = FactCursor.START;
+    /** Whether a tick has read the stored facts once: from then on the views are served from memory. */
+    private volatile boolean loaded;
     private Counter rebuilds;
 
     /**
@@ -115,6 +117,7 @@ public class LiveLedgers {
                 }
             }
             horizon = next;
+            loaded = true;
             if (changed) {
                 metrics.publish(views());
             }
@@ -150,6 +153,11 @@ public class LiveLedgers {
         rebuilds = Counter.builder(MetricNames.LIVE_REBUILDS)
                 .description("live ledgers rebuilt from a checkpoint or the registration (late fact, settings change)")
                 .register(registry);
+    }
+
+    /** Whether the live ledgers have been loaded from the stored facts (readiness, {@link ServingReadiness}). */
+    boolean loaded() {
+        return loaded;
     }
 
     /** The view of {@code clusterId} if it has one yet (for metrics and tests). */
