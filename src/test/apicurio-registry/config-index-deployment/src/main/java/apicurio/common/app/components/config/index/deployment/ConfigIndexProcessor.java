@@ -1,29 +1,12 @@
-/*
- * Copyright 2022 Red Hat
- *
- * Licensed under the Apache License, Version 2.0 (the "License");
- * you may not use this file except in compliance with the License.
- * You may obtain a copy of the License at
- *
- *      http://www.apache.org/licenses/LICENSE-2.0
- *
- * Unless required by applicable law or agreed to in writing, software
- * distributed under the License is distributed on an "AS IS" BASIS,
- * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
- * See the License for the specific language governing permissions and
- * limitations under the License.
- */
-
 package apicurio.common.app.components.config.index.deployment;
 
+import java.util.ArrayList;
 import java.util.List;
-import java.util.stream.Collectors;
 
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.jboss.jandex.AnnotationInstance;
 import org.jboss.jandex.AnnotationValue;
 import org.jboss.jandex.DotName;
-import org.jboss.jandex.Type;
 
 import apicurio.common.app.components.config.index.DynamicPropertiesInfoRecorder;
 import io.apicurio.common.apps.config.Dynamic;
@@ -36,65 +19,63 @@ import io.quarkus.deployment.annotations.BuildProducer;
 import io.quarkus.deployment.annotations.BuildStep;
 import io.quarkus.deployment.annotations.ExecutionTime;
 import io.quarkus.deployment.annotations.Record;
-import io.quarkus.runtime.RuntimeValue;
 
+/**
+ * fairledger's own build step standing in for the build-time half of Apicurio's config-index extension, which Maven
+ * Central lacks; only the test suite's Apicurio Registry (../app) uses it. The registry's runtime expects one bean, a
+ * {@link DynamicConfigPropertyList} naming every field injected as {@code @ConfigProperty @Dynamic
+ * Supplier<T>}: this step finds those injection points after bean discovery and hands their name, type, default and
+ * labels to the extension's recorder.
+ */
 class ConfigIndexProcessor {
+
+    private static final DotName CONFIG_PROPERTY = DotName.createSimple(ConfigProperty.class.getName());
+    private static final DotName DYNAMIC = DotName.createSimple(Dynamic.class.getName());
 
     @BuildStep
     @Record(ExecutionTime.RUNTIME_INIT)
-    void syntheticBean(DynamicPropertiesInfoRecorder recorder, BeanDiscoveryFinishedBuildItem beanDiscovery, BuildProducer<SyntheticBeanBuildItem> syntheticBeans) {
-        List<DynamicConfigPropertyDef> dynamicProperties = beanDiscovery.getInjectionPoints()
-                .stream()
-                .filter(ConfigIndexProcessor::isDynamicConfigProperty)
-                .map(injectionPointInfo -> {
-                    try {
-                        AnnotationInstance configPropertyAI = injectionPointInfo.getRequiredQualifier(DotName.createSimple(ConfigProperty.class.getName()));
-                        AnnotationInstance dynamicAI = injectionPointInfo.getRequiredQualifier(DotName.createSimple(Dynamic.class.getName()));
-
-                        Type supplierType = injectionPointInfo.getRequiredType();
-                        Type actualType = supplierType.asParameterizedType().arguments().get(0);
-
-                        final String propertyName = configPropertyAI.value("name").asString();
-                        final Class<?> propertyType = Class.forName(actualType.name().toString());
-                        final AnnotationValue defaultValueAV = configPropertyAI.value("defaultValue");
-                        if (defaultValueAV == null) {
-                            throw new RuntimeException("Dynamic configuration property '" + propertyName + "' must have a default value.");
-                        }
-                        final String defaultValue = defaultValueAV.asString();
-                        DynamicConfigPropertyDef def = new DynamicConfigPropertyDef(propertyName, propertyType, defaultValue);
-
-                        final AnnotationValue labelAV = dynamicAI.value("label");
-                        final AnnotationValue descriptionAV = dynamicAI.value("description");
-                        final AnnotationValue requiresAV = dynamicAI.value("requires");
-                        if (labelAV != null) {
-                            def.setLabel(labelAV.asString());
-                        }
-                        if (descriptionAV != null) {
-                            def.setDescription(descriptionAV.asString());
-                        }
-                        if (requiresAV != null) {
-                            def.setRequires(requiresAV.asStringArray());
-                        }
-
-                        return def;
-                    } catch (Exception e) {
-                        throw new RuntimeException(e);
-                    }
-                })
-                .collect(Collectors.toList());
-
-        final RuntimeValue<DynamicConfigPropertyList> dynamicPropertiesHolderRuntimeValue = recorder.initializePropertiesInfo(
-                dynamicProperties);
-
-        syntheticBeans.produce(SyntheticBeanBuildItem.configure(DynamicConfigPropertyList.class)
-                .runtimeValue(dynamicPropertiesHolderRuntimeValue)
+    void dynamicProperties(DynamicPropertiesInfoRecorder recorder, BeanDiscoveryFinishedBuildItem discovery,
+            BuildProducer<SyntheticBeanBuildItem> beans) throws ClassNotFoundException {
+        List<DynamicConfigPropertyDef> found = new ArrayList<>();
+        for (InjectionPointInfo point : discovery.getInjectionPoints()) {
+            AnnotationInstance property = point.getRequiredQualifier(CONFIG_PROPERTY);
+            if (property == null || !point.isField()) {
+                continue;
+            }
+            AnnotationInstance dynamic = point.getTarget().asField().annotation(DYNAMIC);
+            if (dynamic != null) {
+                found.add(definition(point, property, dynamic));
+            }
+        }
+        beans.produce(SyntheticBeanBuildItem.configure(DynamicConfigPropertyList.class)
+                .runtimeValue(recorder.initializePropertiesInfo(found))
                 .unremovable()
                 .setRuntimeInit()
                 .done());
     }
 
-    private static boolean isDynamicConfigProperty(InjectionPointInfo injectionPointInfo) {
-        return injectionPointInfo.getRequiredQualifier(DotName.createSimple(ConfigProperty.class.getName())) != null && injectionPointInfo.isField() &&
-                injectionPointInfo.getTarget().asField().annotation(DotName.createSimple(Dynamic.class.getName())) != null;
+    /** One {@code Supplier<T>} field's property: T is the property's type; a dynamic property must have a default. */
+    private static DynamicConfigPropertyDef definition(InjectionPointInfo point, AnnotationInstance property,
+            AnnotationInstance dynamic) throws ClassNotFoundException {
+        String name = property.value("name").asString();
+        AnnotationValue fallback = property.value("defaultValue");
+        if (fallback == null) {
+            throw new IllegalStateException("dynamic configuration property '" + name + "' has no default value");
+        }
+        String typeName = point.getRequiredType().asParameterizedType().arguments().get(0).name().toString();
+        DynamicConfigPropertyDef def = new DynamicConfigPropertyDef(name, Class.forName(typeName), fallback.asString());
+        AnnotationValue label = dynamic.value("label");
+        if (label != null) {
+            def.setLabel(label.asString());
+        }
+        AnnotationValue description = dynamic.value("description");
+        if (description != null) {
+            def.setDescription(description.asString());
+        }
+        AnnotationValue requires = dynamic.value("requires");
+        if (requires != null) {
+            def.setRequires(requires.asStringArray());
+        }
+        return def;
     }
 }
