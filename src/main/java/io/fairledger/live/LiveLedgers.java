@@ -9,7 +9,9 @@ import java.util.concurrent.ConcurrentHashMap;
 
 import io.fairledger.facts.LedgerFact;
 import io.fairledger.tenancy.LedgerSettings;
+import io.fairledger.accounting.EndedPeriods;
 import io.fairledger.accounting.StatementService;
+import io.fairledger.core.chargeback.Statement;
 import io.fairledger.observability.MetricNames;
 import io.fairledger.tenancy.ClusterEntity;
 import io.fairledger.tenancy.TenancyService;
@@ -33,7 +35,7 @@ import org.jboss.logging.Logger;
  * changed. Readers never wait for the tick.
  */
 @ApplicationScoped
-public class LiveLedgers {
+public class LiveLedgers implements EndedPeriods {
 
     private static final Logger LOG = Logger.getLogger(LiveLedgers.class);
 
@@ -134,6 +136,12 @@ public class LiveLedgers {
             versions.put(clusterId, version);
         }
         views.put(clusterId, ledger.view(config.grants().interval().toMillis()));
+        try {
+            statements.closeDue(clusterId, version, ledger.watermark(), next);
+        } catch (RuntimeException e) {
+            // the ledger stands; the next tick with a new fact tries to close again
+            LOG.warnf(e, "cluster %s: closing periods failed, retried at its next fact", clusterId);
+        }
         return true;
     }
 
@@ -142,6 +150,11 @@ public class LiveLedgers {
         rebuilds = Counter.builder(MetricNames.LIVE_REBUILDS)
                 .description("live ledgers rebuilt from all stored facts (a late fact or a settings change)")
                 .register(registry);
+    }
+
+    @Override
+    public List<Statement> ended(String clusterId) {
+        return view(clusterId).ended();
     }
 
     /** The view of {@code clusterId} if it has one yet (for metrics and tests). */
