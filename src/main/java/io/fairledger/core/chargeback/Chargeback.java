@@ -208,7 +208,8 @@ public final class Chargeback {
         return parts;
     }
 
-    private static BigDecimal capacityHours(double capacityMs) {
+    /** Capacity-milliseconds (share x ms) as capacity-hours, rounded HALF_EVEN to {@link #USAGE_SCALE} decimals. */
+    public static BigDecimal capacityHours(double capacityMs) {
         return BigDecimal.valueOf(capacityMs).divide(MS_PER_HOUR, MC).setScale(USAGE_SCALE, RoundingMode.HALF_EVEN);
     }
 
