@@ -58,6 +58,12 @@ public record LiveView(String cluster, Instant asOf, long facts, long grantInter
         return Chargeback.leaves(accounts);
     }
 
+    /** Every tenant but the root (inner ones too), in path order. */
+    public List<TenantAccount> tenants() {
+        return accounts.stream().filter(a -> !a.path().isRoot())
+                .sorted(java.util.Comparator.comparing(TenantAccount::path)).toList();
+    }
+
     /** The account of {@code tenant}, if the ledger knows it. */
     public Optional<TenantAccount> account(String tenant) {
         return accounts.stream().filter(a -> a.path().toString().equals(tenant)).findFirst();
