@@ -72,7 +72,7 @@ public final class PeriodCloser {
         List<ClosedPeriod> closed = new ArrayList<>(store.closed());
         List<ClosedPeriod> out = new ArrayList<>();
         long lateness = settings.lateness().toMillis();
-        Period next = nextToClose(settings, closed);
+        Period next = nextToClose(clusterId, settings, closed);
         long watermark = Long.MIN_VALUE;
         int i = 0;
         while (i < arrivals.size()) {
@@ -86,7 +86,7 @@ public final class PeriodCloser {
                 ClosedPeriod c = close(next, settings, arrivals.subList(0, j), position, closed);
                 closed.add(c);
                 out.add(c);
-                next = nextToClose(settings, closed);
+                next = nextToClose(clusterId, settings, closed);
             }
             i = j;
         }
@@ -102,13 +102,13 @@ public final class PeriodCloser {
     public Instant closeEnded(LedgerSettings settings, List<Arrival> arrivals) {
         List<ClosedPeriod> closed = new ArrayList<>(store.closed());
         closed.addAll(closeDue(settings, arrivals));
-        Period next = nextToClose(settings, closed);
+        Period next = nextToClose(clusterId, settings, closed);
         if (!arrivals.isEmpty()) {
             long watermark = arrivals.stream().mapToLong(a -> a.fact().at()).max().orElseThrow();
             long position = arrivals.get(arrivals.size() - 1).position();
             while (next.end() <= watermark) {
                 closed.add(close(next, settings, arrivals, position, closed));
-                next = nextToClose(settings, closed);
+                next = nextToClose(clusterId, settings, closed);
             }
         }
         return Instant.ofEpochMilli(next.start());
@@ -120,8 +120,8 @@ public final class PeriodCloser {
     }
 
     /** The earliest period not closed under {@code settings}' schedule. */
-    public static Period nextToClose(LedgerSettings settings, List<ClosedPeriod> closed) {
-        PeriodSchedule schedule = settings.toReplayConfig("", settings.registeredAt()).periods();
+    public static Period nextToClose(String clusterId, LedgerSettings settings, List<ClosedPeriod> closed) {
+        PeriodSchedule schedule = settings.toReplayConfig(clusterId, settings.registeredAt()).periods();
         Instant until = closedUntil(closed);
         return schedule.periodOf(until == null ? settings.registeredAt().toEpochMilli() : until.toEpochMilli());
     }

@@ -80,7 +80,7 @@ public class StatementService implements ClosablePeriods {
         } catch (SQLException e) {
             throw new IllegalStateException("cannot read the facts of " + clusterId, e);
         }
-        Period open = PeriodCloser.nextToClose(settings, table.closed());
+        Period open = PeriodCloser.nextToClose(clusterId, settings, table.closed());
         due.put(clusterId, new DueAt(version, open.end() + settings.lateness().toMillis()));
     }
 

@@ -20,6 +20,7 @@ import io.fairledger.facts.LedgerFact;
 import io.fairledger.tenancy.LedgerSettings;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
+import net.jqwik.api.statistics.Statistics;
 import net.jqwik.api.constraints.IntRange;
 
 /**
@@ -42,10 +43,12 @@ class PeriodCloserProperties {
             @ForAll @IntRange(min = 1, max = 40) int containers, @ForAll @IntRange(min = 0, max = 3) int changes) {
         History h = history(new Random(seed), containers, changes);
         List<ClosedPeriod> everyTransaction = run(h, new Random(seed + 1), 1.0);
-        List<ClosedPeriod> now_and_then = run(h, new Random(seed + 2), 0.2);
+        List<ClosedPeriod> nowAndThen = run(h, new Random(seed + 2), 0.2);
         List<ClosedPeriod> onlyAtChanges = run(h, new Random(seed + 3), 0.0);
-        assertThat(now_and_then).isEqualTo(everyTransaction);
+        assertThat(nowAndThen).isEqualTo(everyTransaction);
         assertThat(onlyAtChanges).isEqualTo(everyTransaction);
+        Statistics.label("late facts adjusted").collect(everyTransaction.stream()
+                .anyMatch(c -> c.statement().lines().stream().anyMatch(l -> !l.adjustments().isEmpty())));
         for (ClosedPeriod c : everyTransaction) {
             StatementView s = c.statement();
             assertThat(s.state()).isEqualTo(StatementView.CLOSED);
