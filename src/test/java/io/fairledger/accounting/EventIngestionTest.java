@@ -98,15 +98,20 @@ class EventIngestionTest {
                 .queryParam("until", "2026-11-20T01:00:00Z").get(path).then().statusCode(200)
                 .body("[0].lines[0].charge", equalTo(0.5f)));
 
-        // a late container of period 0: one more vcore-hour
+        // a late container of period 0: one more vcore-hour; periods 0 and 1 closed at 03:00, so the adjustment is
+        // carried by the next period to close, period 2, which closes at 04:00 (its end plus 30 minutes passed)
         publish(cluster, List.of(container(cluster, "c3", "00:00:00", "01:00:00")));
+        publish(cluster, List.of(container(cluster, "c4", "04:00:00", "04:00:01")));
         Awaitility.await().atMost(60, TimeUnit.SECONDS).untilAsserted(() -> given()
-                .queryParam("until", "2026-11-20T02:00:00Z").get(path).then().statusCode(200)
+                .queryParam("until", "2026-11-20T03:00:00Z").get(path).then().statusCode(200)
                 .body("[0].lines[0].charge", equalTo(0.5f))
                 .body("[0].lines[0].adjustments", empty())
-                .body("[1].lines[0].adjustments[0].correctedPeriod", equalTo("0"))
-                .body("[1].lines[0].adjustments[0].amount", equalTo(1.0f))
-                .body("[1].lines[0].total", equalTo(1.0f)));
+                .body("[1].lines[0].adjustments", empty())
+                .body("[2].state", equalTo("closed"))
+                .body("[2].lines[0].adjustments[0].correctedPeriod", equalTo("0"))
+                .body("[2].lines[0].adjustments[0].amount", equalTo(1.0f))
+                .body("[2].lines[0].total", equalTo(1.0f))
+                .body("[2].totalCharge", equalTo(1.0f)));
     }
 
     private static String container(String cluster, String id, String from, String to) {
