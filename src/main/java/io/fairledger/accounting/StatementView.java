@@ -8,6 +8,7 @@ import java.util.List;
 import io.fairledger.core.chargeback.AdjustmentLine;
 import io.fairledger.core.chargeback.Statement;
 import io.fairledger.core.chargeback.TenantStatement;
+import org.eclipse.microprofile.openapi.annotations.media.Schema;
 
 /**
  * A period statement as callers see it, in the HTTP API ({@code GET .../statements}) and in the files of
@@ -21,8 +22,12 @@ import io.fairledger.core.chargeback.TenantStatement;
  *                 still arrive within the allowed lateness)
  * @param currency the ISO 4217 code of every amount
  */
-public record StatementView(String cluster, String period, Instant start, Instant end, String state, String model,
-        String currency, BigDecimal totalCharge, List<Line> lines) {
+public record StatementView(String cluster, String period, Instant start, Instant end,
+        @Schema(enumeration = {
+                CLOSED, PROVISIONAL}) String state,
+        String model,
+        @Schema(description = "ISO 4217 code of every amount") String currency, BigDecimal totalCharge,
+        List<Line> lines){
 
     /** The state of a period whose statement is stored and never changes. */
     public static final String CLOSED = "closed";

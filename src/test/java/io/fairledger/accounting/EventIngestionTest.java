@@ -51,7 +51,11 @@ class EventIngestionTest {
     @Test
     void duplicatedShuffledEventsAmongGarbageGiveTheOfflineStatements() throws Exception {
         String cluster = "ingest-yarn";
-        List<String> lines = YarnWorkload.lines(cluster, START, 2_000, 5, 42);
+        List<String> lines = new ArrayList<>(YarnWorkload.lines(cluster, START, 2_000, 5, 42));
+        // the workload ends within period 0; a container at 03:00, delivered last, brings the watermark past the end of
+        // period 1 plus the allowed lateness, so both periods are closed on the server as in the file
+        String last = container(cluster, "last", "03:00:00", "03:00:01").replace("root.a", "root.q0");
+        lines.add(last);
         String settings = YarnWorkload.settings(START, 5);
         Path dir = Files.createTempDirectory("fairledger-account");
         Files.write(dir.resolve("events.jsonl"), lines);
@@ -63,6 +67,7 @@ class EventIngestionTest {
         assertThat(exit).isZero();
         JsonNode offline = JSON.readTree(dir.resolve("out/statements.json").toFile());
         assertThat(offline.size()).as("closed hourly periods").isEqualTo(2);
+        assertThat(offline.get(1).get("state").asText()).isEqualTo("closed");
         assertThat(offline.get(0).get("totalCharge").decimalValue()).as("the workload is billed").isPositive();
 
         given().contentType(ContentType.JSON).body("{\"id\":\"" + cluster + "\",\"resourceManager\":\"YARN\"}")
@@ -76,6 +81,9 @@ class EventIngestionTest {
         delivered.add(100, "{\"type\":\"YarnContainerEvent\",\"eventId\":\"bad\"}");
         delivered.add(200, "\u0000\u0001 not json");
         delivered.add(300, lines.get(0).replace("\"allocatedVcores\":", "\"allocatedVcores\":-"));
+        delivered.remove(last);
+        delivered.remove(last);
+        delivered.add(last);
         publish(cluster, delivered);
 
         Awaitility.await().atMost(90, TimeUnit.SECONDS).pollInterval(1, TimeUnit.SECONDS).untilAsserted(() -> {
