@@ -12,9 +12,8 @@ import io.fairledger.core.chargeback.Statement;
 public interface EndedPeriods {
 
     /**
-     * Every period the live ledger of {@code clusterId} has ended, in order.
-     *
-     * @throws io.fairledger.errors.NotReady while the live ledger is being built
+     * Every period the live ledger of {@code clusterId} has ended, in order; none while it has not been built yet (a
+     * cluster just registered, or right after start-up, for a few seconds).
      */
     List<Statement> ended(String clusterId);
 }

@@ -152,9 +152,11 @@ public class LiveLedgers implements EndedPeriods {
                 .register(registry);
     }
 
+    /** The ended periods of the latest view; none before the cluster's first view (right after start-up). */
     @Override
     public List<Statement> ended(String clusterId) {
-        return view(clusterId).ended();
+        LiveView view = views.get(clusterId);
+        return view == null ? List.of() : view.ended();
     }
 
     /** The view of {@code clusterId} if it has one yet (for metrics and tests). */

@@ -54,7 +54,7 @@ class EventIngestionTest {
         List<String> lines = new ArrayList<>(YarnWorkload.lines(cluster, START, 2_000, 5, 42));
         // the workload ends within period 0; a container at 03:00, delivered last, brings the watermark past the end of
         // period 1 plus the allowed lateness, so both periods are closed on the server as in the file
-        String last = container(cluster, "last", "03:00:00", "03:00:01").replace("root.a", "root.q0");
+        String last = YarnWorkload.last(cluster, Instant.parse("2026-11-20T03:00:00Z"));
         lines.add(last);
         String settings = YarnWorkload.settings(START, 5);
         Path dir = Files.createTempDirectory("fairledger-account");
@@ -81,8 +81,7 @@ class EventIngestionTest {
         delivered.add(100, "{\"type\":\"YarnContainerEvent\",\"eventId\":\"bad\"}");
         delivered.add(200, "\u0000\u0001 not json");
         delivered.add(300, lines.get(0).replace("\"allocatedVcores\":", "\"allocatedVcores\":-"));
-        delivered.remove(last);
-        delivered.remove(last);
+        delivered.removeIf(last::equals);
         delivered.add(last);
         publish(cluster, delivered);
 
