@@ -37,11 +37,18 @@ final class ClosedStatementTable implements PeriodCloser.ClosedStatements {
 
     @Override
     public List<ClosedPeriod> closed() {
+        return closedBy(Long.MAX_VALUE);
+    }
+
+    /** The closed periods ending at or before {@code endMs}, in period order: a prefix of {@link #closed()}. */
+    List<ClosedPeriod> closedBy(long endMs) {
         List<ClosedPeriod> out = new ArrayList<>();
         try (Connection c = dataSource.getConnection();
                 PreparedStatement ps = c.prepareStatement("SELECT statement::text, settings::text, fact_position "
-                        + "FROM closed_statement WHERE cluster_id = ? ORDER BY period_end_ms")) {
+                        + "FROM closed_statement WHERE cluster_id = ? AND period_end_ms <= ? "
+                        + "ORDER BY period_end_ms")) {
             ps.setString(1, clusterId);
+            ps.setLong(2, endMs);
             try (ResultSet rs = ps.executeQuery()) {
                 while (rs.next()) {
                     out.add(row(rs));

@@ -33,8 +33,8 @@ import io.fairledger.tenancy.LedgerSettings;
  * close.
  *
  * <p>
- * <b>Cost.</b> Closing a period replays the facts arrived so far once, plus once per distinct stored settings among the
- * closed periods that received a late fact. Closing happens once per period.
+ * <b>Cost.</b> The periods that close at one arrival are stated from one replay of the facts arrived so far, plus one
+ * replay per distinct stored settings among the closed periods that received a late fact; each period closes once.
  */
 public final class PeriodCloser {
 
@@ -72,7 +72,8 @@ public final class PeriodCloser {
         List<ClosedPeriod> closed = new ArrayList<>(store.closed());
         List<ClosedPeriod> out = new ArrayList<>();
         long lateness = settings.lateness().toMillis();
-        Period next = nextToClose(clusterId, settings, closed);
+        PeriodSchedule schedule = schedule(settings);
+        long due = nextToClose(settings, closed).end() + lateness;
         long watermark = Long.MIN_VALUE;
         int i = 0;
         while (i < arrivals.size()) {
@@ -82,11 +83,12 @@ public final class PeriodCloser {
                 watermark = Math.max(watermark, arrivals.get(j).fact().at());
                 j++;
             }
-            while (watermark >= next.end() + lateness) {
-                ClosedPeriod c = close(next, settings, arrivals.subList(0, j), position, closed);
-                closed.add(c);
-                out.add(c);
-                next = nextToClose(clusterId, settings, closed);
+            if (watermark >= due) {
+                // every period whose end plus the lateness the watermark has reached: those ending by the start of
+                // the period that holds watermark - lateness
+                long through = schedule.periodOf(watermark - lateness).start();
+                out.addAll(closeThrough(through, settings, arrivals.subList(0, j), position, closed));
+                due = nextToClose(settings, closed).end() + lateness;
             }
             i = j;
         }
@@ -102,16 +104,44 @@ public final class PeriodCloser {
     public Instant closeEnded(LedgerSettings settings, List<Arrival> arrivals) {
         List<ClosedPeriod> closed = new ArrayList<>(store.closed());
         closed.addAll(closeDue(settings, arrivals));
-        Period next = nextToClose(clusterId, settings, closed);
         if (!arrivals.isEmpty()) {
             long watermark = arrivals.stream().mapToLong(a -> a.fact().at()).max().orElseThrow();
-            long position = arrivals.get(arrivals.size() - 1).position();
-            while (next.end() <= watermark) {
-                closed.add(close(next, settings, arrivals, position, closed));
-                next = nextToClose(clusterId, settings, closed);
-            }
+            closeThrough(schedule(settings).periodOf(watermark).start(), settings, arrivals,
+                    arrivals.get(arrivals.size() - 1).position(), closed);
         }
-        return Instant.ofEpochMilli(next.start());
+        return Instant.ofEpochMilli(nextToClose(settings, closed).start());
+    }
+
+    /**
+     * Closes at {@code position} every period not closed yet that ends at or before {@code through}, from one replay
+     * of the facts {@code known} then; the first of them carries the adjustments due for earlier closed periods (the
+     * others, computed from the same facts, have none left to carry). Adds them to {@code closed}.
+     */
+    private List<ClosedPeriod> closeThrough(long through, LedgerSettings settings, List<Arrival> known, long position,
+            List<ClosedPeriod> closed) {
+        Instant closedUntil = closedUntil(closed);
+        if (nextToClose(settings, closed).end() > through) {
+            return List.of();
+        }
+        List<LedgerFact> facts = new ArrayList<>(known.size());
+        known.forEach(a -> facts.add(a.fact()));
+        Map<String, List<StatementView.Adjustment>> due = LateAdjustments.due(
+                closed.stream().map(ClosedPeriod::statement).toList(), recomputed(closed, known, facts));
+        List<ClosedPeriod> out = new ArrayList<>();
+        for (StatementView s : Books.statements(clusterId, settings, facts, Instant.ofEpochMilli(through))) {
+            if (closedUntil != null && !s.end().isAfter(closedUntil)) {
+                continue;
+            }
+            StatementView closing = LateAdjustments.carry(s.in(StatementView.CLOSED), out.isEmpty() ? due : Map.of());
+            ClosedPeriod c = store.store(new ClosedPeriod(closing, settings, position));
+            closed.add(c);
+            out.add(c);
+        }
+        return out;
+    }
+
+    private static PeriodSchedule schedule(LedgerSettings settings) {
+        return settings.toReplayConfig("schedule", settings.registeredAt()).periods();
     }
 
     /** The end of the last closed period, or null when none is closed. */
@@ -120,10 +150,10 @@ public final class PeriodCloser {
     }
 
     /** The earliest period not closed under {@code settings}' schedule. */
-    public static Period nextToClose(String clusterId, LedgerSettings settings, List<ClosedPeriod> closed) {
-        PeriodSchedule schedule = settings.toReplayConfig(clusterId, settings.registeredAt()).periods();
+    public static Period nextToClose(LedgerSettings settings, List<ClosedPeriod> closed) {
         Instant until = closedUntil(closed);
-        return schedule.periodOf(until == null ? settings.registeredAt().toEpochMilli() : until.toEpochMilli());
+        return schedule(settings)
+                .periodOf(until == null ? settings.registeredAt().toEpochMilli() : until.toEpochMilli());
     }
 
     /** The index of the first arrival after {@code position} ({@code known.size()} when none). */
@@ -139,19 +169,6 @@ public final class PeriodCloser {
             }
         }
         return lo;
-    }
-
-    private ClosedPeriod close(Period period, LedgerSettings settings, List<Arrival> known, long position,
-            List<ClosedPeriod> closed) {
-        List<LedgerFact> facts = new ArrayList<>(known.size());
-        known.forEach(a -> facts.add(a.fact()));
-        List<StatementView> replayed = Books.statements(clusterId, settings, facts,
-                Instant.ofEpochMilli(period.end()));
-        StatementView statement = replayed.get(replayed.size() - 1);
-        List<StatementView> asClosed = closed.stream().map(ClosedPeriod::statement).toList();
-        StatementView closing = LateAdjustments.carry(statement.in(StatementView.CLOSED),
-                LateAdjustments.due(asClosed, recomputed(closed, known, facts)));
-        return store.store(new ClosedPeriod(closing, settings, position));
     }
 
     /**

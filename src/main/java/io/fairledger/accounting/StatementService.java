@@ -80,7 +80,7 @@ public class StatementService implements ClosablePeriods {
         } catch (SQLException e) {
             throw new IllegalStateException("cannot read the facts of " + clusterId, e);
         }
-        Period open = PeriodCloser.nextToClose(clusterId, settings, table.closed());
+        Period open = PeriodCloser.nextToClose(settings, table.closed());
         due.put(clusterId, new DueAt(version, open.end() + settings.lateness().toMillis()));
     }
 
@@ -171,13 +171,11 @@ public class StatementService implements ClosablePeriods {
             throw new Invalid("until " + until + " is before the cluster's registration "
                     + settings.registeredAt());
         }
-        List<PeriodCloser.ClosedPeriod> closed = table(clusterId, settings).closed();
+        // closed periods are contiguous: those ended by until are a prefix, and a provisional period after that prefix
+        // ends after until unless the prefix holds every closed period
+        List<PeriodCloser.ClosedPeriod> closed = table(clusterId, settings).closedBy(until.toEpochMilli());
         List<StatementView> out = new ArrayList<>();
-        for (PeriodCloser.ClosedPeriod c : closed) {
-            if (!c.statement().end().isAfter(until)) {
-                out.add(c.statement());
-            }
-        }
+        closed.forEach(c -> out.add(c.statement()));
         Instant closedUntil = PeriodCloser.closedUntil(closed);
         String currency = settings.currency();
         for (Statement s : ended.ended(clusterId)) {
