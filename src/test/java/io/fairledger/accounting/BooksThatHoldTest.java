@@ -55,9 +55,9 @@ class BooksThatHoldTest {
             awaitAsOf(cluster, "2026-11-20T02:00:01Z");
         }
         Awaitility.await().atMost(60, TimeUnit.SECONDS).untilAsserted(() -> {
-            JsonNode read = statements("read-first", "2026-11-20T02:00:00Z");
-            assertThat(read.get(0).get("state").asText()).isEqualTo("closed");
-            assertThat(read.get(0).get("lines").get(0).get("vcoreSeconds").decimalValue()).isEqualByComparingTo("1800");
+            JsonNode read = period("read-first", "2026-11-20T02:00:00Z", 0);
+            assertThat(read.get("state").asText()).isEqualTo("closed");
+            assertThat(read.get("lines").get(0).get("vcoreSeconds").decimalValue()).isEqualByComparingTo("1800");
         });
         for (String cluster : List.of("read-first", "never-read")) {
             // a late container for period 0 (another 1800 vcore-seconds), then a fact at 03:00 closes period 1
@@ -99,7 +99,7 @@ class BooksThatHoldTest {
                 container(cluster, "c2", "root.b", 1, "02:00:00", "02:00:01"));
         awaitAsOf(cluster, "2026-11-20T02:00:01Z");
         Awaitility.await().atMost(60, TimeUnit.SECONDS).untilAsserted(() -> assertThat(
-                line(statements(cluster, "2026-11-20T01:00:00Z").get(0), "root.a").get("charge").decimalValue())
+                line(period(cluster, "2026-11-20T01:00:00Z", 0), "root.a").get("charge").decimalValue())
                 .isEqualByComparingTo("2.50"));
         // a's weight becomes 3 (S = 0.75): the change closes period 1 and counts from period 2
         given().contentType(ContentType.JSON).body("{\"weight\":3}")
@@ -130,7 +130,7 @@ class BooksThatHoldTest {
         given().contentType(ContentType.JSON).body("{\"weight\":1}")
                 .put("/api/v1/admin/clusters/" + cluster + "/tenants/root.a.x").then().statusCode(200);
         Awaitility.await().atMost(60, TimeUnit.SECONDS).untilAsserted(() -> {
-            JsonNode period0 = statements(cluster, "2026-11-20T01:00:00Z").get(0);
+            JsonNode period0 = period(cluster, "2026-11-20T01:00:00Z", 0);
             assertThat(period0.get("state").asText()).isEqualTo("closed");
             assertThat(line(period0, "root.a").get("charge").decimalValue()).isEqualByComparingTo("1.00");
             assertThat(period0.get("totalCharge").decimalValue()).isEqualByComparingTo("1.00");
@@ -151,7 +151,7 @@ class BooksThatHoldTest {
         publish(cluster, container(cluster, "c1", "root.a.x", 8, "00:00:00", "01:00:00"),
                 container(cluster, "c2", "root.b", 1, "02:00:00", "02:00:01"));
         Awaitility.await().atMost(60, TimeUnit.SECONDS).untilAsserted(() -> {
-            JsonNode period0 = statements(cluster, "2026-11-20T01:00:00Z").get(0);
+            JsonNode period0 = period(cluster, "2026-11-20T01:00:00Z", 0);
             JsonNode a = line(period0, "root.a");
             assertThat(a.get("inner").asBoolean()).isTrue();
             assertThat(a.get("borrowed").decimalValue()).isEqualByComparingTo("0.3");
@@ -215,6 +215,15 @@ class BooksThatHoldTest {
     private static JsonNode statements(String cluster, String until) throws Exception {
         return JSON.readTree(given().accept(ContentType.JSON).queryParam("until", until)
                 .get("/api/v1/admin/clusters/" + cluster + "/statements").then().statusCode(200).extract().asString());
+    }
+
+    /** Statement {@code index} of {@code cluster} until {@code until}; an assertion failure (retried) until it exists. */
+    private static JsonNode period(String cluster, String until, int index) throws Exception {
+        JsonNode statements = statements(cluster, until);
+        if (statements.size() <= index) {
+            throw new AssertionError("period " + index + " of " + cluster + " has not ended yet: " + statements);
+        }
+        return statements.get(index);
     }
 
     private static JsonNode line(JsonNode statement, String tenant) {

@@ -158,6 +158,9 @@ class LiveViewsTest {
         awaitEvery(cluster, lines);
         String statementsPath = "/api/v1/admin/clusters/" + cluster + "/statements";
         String until = "2026-11-21T00:05:00Z";
+        // the server closes period 0 itself once the watermark passes 00:06 (its end plus the lateness)
+        Awaitility.await().atMost(60, TimeUnit.SECONDS).untilAsserted(() -> given().queryParam("until", until)
+                .get(statementsPath).then().statusCode(200).body("[0].state", equalTo("closed")));
         JsonNode closed = JSON.readTree(given().queryParam("until", until).get(statementsPath).then().statusCode(200)
                 .extract().asString());
 
