@@ -2,6 +2,7 @@ package io.fairledger.accounting;
 
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -188,13 +189,13 @@ public final class PeriodCloser {
                 untilBySettings.merge(c.settings(), c.statement().end(), (a, b) -> a.isAfter(b) ? a : b);
             }
         }
+        Map<String, LedgerSettings> keptUnder = new HashMap<>();
+        closed.forEach(c -> keptUnder.put(c.statement().period(), c.settings()));
         Map<String, StatementView> out = new LinkedHashMap<>();
         untilBySettings.forEach((settings, until) -> {
             for (StatementView s : Books.statements(clusterId, settings, facts, until)) {
-                for (ClosedPeriod c : closed) {
-                    if (c.settings().equals(settings) && c.statement().period().equals(s.period())) {
-                        out.put(s.period(), s);
-                    }
+                if (settings.equals(keptUnder.get(s.period()))) {
+                    out.put(s.period(), s);
                 }
             }
         });
