@@ -1,12 +1,17 @@
 package io.fairledger.accounting;
 
 import io.fairledger.facts.LedgerFact;
+import java.io.DataInput;
+import java.io.DataOutput;
+import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 
+import io.fairledger.core.ledger.LedgerCodec;
 import io.fairledger.core.ledger.LedgerEvent;
 import io.fairledger.core.model.ResourceVector;
 import io.fairledger.core.model.TenantPath;
@@ -72,5 +77,26 @@ public final class LedgerFeed {
             total = total.plus(v);
         }
         return total;
+    }
+
+    /** The feed's state (the capacity base and every node's capacity, by node), for a checkpoint of its ledger. */
+    public void write(DataOutput out) throws IOException {
+        LedgerCodec.writeVector(out, base);
+        Map<String, ResourceVector> byNode = new TreeMap<>(nodes);
+        out.writeInt(byNode.size());
+        for (Map.Entry<String, ResourceVector> e : byNode.entrySet()) {
+            LedgerCodec.writeString(out, e.getKey());
+            LedgerCodec.writeVector(out, e.getValue());
+        }
+    }
+
+    /** The feed {@link #write} wrote, ready for the facts after it. */
+    public static LedgerFeed read(DataInput in) throws IOException {
+        LedgerFeed feed = new LedgerFeed(LedgerCodec.readVector(in));
+        int count = in.readInt();
+        for (int i = 0; i < count; i++) {
+            feed.nodes.put(LedgerCodec.readString(in), LedgerCodec.readVector(in));
+        }
+        return feed;
     }
 }

@@ -61,7 +61,7 @@ public final class ReportCommand implements Callable<Integer> {
         query.put("aggregate", aggregate);
         JsonNode report;
         try {
-            report = server.get("/api/v1/clusters/" + cluster + "/usage", query);
+            report = server.get(List.of("api", "v1", "clusters", cluster, "usage"), query);
         } catch (ServerClient.ServerError e) {
             spec.commandLine().getErr().println("fairledger report: " + e.getMessage());
             return 1;

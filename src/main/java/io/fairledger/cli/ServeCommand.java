@@ -4,7 +4,10 @@ import java.nio.file.Path;
 import java.util.concurrent.Callable;
 
 import io.fairledger.FairledgerApplication;
+import io.fairledger.standalone.EmbeddedParts;
+import io.fairledger.standalone.EmbeddedPostgresServer.Durability;
 import io.fairledger.standalone.ExternalDependencies;
+import io.fairledger.standalone.StandaloneStartupException;
 import io.fairledger.standalone.StandaloneServices;
 import io.fairledger.standalone.StartupSettings;
 import io.quarkus.runtime.Quarkus;
@@ -15,7 +18,8 @@ import picocli.CommandLine.Option;
  * {@code fairledger serve}: starts the server. Whatever dependency has no address configured (PostgreSQL, Kafka) is
  * started embedded under {@code --data-dir}; without an OIDC server, loopback callers are trusted as admin and only a
  * loopback address may be bound. With every address configured this is production mode, and each dependency is
- * checked before the server boots so an unreachable one is named at once.
+ * checked before the server boots so an unreachable one is named at once. Only the standalone build carries the
+ * embedded PostgreSQL and broker; the production build refuses to start without their addresses.
  */
 @Command(name = "serve", mixinStandardHelpOptions = true, description = "Start the fairledger server (standalone when no external PostgreSQL/Kafka/OIDC is configured).")
 public final class ServeCommand implements Callable<Integer> {
@@ -30,10 +34,18 @@ public final class ServeCommand implements Callable<Integer> {
     @Option(names = "--postgres-port", paramLabel = "PORT", defaultValue = "0", description = "Port of the embedded PostgreSQL on 127.0.0.1; 0 picks a free one (default: ${DEFAULT-VALUE}).")
     int postgresPort;
 
+    @Option(names = "--unsafe-no-fsync", description = "Run the embedded PostgreSQL with fsync and synchronous_commit off: "
+            + "faster, but an OS crash or power loss may lose recent data or corrupt the database (a process crash "
+            + "loses nothing). For demos only; see docs/configuration.md.")
+    boolean unsafeNoFsync;
+
     @Override
     public Integer call() {
         StartupSettings settings = StartupSettings.read();
         String problem = settings.refusal();
+        if (problem == null) {
+            problem = EmbeddedParts.missing(settings);
+        }
         if (problem != null) {
             System.err.println("fairledger: " + problem);
             return 2;
@@ -44,7 +56,15 @@ public final class ServeCommand implements Callable<Integer> {
             return 1;
         }
         Path dir = dataDir != null ? dataDir : StartupSettings.defaultDataDir();
-        try (StandaloneServices services = StandaloneServices.start(settings, dir, postgresPort, kafkaPort)) {
+        StandaloneServices services;
+        try {
+            services = StandaloneServices.start(settings, dir, postgresPort, kafkaPort,
+                    unsafeNoFsync ? Durability.NO_FSYNC : Durability.FSYNC);
+        } catch (StandaloneStartupException e) {
+            System.err.println("fairledger: " + e.getMessage());
+            return 1;
+        }
+        try (services) {
             int[] exit = {0};
             Quarkus.run(FairledgerApplication.class, (code, failure) -> exit[0] = code);
             return exit[0];

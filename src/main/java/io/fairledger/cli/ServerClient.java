@@ -8,6 +8,7 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import java.util.StringJoiner;
 
@@ -44,8 +45,12 @@ public final class ServerClient {
         }
     }
 
-    /** GET {@code path} with {@code query} (null values left out) and its JSON answer. */
-    public JsonNode get(String path, Map<String, String> query) throws ServerError, InterruptedException {
+    /**
+     * GET the path of these segments, each percent-encoded (so an id with {@code /}, {@code ?}, {@code %} or a space
+     * stays one segment), with {@code query} (null values left out), and its JSON answer.
+     */
+    public JsonNode get(List<String> segments, Map<String, String> query) throws ServerError, InterruptedException {
+        String path = path(segments);
         StringJoiner q = new StringJoiner("&", "?", "").setEmptyValue("");
         query.forEach((k, v) -> {
             if (v != null) {
@@ -89,5 +94,25 @@ public final class ServerClient {
             throw new ServerError(uri + " answered 200 without JSON");
         }
         return body;
+    }
+
+    /** {@code /a/b/c} from its segments, each encoded as an RFC 3986 path segment (UTF-8, unreserved kept). */
+    static String path(List<String> segments) throws ServerError {
+        StringBuilder path = new StringBuilder();
+        for (String segment : segments) {
+            if (segment.isEmpty() || segment.equals(".") || segment.equals("..")) {
+                throw new ServerError("'" + segment + "' is not an id (it would change the path it is put into)");
+            }
+            path.append('/');
+            for (byte b : segment.getBytes(StandardCharsets.UTF_8)) {
+                char c = (char) (b & 0xff);
+                if (c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || "-._~".indexOf(c) >= 0) {
+                    path.append(c);
+                } else {
+                    path.append(String.format("%%%02X", (int) c));
+                }
+            }
+        }
+        return path.toString();
     }
 }

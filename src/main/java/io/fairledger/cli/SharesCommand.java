@@ -43,7 +43,7 @@ public final class SharesCommand implements Callable<Integer> {
         PrintWriter out = spec.commandLine().getOut();
         JsonNode grants;
         try {
-            grants = server.get("/api/v1/clusters/" + cluster + "/grants", Map.of());
+            grants = server.get(List.of("api", "v1", "clusters", cluster, "grants"), Map.of());
         } catch (ServerClient.ServerError e) {
             spec.commandLine().getErr().println("fairledger shares: " + e.getMessage());
             return 1;

@@ -59,6 +59,25 @@ public interface FairledgerConfig {
         /** {@code fairledger.live.poll-interval}: how often stored facts are applied to the live ledgers; 1s. */
         @WithDefault("1s")
         Duration pollInterval();
+
+        /** Checkpoints of the live ledgers, so a restart or a late fact replays only the facts after one. */
+        Checkpoint checkpoint();
+
+        /** When the live ledgers store checkpoints (besides at every period close) and how many they keep. */
+        interface Checkpoint {
+
+            /** {@code fairledger.live.checkpoint.every-facts}: a checkpoint at least every this many facts; 100000. */
+            @WithDefault("100000")
+            long everyFacts();
+
+            /** {@code fairledger.live.checkpoint.every}: and at least this often while facts come; 10m. */
+            @WithDefault("10m")
+            Duration every();
+
+            /** {@code fairledger.live.checkpoint.keep}: checkpoints kept per cluster, the newest; 6. */
+            @WithDefault("6")
+            int keep();
+        }
     }
 
     /** The grants endpoint. */

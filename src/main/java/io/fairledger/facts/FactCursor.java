@@ -70,12 +70,34 @@ public class FactCursor {
         return out;
     }
 
-    /** Every fact of {@code clusterId} stored by transactions before {@code to}. */
-    public List<LedgerFact> before(String clusterId, String to) throws SQLException {
-        List<LedgerFact> out = new ArrayList<>();
-        read(COLUMNS + "WHERE cluster_id = ? AND tx < ?::xid8", List.of(clusterId, to),
-                (cluster, fact) -> out.add(fact));
-        return out;
+    /**
+     * The facts of {@code clusterId} with event time at or after {@code fromMs} stored by transactions before
+     * {@code to}, in event-time order (then dedupe key), handed to {@code sink} as read: the tail a live ledger
+     * restored from a checkpoint replays.
+     */
+    public void forEachSince(String clusterId, long fromMs, String to, Consumer<LedgerFact> sink) throws SQLException {
+        read(COLUMNS + "WHERE cluster_id = ? AND event_time_ms >= ?::bigint AND tx < ?::xid8 "
+                + "ORDER BY event_time_ms, dedupe_key", List.of(clusterId, Long.toString(fromMs), to),
+                (cluster, fact) -> sink.accept(fact));
+    }
+
+    /**
+     * The earliest event time among the facts of {@code clusterId} stored by transactions in {@code [from, to)}, or
+     * null when there are none: a checkpoint made at horizon {@code from} lacks every such fact.
+     */
+    public Long earliestStored(String clusterId, String from, String to) throws SQLException {
+        try (Connection c = dataSource.getConnection();
+                PreparedStatement ps = c.prepareStatement("SELECT min(event_time_ms) FROM ledger_fact "
+                        + "WHERE cluster_id = ? AND tx >= ?::xid8 AND tx < ?::xid8")) {
+            ps.setString(1, clusterId);
+            ps.setString(2, from);
+            ps.setString(3, to);
+            try (ResultSet rs = ps.executeQuery()) {
+                rs.next();
+                long earliest = rs.getLong(1);
+                return rs.wasNull() ? null : earliest;
+            }
+        }
     }
 
     /**

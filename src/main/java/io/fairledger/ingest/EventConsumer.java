@@ -8,6 +8,7 @@ import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
@@ -105,9 +106,9 @@ public class EventConsumer {
     private volatile boolean running;
     private KafkaConsumer<byte[], byte[]> consumer;
     private DeadLetters deadLetters;
-    private Thread thread;
+    private volatile Thread thread;
     private String groupId;
-    private IngestMeters ingestMeters;
+    private volatile IngestMeters ingestMeters;
     private ExecutorService committer;
     /** The commit of the last batch handed over, or null when it has been awaited. */
     private Future<Batch> inFlight;
@@ -119,6 +120,8 @@ public class EventConsumer {
     private int knownInBatch;
     private Timer decodeTimer;
     private Timer commitTimer;
+    /** What ended the consumer thread, if an exception did. */
+    private volatile Throwable stoppedBy;
 
     void start(@Observes StartupEvent event) {
         String problem = KafkaConnectionCheck.problem(kafkaConfig);
@@ -150,6 +153,10 @@ public class EventConsumer {
         intake = new Intake(clusters, knownStarts);
         running = true;
         thread = new Thread(this::run, "fairledger-events");
+        thread.setUncaughtExceptionHandler((t, e) -> {
+            stoppedBy = e;
+            LOG.error("Event consumer stopped; unread records stay in Kafka until restart", e);
+        });
         thread.start();
     }
 
@@ -159,6 +166,26 @@ public class EventConsumer {
             consumer.wakeup();
             thread.join(30_000);
         }
+    }
+
+    /**
+     * Why the consumer thread is gone although the server is not shutting down (it died of an exception, or stopped
+     * otherwise): the exception's class, or empty while it runs, before it starts and during shutdown. Read by the
+     * liveness check ({@link ConsumerLiveness}).
+     */
+    public Optional<String> stoppedUnexpectedly() {
+        Thread t = thread;
+        if (t == null || !running || t.isAlive()) {
+            return Optional.empty();
+        }
+        Throwable cause = stoppedBy;
+        return Optional.of(cause == null ? "the consumer thread ended" : cause.getClass().getName());
+    }
+
+    /** Records of the assigned partitions not yet read, as last fetched (0 before the first fetch). */
+    public long lag() {
+        IngestMeters m = ingestMeters;
+        return m == null ? 0 : m.totalLag();
     }
 
     private void run() {
@@ -198,6 +225,7 @@ public class EventConsumer {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         } catch (RuntimeException e) {
+            stoppedBy = e;
             LOG.error("Event consumer stopped; unread records stay in Kafka until restart", e);
         } finally {
             try {

@@ -43,6 +43,8 @@ public class LedgerMetrics {
     }
 
     private static final double MS = 1000.0;
+    /** YARN's and Mesos's megabytes are mebibytes. */
+    private static final double BYTES_PER_MB = 1024.0 * 1024.0;
 
     private static final List<TenantGauge> TENANT_GAUGES = List.of(
             new TenantGauge(MetricNames.TENANT_SHARE, "absolute share S", "ratio", t -> t.account().share()),
@@ -73,7 +75,7 @@ public class LedgerMetrics {
     private final List<MultiGauge> tenant = new ArrayList<>();
 
     private enum Kind {
-        BENEFIT, LOSS, JAIN, CAPACITY, UTILIZATION
+        BENEFIT, LOSS, JAIN, CPU, MEMORY, GPU, UTILIZATION
     }
 
     @PostConstruct
@@ -88,8 +90,12 @@ public class LedgerMetrics {
                 .description("Omega over the open period").register(registry));
         cluster.put(Kind.JAIN, MultiGauge.builder(MetricNames.CLUSTER_JAIN)
                 .description("Jain's index over demand fractions, open period").register(registry));
-        cluster.put(Kind.CAPACITY, MultiGauge.builder(MetricNames.CLUSTER_CAPACITY)
-                .description("capacity: cpu in vcores, memory in MB, gpu").register(registry));
+        cluster.put(Kind.CPU, MultiGauge.builder(MetricNames.CLUSTER_CAPACITY_CPU)
+                .description("CPU capacity (cores: YARN vcores, Mesos cpus)").register(registry));
+        cluster.put(Kind.MEMORY, MultiGauge.builder(MetricNames.CLUSTER_CAPACITY_MEMORY)
+                .description("memory capacity (bytes)").register(registry));
+        cluster.put(Kind.GPU, MultiGauge.builder(MetricNames.CLUSTER_CAPACITY_GPU)
+                .description("GPU capacity (devices)").register(registry));
         cluster.put(Kind.UTILIZATION, MultiGauge.builder(MetricNames.CLUSTER_UTILIZATION)
                 .description("held share of the whole cluster now (ratio)").register(registry));
     }
@@ -108,11 +114,9 @@ public class LedgerMetrics {
             clusterRows.get(Kind.LOSS).add(MultiGauge.Row.of(c, view.fairness().sharingLoss()));
             clusterRows.get(Kind.JAIN).add(MultiGauge.Row.of(c, view.fairness().jainFairness()));
             ResourceVector cap = view.capacity();
-            clusterRows.get(Kind.CAPACITY).add(MultiGauge.Row.of(c.and(MetricNames.RESOURCE, "cpu"),
-                    cap.millicores() / 1000.0));
-            clusterRows.get(Kind.CAPACITY).add(MultiGauge.Row.of(c.and(MetricNames.RESOURCE, "memory"),
-                    cap.memoryMb()));
-            clusterRows.get(Kind.CAPACITY).add(MultiGauge.Row.of(c.and(MetricNames.RESOURCE, "gpu"), cap.gpus()));
+            clusterRows.get(Kind.CPU).add(MultiGauge.Row.of(c, cap.millicores() / 1000.0));
+            clusterRows.get(Kind.MEMORY).add(MultiGauge.Row.of(c, cap.memoryMb() * BYTES_PER_MB));
+            clusterRows.get(Kind.GPU).add(MultiGauge.Row.of(c, cap.gpus()));
             clusterRows.get(Kind.UTILIZATION).add(MultiGauge.Row.of(c, view.accounts().get(0).now().g()));
             List<TenantAccount> tenants = view.tenants();
             for (TenantAccount a : tenants.subList(0,

@@ -1,5 +1,11 @@
 package io.fairledger.live;
 
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.DataInputStream;
+import java.io.DataOutputStream;
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -16,6 +22,7 @@ import io.fairledger.core.grant.TreeGrants;
 import io.fairledger.core.ledger.LedgerEvent;
 import io.fairledger.core.ledger.TenantAccount;
 import io.fairledger.core.replay.CanonicalOrder;
+import io.fairledger.core.replay.Checkpoint;
 import io.fairledger.core.replay.Replay;
 import io.fairledger.core.replay.ReplayConfig;
 
@@ -23,12 +30,19 @@ import io.fairledger.core.replay.ReplayConfig;
  * One cluster's ledger kept up to date as facts are stored: the core's {@link Replay} fed through a {@link LedgerFeed},
  * exactly as {@code fairledger account} and the statements replay them. Facts later than every fact applied so far are
  * applied in place; a fact at or before the last applied instant cannot be (the ledger only moves forward), so the
- * caller rebuilds the ledger from all stored facts: the result always equals a full replay of the facts stored so far.
+ * caller rebuilds the ledger from a checkpoint and the stored facts after it ({@link BoundedReplays}): the result
+ * always equals a full replay of the facts stored so far.
  * Not thread-safe: {@link LiveLedgers} serialises updates and publishes immutable {@link LiveView}s.
+ * <p>
+ * Its whole state (the replay's {@link Checkpoint}, the feed's node capacities, the last applied instant and the count
+ * of facts) can be saved ({@link #checkpoint}) and restored ({@link #restore}): the restored ledger, offered the facts
+ * after its last applied instant, equals the one that was saved, offered the same facts.
  */
 public final class LiveLedger {
 
     private static final GrantPolicy GRANTS = new LongTermMaxMin();
+    /** The version of what {@link #checkpoint} writes after the core's checkpoint. */
+    private static final int SHELL_FORMAT = 1;
 
     private final String clusterId;
     private final Replay replay;
@@ -49,11 +63,85 @@ public final class LiveLedger {
         }
     }
 
+    private LiveLedger(String clusterId, String currency, Replay replay, LedgerFeed feed, long lastApplied,
+            long facts) {
+        this.clusterId = clusterId;
+        this.currency = currency;
+        this.replay = replay;
+        this.feed = feed;
+        this.lastApplied = lastApplied;
+        this.facts = facts;
+    }
+
+    /** The version of {@code settings} for {@code clusterId}: a checkpoint is restored only under the same one. */
+    public static String settingsVersion(String clusterId, LedgerSettings settings) {
+        return Checkpoint.settingsVersion(settings.toReplayConfig(clusterId, settings.registeredAt()));
+    }
+
+    /** The version of the settings this ledger runs under ({@link #settingsVersion(String, LedgerSettings)}). */
+    public String settingsVersion() {
+        return Checkpoint.settingsVersion(replay.config());
+    }
+
+    /** This ledger's whole state, for {@link #restore}. */
+    public byte[] checkpoint() {
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream(1 << 14);
+        try (DataOutputStream out = new DataOutputStream(bytes)) {
+            Checkpoint.write(replay, out);
+            out.writeByte(SHELL_FORMAT);
+            out.writeLong(lastApplied);
+            out.writeLong(facts);
+            feed.write(out);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return bytes.toByteArray();
+    }
+
+    /**
+     * The ledger {@link #checkpoint} saved, under {@code settings}.
+     *
+     * @throws IllegalArgumentException
+     *             when {@code state} is not a checkpoint this server reads, or was made under other settings
+     */
+    public static LiveLedger restore(String clusterId, LedgerSettings settings, byte[] state) {
+        ReplayConfig config = settings.toReplayConfig(clusterId, settings.registeredAt());
+        try (DataInputStream in = new DataInputStream(new ByteArrayInputStream(state))) {
+            Replay replay = Checkpoint.read(config, in);
+            int format = in.readUnsignedByte();
+            if (format != SHELL_FORMAT) {
+                throw new IllegalArgumentException("live ledger checkpoint format version " + format
+                        + " is unknown: this server reads version " + SHELL_FORMAT + " only");
+            }
+            long lastApplied = in.readLong();
+            long facts = in.readLong();
+            LedgerFeed feed = LedgerFeed.read(in);
+            return new LiveLedger(clusterId, settings.currency(), replay, feed, lastApplied, facts);
+        } catch (IOException e) {
+            throw new IllegalArgumentException("live ledger checkpoint is unreadable: " + e.getMessage(), e);
+        }
+    }
+
+    /** The event time of the latest fact applied; {@link Long#MIN_VALUE} before the first. */
+    public long lastApplied() {
+        return lastApplied;
+    }
+
+    /** How many facts have been applied. */
+    public long facts() {
+        return facts;
+    }
+
+    /** The id of the period not yet closed. */
+    public String openPeriod() {
+        return replay.openPeriod().id();
+    }
+
     /**
      * Applies {@code newFacts} if all are later than every fact applied so far; returns false, changing nothing, if one
      * is not (the ledger must then be rebuilt).
      */
-    boolean offer(List<LedgerFact> newFacts) {
+    public boolean offer(List<LedgerFact> newFacts) {
         if (newFacts.isEmpty()) {
             return true;
         }

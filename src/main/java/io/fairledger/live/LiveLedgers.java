@@ -31,8 +31,8 @@ import org.jboss.logging.Logger;
  * Every cluster's live ledger in this server, fed from the stored facts of the whole consumer group (so every replica
  * answers the same, whichever partitions it consumes): on each tick, the facts stored since the last horizon
  * ({@link FactCursor}) are applied, a cluster whose settings changed or that received a fact older than its latest one
- * is rebuilt from all its stored facts, and a fresh immutable {@link LiveView} is published for each cluster that
- * changed. Readers never wait for the tick.
+ * is rebuilt from its newest usable checkpoint and the facts after it ({@link BoundedReplays}), and a fresh immutable
+ * {@link LiveView} is published for each cluster that changed. Readers never wait for the tick.
  */
 @ApplicationScoped
 public class LiveLedgers implements EndedPeriods {
@@ -44,6 +44,9 @@ public class LiveLedgers implements EndedPeriods {
 
     @Inject
     StatementService statements;
+
+    @Inject
+    BoundedReplays replays;
 
     @Inject
     TenancyService tenancy;
@@ -63,6 +66,8 @@ public class LiveLedgers implements EndedPeriods {
     /** Every registered cluster as of the last tick, and whether it has ledger settings. */
     private final Map<String, Boolean> clusters = new ConcurrentHashMap<>();
     private String horizon = FactCursor.START;
+    /** Whether a tick has read the stored facts once: from then on the views are served from memory. */
+    private volatile boolean loaded;
     private Counter rebuilds;
 
     /**
@@ -96,7 +101,10 @@ public class LiveLedgers implements EndedPeriods {
     void tick() {
         try {
             String next = cursor.horizon();
-            Map<String, List<LedgerFact>> fresh = cursor.between(horizon, next);
+            // before the first tick every ledger is built from its checkpoint and the facts after it
+            Map<String, List<LedgerFact>> fresh = horizon.equals(FactCursor.START)
+                    ? Map.of()
+                    : cursor.between(horizon, next);
             boolean changed = false;
             for (ClusterEntity cluster : tenancy.clusters()) {
                 clusters.put(cluster.id, cluster.ledgerSettings != null);
@@ -104,13 +112,14 @@ public class LiveLedgers implements EndedPeriods {
                     try {
                         changed |= update(cluster.id, fresh.getOrDefault(cluster.id, List.of()), next);
                     } catch (RuntimeException e) {
-                        // forget the ledger: the next tick rebuilds it from every stored fact; readers keep the last view
+                        // forget the ledger: the next tick builds it again; readers keep the last view
                         ledgers.remove(cluster.id);
                         LOG.warnf(e, "live ledger of cluster %s: update failed, rebuilt at the next tick", cluster.id);
                     }
                 }
             }
             horizon = next;
+            loaded = true;
             if (changed) {
                 metrics.publish(views());
             }
@@ -131,9 +140,11 @@ public class LiveLedgers implements EndedPeriods {
             if (ledger != null) {
                 rebuilds.increment();
             }
-            ledger = new LiveLedger(clusterId, statements.settings(clusterId), cursor.before(clusterId, next));
+            ledger = replays.build(clusterId, statements.settings(clusterId), next);
             ledgers.put(clusterId, ledger);
             versions.put(clusterId, version);
+        } else {
+            replays.checkpointIfDue(clusterId, ledger, next);
         }
         views.put(clusterId, ledger.view(config.grants().interval().toMillis()));
         try {
@@ -148,7 +159,7 @@ public class LiveLedgers implements EndedPeriods {
     @PostConstruct
     void registerCounter() {
         rebuilds = Counter.builder(MetricNames.LIVE_REBUILDS)
-                .description("live ledgers rebuilt from all stored facts (a late fact or a settings change)")
+                .description("live ledgers rebuilt from a checkpoint or the registration (late fact, settings change)")
                 .register(registry);
     }
 
@@ -157,6 +168,11 @@ public class LiveLedgers implements EndedPeriods {
     public List<Statement> ended(String clusterId) {
         LiveView view = views.get(clusterId);
         return view == null ? List.of() : view.ended();
+    }
+
+    /** Whether the live ledgers have been loaded from the stored facts (readiness, {@link ServingReadiness}). */
+    boolean loaded() {
+        return loaded;
     }
 
     /** The view of {@code clusterId} if it has one yet (for metrics and tests). */

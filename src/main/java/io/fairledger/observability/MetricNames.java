@@ -16,57 +16,67 @@ public final class MetricNames {
 
     // ---- per tenant (tags CLUSTER, TENANT; at most fairledger.metrics.max-tenants-per-cluster tenants each) ----
     /** Gauge: absolute share S, fraction of cluster capacity (docs/domain.md section 2). */
-    public static final String TENANT_SHARE = "fairledger.tenant.share";
+    public static final String TENANT_SHARE = "fairledger.tenant.share.ratio";
     /** Gauge: held share g now (allocation), fraction of capacity. */
-    public static final String TENANT_ALLOCATION = "fairledger.tenant.allocation";
+    public static final String TENANT_ALLOCATION = "fairledger.tenant.allocation.ratio";
     /** Gauge: demand share d now (held + pending), fraction of capacity. */
-    public static final String TENANT_DEMAND = "fairledger.tenant.demand";
+    public static final String TENANT_DEMAND = "fairledger.tenant.demand.ratio";
     /** Gauge: entitlement e = min(d, S) now, fraction of capacity. */
-    public static final String TENANT_ENTITLEMENT = "fairledger.tenant.entitlement";
+    public static final String TENANT_ENTITLEMENT = "fairledger.tenant.entitlement.ratio";
     /** Gauge: A, actual usage accumulated over the open period, capacity-seconds. */
-    public static final String TENANT_USAGE_ACTUAL = "fairledger.tenant.usage.actual";
+    public static final String TENANT_USAGE_ACTUAL = "fairledger.tenant.usage.actual.capacity.seconds";
     /** Gauge: F, counted usage (borrowing discounted, LTRF eq. 7) over the open period, capacity-seconds. */
-    public static final String TENANT_USAGE_COUNTED = "fairledger.tenant.usage.counted";
+    public static final String TENANT_USAGE_COUNTED = "fairledger.tenant.usage.counted.capacity.seconds";
     /** Gauge: E, entitled usage accumulated over the open period, capacity-seconds. */
-    public static final String TENANT_USAGE_ENTITLED = "fairledger.tenant.usage.entitled";
+    public static final String TENANT_USAGE_ENTITLED = "fairledger.tenant.usage.entitled.capacity.seconds";
     /** Gauge: rho = A / E over the open period (absent when E = 0). */
-    public static final String TENANT_FAIRNESS = "fairledger.tenant.fairness.degree";
-    /** Gauge: lending balance over the open period, capacity-seconds: lent minus borrowed from siblings. */
-    public static final String TENANT_LENDING_BALANCE = "fairledger.tenant.lending.balance";
+    public static final String TENANT_FAIRNESS = "fairledger.tenant.fairness.degree.ratio";
+    /** Gauge: lending balance over the open period, capacity-seconds: lent minus owed among its siblings. */
+    public static final String TENANT_LENDING_BALANCE = "fairledger.tenant.lending.balance.capacity.seconds";
     /** Gauge: charge of the open period to date, in the cluster's currency. */
     public static final String TENANT_CHARGE = "fairledger.tenant.charge";
 
     // ---- per cluster (tag CLUSTER) ----
     /** Gauge: Psi, sharing benefit over the open period (LTRF eq. 4). */
-    public static final String CLUSTER_SHARING_BENEFIT = "fairledger.cluster.sharing.benefit";
+    public static final String CLUSTER_SHARING_BENEFIT = "fairledger.cluster.sharing.benefit.ratio";
     /** Gauge: Omega, sharing loss over the open period (LTRF eq. 5, <= 0). */
-    public static final String CLUSTER_SHARING_LOSS = "fairledger.cluster.sharing.loss";
+    public static final String CLUSTER_SHARING_LOSS = "fairledger.cluster.sharing.loss.ratio";
     /** Gauge: Jain's index over the tenants' demand fractions, open period. */
-    public static final String CLUSTER_JAIN = "fairledger.cluster.jain.index";
-    /** Gauge: capacity by tag RESOURCE (cpu in vcores, memory in MB, gpu). */
-    public static final String CLUSTER_CAPACITY = "fairledger.cluster.capacity";
+    public static final String CLUSTER_JAIN = "fairledger.cluster.jain.index.ratio";
+    /** Gauge: CPU capacity in cores (YARN vcores, Mesos cpus). */
+    public static final String CLUSTER_CAPACITY_CPU = "fairledger.cluster.capacity.cpu.cores";
+    /** Gauge: memory capacity in bytes. */
+    public static final String CLUSTER_CAPACITY_MEMORY = "fairledger.cluster.capacity.memory.bytes";
+    /** Gauge: GPU capacity in devices. */
+    public static final String CLUSTER_CAPACITY_GPU = "fairledger.cluster.capacity.gpu.devices";
     /** Gauge: held share of the whole cluster now (dominant resource), fraction. */
-    public static final String CLUSTER_UTILIZATION = "fairledger.cluster.utilization";
+    public static final String CLUSTER_UTILIZATION = "fairledger.cluster.utilization.ratio";
 
     // ---- admission (tag CLUSTER) ----
     /** Counter: admission decisions by OUTCOME: admitted, queued, dropped, killed. */
     public static final String ADMISSION_DECISIONS = "fairledger.admission.decisions";
     /** Gauge: jobs waiting in the admission queue. */
-    public static final String ADMISSION_QUEUE = "fairledger.admission.queue.length";
+    public static final String ADMISSION_QUEUE = "fairledger.admission.queue.jobs";
     /** Gauge: Justice's CPU fraction by tag KIND: min, max, last, corrected. */
-    public static final String ADMISSION_CPU_FRACTION = "fairledger.admission.cpu.fraction";
+    public static final String ADMISSION_CPU_FRACTION = "fairledger.admission.cpu.ratio";
     /** Gauge: satisfied deadline ratio of the finished jobs to date. */
-    public static final String ADMISSION_SDR = "fairledger.admission.sdr";
+    public static final String ADMISSION_SDR = "fairledger.admission.satisfied.deadline.ratio";
     /** Gauge: productive time ratio to date. */
-    public static final String ADMISSION_PTR = "fairledger.admission.ptr";
+    public static final String ADMISSION_PTR = "fairledger.admission.productive.time.ratio";
     /** Gauge: wasted time ratio to date. */
-    public static final String ADMISSION_WTR = "fairledger.admission.wtr";
+    public static final String ADMISSION_WTR = "fairledger.admission.wasted.time.ratio";
 
     // ---- ingestion ----
     /** Counter: records sent to the dead-letter topic, by TOPIC and REASON. */
     public static final String INGEST_DEAD_LETTERS = "fairledger.ingest.dead.letters";
     /** Gauge: consumer lag in records, by TOPIC and PARTITION. */
-    public static final String INGEST_CONSUMER_LAG = "fairledger.ingest.consumer.lag";
+    public static final String INGEST_CONSUMER_LAG = "fairledger.ingest.consumer.lag.records";
+
+    /**
+     * Gauge, always 1: the build this server runs, by tags {@link #VERSION} and {@link #COMMIT} (join it to other
+     * series, or count the versions running).
+     */
+    public static final String BUILD_INFO = "fairledger.build.info";
 
     /** Counter: live ledgers rebuilt from every stored fact (a fact older than the latest, or a settings change). */
     public static final String LIVE_REBUILDS = "fairledger.live.rebuilds";
@@ -75,7 +85,8 @@ public final class MetricNames {
     public static final String TENANT = "tenant";
     /** Label of money gauges: the cluster's ISO 4217 currency code. */
     public static final String CURRENCY = "currency";
-    public static final String RESOURCE = "resource";
+    public static final String VERSION = "version";
+    public static final String COMMIT = "commit";
     public static final String KIND = "kind";
     public static final String REASON = "reason";
     public static final String PARTITION = "partition";

@@ -6,6 +6,7 @@ import java.io.UncheckedIOException;
 import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 import java.util.Properties;
 
@@ -23,6 +24,9 @@ import kafka.server.KafkaRaftServer;
  * only. Its log directory is formatted once; a restart on the same directory keeps every topic and offset.
  */
 public final class EmbeddedKafkaBroker implements AutoCloseable {
+
+    /** How long {@link #close()} waits for the broker to stop. */
+    static final Duration CLOSE_WAIT = Duration.ofSeconds(4);
 
     private final KafkaRaftServer server;
     private final String bootstrapServers;
@@ -101,9 +105,29 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
         return bootstrapServers;
     }
 
+    /**
+     * Stops the broker, waiting at most {@link #CLOSE_WAIT}. A broker that takes longer is left to die with the JVM:
+     * its next start recovers the log as after a crash, and what producers had acknowledged is kept.
+     *
+     * @return whether the broker stopped within the wait
+     */
+    public boolean closeWithin() {
+        Thread stopper = new Thread(() -> {
+            server.shutdown();
+            server.awaitShutdown();
+        }, "fairledger-kafka-stop");
+        stopper.setDaemon(true);
+        stopper.start();
+        try {
+            stopper.join(CLOSE_WAIT.toMillis());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        return !stopper.isAlive();
+    }
+
     @Override
     public void close() {
-        server.shutdown();
-        server.awaitShutdown();
+        closeWithin();
     }
 }

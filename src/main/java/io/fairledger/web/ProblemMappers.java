@@ -87,6 +87,10 @@ public final class ProblemMappers {
 
     @ServerExceptionMapper
     public Response unexpected(Exception e, UriInfo uri) {
+        if (DatabaseUnavailable.causes(e)) {
+            LOG.warnf("PostgreSQL unavailable on %s: %s", uri.getPath(), e);
+            return problem(ProblemException.of(DatabaseUnavailable.notReady()), uri);
+        }
         return problem(incident(e, uri.getPath()), uri);
     }
 

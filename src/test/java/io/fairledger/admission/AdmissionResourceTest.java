@@ -53,6 +53,9 @@ class AdmissionResourceTest {
     @ConfigProperty(name = "kafka.bootstrap.servers")
     String bootstrap;
 
+    @ConfigProperty(name = "quarkus.application.version")
+    String version;
+
     /** /q/metrics of the management interface (its own port; the path is relative to its root, /q). */
     @TestHTTPResource(value = "/metrics", management = true)
     java.net.URL metricsUrl;
@@ -125,9 +128,12 @@ class AdmissionResourceTest {
         assertThat(metrics)
                 .contains("fairledger_admission_decisions_total{cluster=\"adm-yarn\",outcome=\"admitted\"} 3.0")
                 .contains("fairledger_admission_decisions_total{cluster=\"adm-yarn\",outcome=\"dropped\"} 1.0")
-                .contains("fairledger_admission_queue_length{cluster=\"adm-yarn\"} 0.0")
-                .contains("fairledger_admission_cpu_fraction{cluster=\"adm-yarn\",kind=\"corrected\"} 1.0")
-                .contains("fairledger_admission_sdr{cluster=\"adm-yarn\"} 0.5");
+                .contains("fairledger_admission_queue_jobs{cluster=\"adm-yarn\"} 0.0")
+                .contains("fairledger_admission_cpu_ratio{cluster=\"adm-yarn\",kind=\"corrected\"} 1.0")
+                .contains("fairledger_admission_satisfied_deadline_ratio{cluster=\"adm-yarn\"} 0.5")
+                // the build: this artifact's version and the commit it was built from
+                .containsPattern("fairledger_build_info\\{commit=\"[0-9a-f]{7,}\",version=\""
+                        + java.util.regex.Pattern.quote(version) + "\"} 1.0");
 
         // replay of the stored log from scratch (what a restart or another replica does) gives the same jobs
         ClusterAdmission replayed = new ClusterAdmission(c);

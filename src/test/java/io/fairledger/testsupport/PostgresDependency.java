@@ -45,7 +45,9 @@ public final class PostgresDependency {
     private static RealDependency.Running embedded() {
         try {
             java.nio.file.Path dir = Files.createTempDirectory("fairledger-test-postgres");
-            EmbeddedPostgresServer server = EmbeddedPostgresServer.start(dir, 0);
+            // throwaway test data: no fsync, as the tests run faster without it
+            EmbeddedPostgresServer server = EmbeddedPostgresServer.start(dir, 0,
+                    EmbeddedPostgresServer.Durability.NO_FSYNC);
             return running(server.jdbcUrl(), EmbeddedPostgresServer.USER, "", () -> {
                 server.close();
                 Processes.deleteTree(dir);

@@ -21,8 +21,8 @@ public final class PrometheusDependency {
     private PrometheusDependency() {
     }
 
-    /** @param scrapeTarget {@code host:port} of a server exposing {@code /q/metrics} */
-    public static RealDependency.Running start(String scrapeTarget) {
+    /** @param scrapeTargets {@code host:port} of each server exposing {@code /q/metrics}: one job, one instance each */
+    public static RealDependency.Running start(String... scrapeTargets) {
         String config = """
                 global:
                   scrape_interval: 1s
@@ -31,8 +31,9 @@ public final class PrometheusDependency {
                   - job_name: fairledger
                     metrics_path: /q/metrics
                     static_configs:
-                      - targets: ['%s']
-                """.formatted(scrapeTarget);
+                      - targets: [%s]
+                """.formatted(String.join(", ", java.util.Arrays.stream(scrapeTargets).map(t -> "'" + t + "'")
+                .toList()));
         return RealDependency.start("Prometheus", PrometheusDependency::fromEnv, () -> container(config),
                 () -> local(config),
                 "Set FAIRLEDGER_TEST_PROMETHEUS_URL, or install Prometheus: apt-get install -y prometheus");

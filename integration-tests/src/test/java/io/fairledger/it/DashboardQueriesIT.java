@@ -37,12 +37,16 @@ import io.fairledger.testsupport.YarnWorkload;
 import io.restassured.http.ContentType;
 
 /**
- * Every panel of every Grafana dashboard shows data: a real Prometheus scrapes the packaged server while a workload
+ * Every panel of every Grafana dashboard shows data, and counts each replica's numbers once: a real Prometheus scrapes
+ * two replicas of the packaged server (one consumer group, one PostgreSQL) while a workload
  * reaches it through Kafka (YARN containers of eight queues, some still running, demand reports, deadline jobs, a
  * few undecodable records) and HTTP calls reach its API; then each dashboard variable's {@code label_values} query
  * and each panel's PromQL, with the variables substituted, run through Prometheus's HTTP API, and the test lists
- * every query that returned nothing. {@code -Dfairledger.dashboards=operations.json,...} limits it to some
- * dashboards.
+ * every query that returned nothing. Every replica publishes the same per-tenant, per-cluster and admission series
+ * (each computes every cluster's ledger from PostgreSQL), so the dashboards aggregate them with {@code max by}: each
+ * panel query over those series, at one instant, must give what it gives over one replica alone (between the two
+ * replicas' values, which differ only by when each last applied the facts), never their sum or one series per
+ * replica. {@code -Dfairledger.dashboards=operations.json,...} limits it to some dashboards.
  */
 class DashboardQueriesIT {
 
@@ -61,18 +65,25 @@ class DashboardQueriesIT {
     private static RealDependency.Running kafka;
     private static RealDependency.Running prometheus;
     private static ServerProcess server;
+    /** The second replica: same PostgreSQL, same consumer group. */
+    private static ServerProcess second;
+    /** Series every replica publishes alike (docs/metrics.md, "Replicas"). */
+    private static final Pattern REPLICATED = Pattern.compile("\\bfairledger_(tenant|cluster|admission)_[a-z_]+");
+    private static final Pattern SERIES = Pattern.compile("\\b(fairledger_[a-z_]+)(\\{([^}]*)})?");
     private static int ledgerEvents;
 
     @BeforeAll
     static void start() throws Exception {
         postgres = PostgresDependency.start();
         kafka = KafkaDependency.start();
-        server = ServerProcess.start(Map.of(
+        Map<String, String> env = Map.of(
                 "QUARKUS_DATASOURCE_JDBC_URL", postgres.config().get("quarkus.datasource.jdbc.url"),
                 "QUARKUS_DATASOURCE_USERNAME", postgres.config().get("quarkus.datasource.username"),
                 "QUARKUS_DATASOURCE_PASSWORD", postgres.config().get("quarkus.datasource.password"),
-                "KAFKA_BOOTSTRAP_SERVERS", kafka.config().get("kafka.bootstrap.servers")), "serve");
-        prometheus = PrometheusDependency.start("127.0.0.1:" + server.managementPort);
+                "KAFKA_BOOTSTRAP_SERVERS", kafka.config().get("kafka.bootstrap.servers"));
+        server = ServerProcess.start(env, "serve");
+        second = ServerProcess.start(env, "serve");
+        prometheus = PrometheusDependency.start(instance(server), instance(second));
         feedWorkload();
     }
 
@@ -84,6 +95,9 @@ class DashboardQueriesIT {
             }
             if (server != null) {
                 server.terminate();
+            }
+            if (second != null) {
+                second.terminate();
             }
         } finally {
             if (kafka != null) {
@@ -221,6 +235,90 @@ class DashboardQueriesIT {
                         + " panel queries returned data");
         assertThat(failures).as("dashboard variables and panel queries that returned nothing (%d of %d queries)",
                 empty.size(), queries.size()).isEmpty();
+    }
+
+    @Test
+    void replicatedSeriesAreCountedOnce() throws Exception {
+        String url = prometheus.config().get("prometheus.url");
+        Awaitility.await("both replicas publish the tenants' gauges").atMost(180, TimeUnit.SECONDS)
+                .pollInterval(2, TimeUnit.SECONDS).until(() -> query(url,
+                        "count by (instance) (fairledger_tenant_share_ratio{cluster=\"" + CLUSTER + "\"})")
+                        .size() == 2);
+        Thread.sleep(3_000); // a few scrapes of both, so every gauge has a sample on each
+        String time = Long.toString(Instant.now().getEpochSecond());
+        List<String> failures = new ArrayList<>();
+        int compared = 0;
+        for (Query q : panelQueries()) {
+            if (!REPLICATED.matcher(q.promql()).find()) {
+                continue;
+            }
+            Map<String, Double> both = vector(url, q.promql(), time);
+            Map<String, Double> one = vector(url, onlyFrom(q.promql(), instance(server)), time);
+            Map<String, Double> other = vector(url, onlyFrom(q.promql(), instance(second)), time);
+            compared++;
+            if (one.isEmpty() || other.isEmpty() || !both.keySet().equals(one.keySet())
+                    || !both.keySet().equals(other.keySet())) {
+                failures.add(q.where() + ": " + q.promql() + " -> series " + both.keySet() + ", one replica alone "
+                        + one.keySet() + " and " + other.keySet());
+                continue;
+            }
+            both.forEach((labels, value) -> {
+                double low = Math.min(one.get(labels), other.get(labels));
+                double high = Math.max(one.get(labels), other.get(labels));
+                double slack = 1e-9 * Math.max(1, Math.abs(high));
+                if (value < low - slack || value > high + slack) {
+                    failures.add(q.where() + ": " + q.promql() + " " + labels + " = " + value
+                            + " with two replicas, " + one.get(labels) + " and " + other.get(labels) + " alone");
+                }
+            });
+        }
+        System.out.println("[fairledger-it] dashboard queries over replicated series: " + compared
+                + " compared with one replica alone, " + failures.size() + " differ");
+        assertThat(compared).as("panel queries over per-tenant, per-cluster and admission series").isGreaterThan(20);
+        assertThat(failures).as("queries that count a replica's numbers more than once").isEmpty();
+    }
+
+    /** Every panel query of the dashboards under test, with the workload's values for the variables. */
+    private static List<Query> panelQueries() throws java.io.IOException {
+        Set<String> only = only();
+        List<Query> queries = new ArrayList<>();
+        List<String> failures = new ArrayList<>();
+        for (Path file : DeploymentChecksIT.dashboardFiles()) {
+            if (only.isEmpty() || only.contains(file.getFileName().toString())) {
+                JsonNode dashboard = JSON.readTree(file.toFile());
+                Map<String, String> values = new HashMap<>(BUILT_INS);
+                values.putAll(WORKLOAD_VALUES);
+                collect(dashboard.get("panels"), dashboard.get("title").asText(), values, queries, failures);
+            }
+        }
+        assertThat(failures).isEmpty();
+        return queries;
+    }
+
+    /** {@code promql} with every fairledger series restricted to the replica scraped at {@code instance}. */
+    static String onlyFrom(String promql, String instance) {
+        Matcher m = SERIES.matcher(promql);
+        StringBuilder out = new StringBuilder();
+        while (m.find()) {
+            String matchers = m.group(3) == null || m.group(3).isBlank() ? "" : "," + m.group(3);
+            m.appendReplacement(out,
+                    Matcher.quoteReplacement(m.group(1) + "{instance=\"" + instance + "\"" + matchers + "}"));
+        }
+        m.appendTail(out);
+        return out.toString();
+    }
+
+    /** An instant query's result at {@code time}: each series' labels (as text) and value. */
+    private static Map<String, Double> vector(String url, String promql, String time) {
+        Map<String, Double> series = new java.util.TreeMap<>();
+        for (JsonNode s : get(url, "/api/v1/query", Map.of("query", promql, "time", time)).at("/data/result")) {
+            series.put(s.get("metric").toString(), s.at("/value/1").asDouble());
+        }
+        return series;
+    }
+
+    private static String instance(ServerProcess replica) {
+        return "127.0.0.1:" + replica.managementPort;
     }
 
     private record Query(String where, String promql) {

@@ -13,8 +13,9 @@ import java.util.concurrent.TimeUnit;
 import io.fairledger.testsupport.Processes;
 
 /**
- * The packaged server ({@code target/quarkus-app/quarkus-run.jar}) run as a process, as an operator runs it, on a free
- * API port and a free management port (health and metrics).
+ * The packaged server run as a process, as an operator runs it, on a free API port and a free management port (health
+ * and metrics): the production build ({@code target/quarkus-app}) or, for {@code serve} in standalone mode, the
+ * standalone build ({@code target/standalone-app}, what {@code ./fairledger} runs).
  */
 final class ServerProcess implements AutoCloseable {
 
@@ -30,27 +31,46 @@ final class ServerProcess implements AutoCloseable {
         this.process = process;
     }
 
+    /** The production build, which embeds no PostgreSQL or Kafka (the image and the chart run it). */
     static Path jar() {
-        Path jar = Path.of(System.getProperty("fairledger.server.jar", "../target/quarkus-app/quarkus-run.jar"));
+        return packaged("fairledger.server.jar", "../target/quarkus-app/quarkus-run.jar", "./mvnw install");
+    }
+
+    /** The standalone build: the production build plus the embedded PostgreSQL and Kafka broker. */
+    static Path standaloneJar() {
+        return packaged("fairledger.standalone.jar", "../target/standalone-app/quarkus-run.jar",
+                "./mvnw -Pstandalone -DskipTests package");
+    }
+
+    private static Path packaged(String property, String fallback, String build) {
+        Path jar = Path.of(System.getProperty(property, fallback));
         if (!Files.isRegularFile(jar)) {
-            throw new IllegalStateException("no packaged server at " + jar.toAbsolutePath()
-                    + ": run `./mvnw install` at the project root first (the README's test command does)");
+            throw new IllegalStateException("no packaged server at " + jar.toAbsolutePath() + ": run `" + build
+                    + "` at the project root first (the README's test command does)");
         }
         return jar;
     }
 
     /**
      * Starts {@code fairledger <args>} with these environment variables and free API and management ports; does not
-     * wait.
+     * wait. {@code serve} without a PostgreSQL or a Kafka address is standalone mode and runs the standalone build;
+     * everything else runs the production build.
      */
     static ServerProcess launch(Map<String, String> env, String... args) {
+        boolean standalone = args.length > 0 && args[0].equals("serve")
+                && !(env.containsKey("QUARKUS_DATASOURCE_JDBC_URL") && env.containsKey("KAFKA_BOOTSTRAP_SERVERS"));
+        return launch(standalone ? standaloneJar() : jar(), env, args);
+    }
+
+    /** Starts {@code java -jar <jar> <args>} as {@link #launch(Map, String...)} does. */
+    static ServerProcess launch(Path jar, Map<String, String> env, String... args) {
         try {
             int port = Processes.freePort();
             int managementPort = Processes.freePort();
             Path log = Files.createTempFile("fairledger-it-server", ".log");
             List<String> command = new ArrayList<>(
                     List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-jar",
-                            jar().toString()));
+                            jar.toString()));
             command.addAll(List.of(args));
             ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true)
                     .redirectOutput(log.toFile());
@@ -97,8 +117,13 @@ final class ServerProcess implements AutoCloseable {
 
     /** Sends SIGTERM, as Ctrl-C or an orchestrator would, and returns the exit code. */
     int terminate() throws InterruptedException {
+        return terminate(Duration.ofSeconds(60));
+    }
+
+    /** Sends SIGTERM and returns the exit code, failing if the process has not exited within {@code within}. */
+    int terminate(Duration within) throws InterruptedException {
         process.destroy();
-        return awaitExit(Duration.ofSeconds(60));
+        return awaitExit(within);
     }
 
     /** SIGKILL: the process gets no chance to clean up, as in a crash. */

@@ -6,20 +6,43 @@ import static org.hamcrest.Matchers.equalTo;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.Statement;
 import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 
+import org.awaitility.Awaitility;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+
+import io.fairledger.standalone.StandaloneServices;
 import io.fairledger.testsupport.Processes;
+import io.fairledger.testsupport.YarnWorkload;
 import io.restassured.http.ContentType;
 
 /**
  * {@code fairledger serve} with nothing configured: embedded PostgreSQL and Kafka under --data-dir, loopback callers
- * trusted as admin, SIGTERM stops everything, and a restart keeps the data.
+ * trusted as admin, SIGTERM stops everything (within its bound, even with a request in flight), a restart keeps the
+ * data, a second server on a live directory is refused, and after {@code kill -9} the next start stops the orphaned
+ * PostgreSQL and carries on with the data exact.
  */
 class StandaloneIT {
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final Instant START = Instant.parse("2026-11-20T00:00:00Z");
+    private static final String UNTIL = "2026-11-20T06:00:00Z";
+    private static final int QUEUES = 4;
+    /** The server's own bound, and a few seconds for the JVM to exit once everything has stopped. */
+    private static final Duration SHUTDOWN_BOUND = StandaloneServices.SHUTDOWN_BOUND.plusSeconds(5);
 
     private Path dataDir;
 
@@ -80,6 +103,108 @@ class StandaloneIT {
             assertThat(server.awaitExit(Duration.ofSeconds(60))).isEqualTo(1);
             assertThat(server.output()).contains("PostgreSQL at 127.0.0.1:" + closed).contains("is unreachable");
         }
+    }
+
+    @Test
+    void afterKillMinus9TheNextServeStopsTheOrphanAndTheDataIsExact() throws Exception {
+        dataDir = Files.createTempDirectory("fairledger-it-crash");
+        String cluster = "crash";
+        List<String> lines = YarnWorkload.lines(cluster, START, 3_000, QUEUES, 16);
+        Path events = dataDir.resolve("events.jsonl");
+        Path settings = dataDir.resolve("settings.json");
+        Files.write(events, lines);
+        Files.writeString(settings, YarnWorkload.settings(START, QUEUES));
+        JsonNode offline = account(events, settings, dataDir.resolve("offline"));
+        Path data = dataDir.resolve("data");
+        String kafkaPort = Integer.toString(Processes.freePort());
+        String[] serve = {"serve", "--data-dir", data.toString(), "--kafka-port", kafkaPort};
+
+        try (ServerProcess first = ServerProcess.start(Map.of(), serve)) {
+            try (ServerProcess second = ServerProcess.launch(Map.of(), serve)) {
+                assertThat(second.awaitExit(Duration.ofSeconds(60))).as("a second server on a live directory")
+                        .isEqualTo(1);
+                assertThat(second.output())
+                        .contains("is in use by a running fairledger server (pid " + first.pid() + ")")
+                        .doesNotContain("\tat ");
+            }
+            given().baseUri(first.managementUrl()).get("/q/health/ready").then().statusCode(200);
+            given().baseUri(first.baseUrl()).contentType(ContentType.JSON)
+                    .body("{\"id\":\"" + cluster + "\",\"resourceManager\":\"YARN\"}")
+                    .post("/api/v1/admin/clusters").then().statusCode(201);
+            given().baseUri(first.baseUrl()).contentType(ContentType.JSON).body(Files.readString(settings))
+                    .put("/api/v1/admin/clusters/" + cluster + "/ledger-settings").then().statusCode(200);
+            try (ServerProcess replay = ServerProcess.launch(Map.of(), "replay", "--events", events.toString(),
+                    "--bootstrap-servers", "127.0.0.1:" + kafkaPort)) {
+                assertThat(replay.awaitExit(Duration.ofMinutes(3))).as("replay exit code").isZero();
+            }
+            // while the server may still be storing the events
+            first.kill();
+        }
+        assertThat(postgresProcessesUnder(data)).as("PostgreSQL orphaned by the kill").isPositive();
+
+        try (ServerProcess restarted = ServerProcess.start(Map.of(), serve)) {
+            assertThat(restarted.output()).contains("is still running on").contains("has stopped");
+            given().baseUri(restarted.baseUrl()).get("/api/v1/admin/clusters/" + cluster).then().statusCode(200)
+                    .body("resourceManager", equalTo("YARN"));
+            Awaitility.await().atMost(240, TimeUnit.SECONDS).pollInterval(2, TimeUnit.SECONDS).untilAsserted(() -> {
+                String body = given().baseUri(restarted.baseUrl()).accept(ContentType.JSON)
+                        .queryParam("until", UNTIL).get("/api/v1/admin/clusters/" + cluster + "/statements").then()
+                        .statusCode(200).extract().asString();
+                assertThat(JSON.readTree(body)).as("statements after the crash equal the offline account")
+                        .isEqualTo(offline);
+            });
+            assertThat(restarted.terminate()).isIn(0, 143);
+        }
+        assertThat(postgresProcessesUnder(data)).as("postgres processes left running").isZero();
+    }
+
+    @Test
+    void sigtermWithARequestInFlightStopsEverythingWithinTheBound() throws Exception {
+        dataDir = Files.createTempDirectory("fairledger-it-inflight");
+        int postgresPort = Processes.freePort();
+        try (ServerProcess server = ServerProcess.start(Map.of(), "serve", "--data-dir", dataDir.toString(),
+                "--kafka-port", "0", "--postgres-port", Integer.toString(postgresPort));
+                Connection db = DriverManager.getConnection("jdbc:postgresql://127.0.0.1:" + postgresPort
+                        + "/postgres", "postgres", "")) {
+            assertThat(single(db, "show fsync")).as("durable by default").isEqualTo("on");
+            assertThat(single(db, "show synchronous_commit")).isEqualTo("on");
+            // a request that cannot finish: its INSERT waits for this transaction's lock
+            db.setAutoCommit(false);
+            db.createStatement().execute("lock table cluster in access exclusive mode");
+            CompletableFuture<Integer> inFlight = CompletableFuture.supplyAsync(() -> given()
+                    .baseUri(server.baseUrl()).contentType(ContentType.JSON)
+                    .body("{\"id\":\"stuck\",\"resourceManager\":\"MESOS\"}").post("/api/v1/admin/clusters")
+                    .statusCode());
+            try (Connection observer = DriverManager.getConnection(
+                    "jdbc:postgresql://127.0.0.1:" + postgresPort + "/postgres", "postgres", "")) {
+                Awaitility.await().atMost(60, TimeUnit.SECONDS).until(() -> Integer.parseInt(single(observer,
+                        "select count(*) from pg_stat_activity where wait_event_type = 'Lock'")) > 0);
+            }
+            long sent = System.nanoTime();
+            assertThat(server.terminate(SHUTDOWN_BOUND)).as("exit code after SIGTERM").isIn(0, 143);
+            System.out.printf("[fairledger-it] SIGTERM with a request in flight: exited after %.1f s, the request %s%n",
+                    (System.nanoTime() - sent) / 1e9,
+                    inFlight.handle((code, e) -> e == null ? "answered " + code : "failed: " + e.getMessage())
+                            .getNow("was still open"));
+            assertThat(server.output()).contains("embedded Kafka broker stopped")
+                    .contains("embedded PostgreSQL stopped");
+        }
+        assertThat(postgresProcessesUnder(dataDir)).as("postgres processes left running").isZero();
+    }
+
+    private static String single(Connection db, String sql) throws Exception {
+        try (Statement st = db.createStatement(); ResultSet rs = st.executeQuery(sql)) {
+            rs.next();
+            return rs.getString(1);
+        }
+    }
+
+    private static JsonNode account(Path events, Path settings, Path out) throws Exception {
+        try (ServerProcess account = ServerProcess.launch(Map.of(), "account", "--events", events.toString(),
+                "--config", settings.toString(), "--out", out.toString(), "--until", UNTIL)) {
+            assertThat(account.awaitExit(Duration.ofMinutes(3))).as(account.output()).isZero();
+        }
+        return JSON.readTree(out.resolve("statements.json").toFile());
     }
 
     private static long postgresProcessesUnder(Path dataDir) {

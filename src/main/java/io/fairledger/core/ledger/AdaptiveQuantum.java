@@ -37,9 +37,9 @@ final class AdaptiveQuantum {
         }
     }
 
-    private final Map<TenantNode, Map<String, App>> apps = new HashMap<>();
-    private final List<App> dirtyApps = new ArrayList<>();
-    private final List<List<TenantNode>> dirtyByDepth = new ArrayList<>();
+    final Map<TenantNode, Map<String, App>> apps = new HashMap<>();
+    final List<App> dirtyApps = new ArrayList<>();
+    final List<List<TenantNode>> dirtyByDepth = new ArrayList<>();
 
     /** Registers a new node under its parent, with the parent's quantum. */
     void nodeCreated(TenantNode node) {

@@ -55,11 +55,11 @@ import java.util.Map;
 public final class ClusterLedger {
 
     private final ClusterConfig config;
-    private final TenantTree tree = new TenantTree();
+    final TenantTree tree = new TenantTree();
     private final NodeIntegrals integrals;
-    private final Map<String, RunningTask> tasks = new HashMap<>();
-    private final TimeQuanta quanta;
-    private final long[] outcomes = new long[Outcome.values().length];
+    final Map<String, RunningTask> tasks = new HashMap<>();
+    final TimeQuanta quanta;
+    final long[] outcomes = new long[Outcome.values().length];
     private final TenantNode root;
     private ResourceVector capacity;
     private long clock;
@@ -85,6 +85,25 @@ public final class ClusterLedger {
             }
         }
         recomputeAll();
+    }
+
+    /**
+     * A ledger restored from a checkpoint ({@link LedgerCodec}): {@code nodes} root first, parents before children,
+     * each already holding its state; {@code quanta} and {@code tasks} as they stood.
+     */
+    ClusterLedger(ClusterConfig config, long clock, ResourceVector capacity, long[] outcomes, List<TenantNode> nodes,
+            TimeQuanta quanta, Map<String, RunningTask> tasks) {
+        this.config = config;
+        this.capacity = capacity;
+        this.clock = clock;
+        this.integrals = new NodeIntegrals(MemoryIntegration.of(config.memory()), config.registeredAt());
+        this.quanta = quanta;
+        for (TenantNode n : nodes) {
+            tree.restore(n);
+        }
+        this.root = nodes.get(0);
+        this.tasks.putAll(tasks);
+        System.arraycopy(outcomes, 0, this.outcomes, 0, this.outcomes.length);
     }
 
     /** The configuration this ledger was built with. */

@@ -8,8 +8,8 @@ import java.math.BigInteger;
  */
 final class Int128 {
 
-    private long hi;
-    private long lo;
+    long hi;
+    long lo;
 
     /** Adds {@code a * b}; both must be >= 0. */
     void addProduct(long a, long b) {

@@ -18,10 +18,10 @@ final class QuantumExpiry {
     static final int BUCKET_SHIFT = 10;
     static final long BUCKET_MS = 1L << BUCKET_SHIFT;
 
-    private final TreeMap<Long, ArrayList<RunningTask>> later = new TreeMap<>();
-    private final PriorityQueue<RunningTask> current = new PriorityQueue<>(
+    final TreeMap<Long, ArrayList<RunningTask>> later = new TreeMap<>();
+    final PriorityQueue<RunningTask> current = new PriorityQueue<>(
             (x, y) -> Long.compare(x.quantumEnd, y.quantumEnd));
-    private long currentBucket;
+    long currentBucket;
 
     QuantumExpiry(long start) {
         this.currentBucket = start >> BUCKET_SHIFT;

@@ -48,6 +48,15 @@ final class TenantTree {
         return n;
     }
 
+    /** Puts back a node restored from a checkpoint, after its parent: unlike {@link #add}, nothing else moves. */
+    void restore(TenantNode n) {
+        if (n.parent != null) {
+            n.parent.children.add(n);
+        }
+        nodes.put(n.path, n);
+        ordered.add(n);
+    }
+
     /** Every node's path, root first, parents before children. */
     List<TenantPath> paths() {
         List<TenantPath> out = new ArrayList<>(ordered.size());

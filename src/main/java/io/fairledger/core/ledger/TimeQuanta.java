@@ -14,9 +14,9 @@ import io.fairledger.core.model.ResourceVector;
 final class TimeQuanta {
 
     private final ClusterConfig config;
-    private final AdaptiveQuantum quantum = new AdaptiveQuantum();
-    private final QuantumExpiry young;
-    private long nextRefresh;
+    final AdaptiveQuantum quantum = new AdaptiveQuantum();
+    final QuantumExpiry young;
+    long nextRefresh;
 
     TimeQuanta(ClusterConfig config) {
         this.config = config;

@@ -40,6 +40,16 @@ public final class Replay {
         this.open = config.periods().periodOf(config.cluster().registeredAt());
     }
 
+    /** A replay restored from a {@link Checkpoint}: the ledger, the closed periods' statements and the open period. */
+    Replay(ReplayConfig config, ClusterLedger ledger, List<Statement> statements, List<FairnessReport> fairness,
+            Period open) {
+        this.config = config;
+        this.ledger = ledger;
+        this.statements.addAll(statements);
+        this.fairness.addAll(fairness);
+        this.open = open;
+    }
+
     /** Replays {@code events} (any order) under {@code config}. */
     public static ReplayResult run(ReplayConfig config, List<LedgerEvent> events) {
         List<LedgerEvent> ordered = new ArrayList<>(events);
@@ -72,6 +82,21 @@ public final class Replay {
             fairness.add(FairnessReport.ofPeriod(Chargeback.leaves(accounts)));
             open = config.periods().periodOf(open.end());
         }
+    }
+
+    /** The configuration this replay runs under. */
+    public ReplayConfig config() {
+        return config;
+    }
+
+    /** The statements of the closed periods, in order, as they were closed (for {@link Checkpoint}). */
+    List<Statement> closedStatements() {
+        return statements;
+    }
+
+    /** The fairness of the closed periods, parallel to {@link #closedStatements()} (for {@link Checkpoint}). */
+    List<FairnessReport> closedFairness() {
+        return fairness;
     }
 
     /** The ledger as it stands (its clock is the last event's instant or period boundary). */

@@ -1,0 +1,328 @@
+package io.fairledger.core.replay;
+
+import io.fairledger.core.chargeback.AdjustmentLine;
+import io.fairledger.core.chargeback.ChargeModel;
+import io.fairledger.core.chargeback.ChargebackConfig;
+import io.fairledger.core.chargeback.Period;
+import io.fairledger.core.chargeback.Statement;
+import io.fairledger.core.chargeback.TenantStatement;
+import io.fairledger.core.fairness.FairnessDegree;
+import io.fairledger.core.fairness.FairnessReport;
+import io.fairledger.core.ledger.ClusterLedger;
+import io.fairledger.core.ledger.LedgerCodec;
+import io.fairledger.core.model.ClusterConfig;
+import io.fairledger.core.model.MemoryMode;
+import io.fairledger.core.model.PricePlan;
+import io.fairledger.core.model.TenantConfig;
+import io.fairledger.core.model.TenantPath;
+import io.fairledger.core.model.UsageMeasure;
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.DataInput;
+import java.io.DataInputStream;
+import java.io.DataOutput;
+import java.io.DataOutputStream;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.math.BigDecimal;
+import java.math.BigInteger;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.ArrayList;
+import java.util.HexFormat;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * A replay's whole state as compact bytes, so that "restore the checkpoint, then apply the events after it" gives
+ * exactly the state of applying every event (docs/architecture.md, "Checkpoints"). Plain binary, no framework:
+ *
+ * <pre>
+ *   int    magic "FLCP"
+ *   byte   format version ({@link #FORMAT})
+ *   32 B   SHA-256 of the replay configuration ({@link #settingsVersion}), so state is never read under other settings
+ *   period the open period
+ *   list   the closed periods' statements and their fairness (the statement book the replay holds)
+ *   ledger every accumulator, open task and quantum of the ledger ({@link LedgerCodec})
+ * </pre>
+ *
+ * A reader refuses an unknown magic or format version and a configuration other than the one the state was made
+ * under, each with a message saying so; a change of this format (or of the ledger's state) takes a new version.
+ */
+public final class Checkpoint {
+
+    /** The format this class writes and the only one it reads. */
+    public static final int FORMAT = 2;
+
+    private static final int MAGIC = 0x464C4350;
+    private static final int DIGEST_BYTES = 32;
+
+    private Checkpoint() {
+    }
+
+    /** {@code replay}'s state as bytes; reads nothing that would move it. */
+    public static byte[] toBytes(Replay replay) {
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream(1 << 14);
+        try (DataOutputStream out = new DataOutputStream(bytes)) {
+            write(replay, out);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return bytes.toByteArray();
+    }
+
+    /** The replay {@link #toBytes} wrote, under {@code config}. */
+    public static Replay fromBytes(ReplayConfig config, byte[] bytes) {
+        try {
+            return read(config, new DataInputStream(new ByteArrayInputStream(bytes)));
+        } catch (IOException e) {
+            throw new IllegalArgumentException("checkpoint is unreadable: " + e.getMessage(), e);
+        }
+    }
+
+    /** Writes {@code replay}'s state. */
+    public static void write(Replay replay, DataOutput out) throws IOException {
+        out.writeInt(MAGIC);
+        out.writeByte(FORMAT);
+        out.write(digest(replay.config()));
+        writePeriod(out, replay.openPeriod());
+        List<Statement> statements = replay.closedStatements();
+        List<FairnessReport> fairness = replay.closedFairness();
+        out.writeInt(statements.size());
+        for (int i = 0; i < statements.size(); i++) {
+            writeStatement(out, statements.get(i));
+            writeFairness(out, fairness.get(i));
+        }
+        LedgerCodec.write(replay.ledger(), out);
+    }
+
+    /**
+     * The replay {@link #write} wrote, continuing under {@code config}.
+     *
+     * @throws IllegalArgumentException
+     *             when the bytes are not a checkpoint, are of another format version, or were made under another
+     *             configuration
+     */
+    public static Replay read(ReplayConfig config, DataInput in) throws IOException {
+        int magic = in.readInt();
+        if (magic != MAGIC) {
+            throw new IllegalArgumentException("not a ledger checkpoint (magic " + Integer.toHexString(magic) + ")");
+        }
+        int format = in.readUnsignedByte();
+        if (format != FORMAT) {
+            throw new IllegalArgumentException("ledger checkpoint format version " + format
+                    + " is unknown: this server reads version " + FORMAT + " only; replay from the facts instead");
+        }
+        byte[] digest = new byte[DIGEST_BYTES];
+        in.readFully(digest);
+        if (!MessageDigest.isEqual(digest, digest(config))) {
+            throw new IllegalArgumentException("ledger checkpoint was made under settings version "
+                    + HexFormat.of().formatHex(digest) + ", not the live " + settingsVersion(config));
+        }
+        Period open = readPeriod(in);
+        int count = in.readInt();
+        List<Statement> statements = new ArrayList<>(count);
+        List<FairnessReport> fairness = new ArrayList<>(count);
+        for (int i = 0; i < count; i++) {
+            statements.add(readStatement(in));
+            fairness.add(readFairness(in));
+        }
+        ClusterLedger ledger = LedgerCodec.read(config.cluster(), in);
+        return new Replay(config, ledger, statements, fairness, open);
+    }
+
+    /**
+     * The version of the settings a replay runs under: the SHA-256 (hex) of everything in {@code config} but its
+     * {@code until}. Two configurations with the same version give the same replay of the same events.
+     */
+    public static String settingsVersion(ReplayConfig config) {
+        return HexFormat.of().formatHex(digest(config));
+    }
+
+    private static byte[] digest(ReplayConfig config) {
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        try (DataOutputStream out = new DataOutputStream(bytes)) {
+            writeConfig(out, config);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        try {
+            return MessageDigest.getInstance("SHA-256").digest(bytes.toByteArray());
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException("the JDK has no SHA-256", e);
+        }
+    }
+
+    /** A canonical encoding of {@code config} (price plans by name), for {@link #settingsVersion}. */
+    private static void writeConfig(DataOutput out, ReplayConfig config) throws IOException {
+        ClusterConfig c = config.cluster();
+        LedgerCodec.writeString(out, c.clusterId());
+        out.writeLong(c.registeredAt());
+        LedgerCodec.writeVector(out, c.capacity());
+        out.writeInt(c.tenants().size());
+        for (TenantConfig t : c.tenants()) {
+            LedgerCodec.writePath(out, t.path());
+            out.writeDouble(t.weight());
+            out.writeDouble(t.discountOverride().orElse(Double.NaN));
+            LedgerCodec.writeString(out, t.pricePlan());
+        }
+        out.writeDouble(c.discountRate());
+        MemoryMode m = c.memory();
+        if (m instanceof MemoryMode.Rounds r) {
+            out.writeByte(1);
+            out.writeLong(r.lengthMs());
+            out.writeLong(r.originMs());
+        } else if (m instanceof MemoryMode.Decay d) {
+            out.writeByte(2);
+            out.writeLong(d.halfLifeMs());
+        } else {
+            out.writeByte(0);
+        }
+        LedgerCodec.writeString(out, c.par().name());
+        UsageMeasure measure = c.measure();
+        if (measure instanceof UsageMeasure.WeightedSum w) {
+            out.writeByte(1);
+            out.writeDouble(w.vcoreWeight());
+            out.writeDouble(w.memoryWeight());
+            out.writeDouble(w.gpuWeight());
+        } else {
+            out.writeByte(0);
+        }
+        out.writeLong(c.rootQuantumMs());
+        out.writeLong(c.quantumRefreshMs());
+        PeriodSchedule p = config.periods();
+        out.writeLong(p.originMs());
+        out.writeLong(p.lengthMs());
+        LedgerCodec.writeString(out, p.prefix());
+        ChargebackConfig cb = config.chargeback();
+        LedgerCodec.writeString(out, cb.model().name());
+        Map<String, PricePlan> plans = new TreeMap<>(cb.plans());
+        out.writeInt(plans.size());
+        for (PricePlan plan : plans.values()) {
+            LedgerCodec.writeString(out, plan.name());
+            writeDecimal(out, plan.perVcoreHour());
+            writeDecimal(out, plan.perGbHour());
+            writeDecimal(out, plan.perGpuHour());
+        }
+        LedgerCodec.writeString(out, cb.defaultPlan() == null ? "" : cb.defaultPlan());
+        out.writeBoolean(cb.costPerPeriod() != null);
+        if (cb.costPerPeriod() != null) {
+            writeDecimal(out, cb.costPerPeriod());
+        }
+        out.writeInt(cb.currencyScale());
+    }
+
+    private static void writePeriod(DataOutput out, Period p) throws IOException {
+        LedgerCodec.writeString(out, p.id());
+        out.writeLong(p.start());
+        out.writeLong(p.end());
+    }
+
+    private static Period readPeriod(DataInput in) throws IOException {
+        return new Period(LedgerCodec.readString(in), in.readLong(), in.readLong());
+    }
+
+    private static void writeStatement(DataOutput out, Statement s) throws IOException {
+        LedgerCodec.writeString(out, s.clusterId());
+        writePeriod(out, s.period());
+        LedgerCodec.writeString(out, s.model().name());
+        out.writeInt(s.lines().size());
+        for (TenantStatement l : s.lines()) {
+            LedgerCodec.writePath(out, l.tenant());
+            out.writeBoolean(l.inner());
+            out.writeInt(l.resourceSeconds().size());
+            for (BigDecimal v : l.resourceSeconds()) {
+                writeDecimal(out, v);
+            }
+            for (BigDecimal v : new BigDecimal[]{l.counted(), l.actual(), l.entitled()}) {
+                writeDecimal(out, v);
+            }
+            out.writeDouble(l.rho().value());
+            out.writeBoolean(l.rho().noEntitlement());
+            for (BigDecimal v : new BigDecimal[]{l.lent(), l.borrowed(), l.owed(), l.balance(), l.charge()}) {
+                writeDecimal(out, v);
+            }
+            out.writeInt(l.adjustments().size());
+            for (AdjustmentLine a : l.adjustments()) {
+                LedgerCodec.writeString(out, a.correctedPeriod());
+                LedgerCodec.writePath(out, a.tenant());
+                writeDecimal(out, a.amount());
+                LedgerCodec.writeString(out, a.reason());
+            }
+        }
+    }
+
+    private static Statement readStatement(DataInput in) throws IOException {
+        String cluster = LedgerCodec.readString(in);
+        Period period = readPeriod(in);
+        ChargeModel model = ChargeModel.valueOf(LedgerCodec.readString(in));
+        int count = in.readInt();
+        List<TenantStatement> lines = new ArrayList<>(count);
+        for (int i = 0; i < count; i++) {
+            TenantPath tenant = LedgerCodec.readPath(in);
+            boolean inner = in.readBoolean();
+            int types = in.readInt();
+            List<BigDecimal> seconds = new ArrayList<>(types);
+            for (int r = 0; r < types; r++) {
+                seconds.add(readDecimal(in));
+            }
+            BigDecimal counted = readDecimal(in);
+            BigDecimal actual = readDecimal(in);
+            BigDecimal entitled = readDecimal(in);
+            FairnessDegree rho = new FairnessDegree(in.readDouble(), in.readBoolean());
+            BigDecimal lent = readDecimal(in);
+            BigDecimal borrowed = readDecimal(in);
+            BigDecimal owed = readDecimal(in);
+            BigDecimal balance = readDecimal(in);
+            BigDecimal charge = readDecimal(in);
+            int adjustments = in.readInt();
+            List<AdjustmentLine> lineAdjustments = new ArrayList<>(adjustments);
+            for (int a = 0; a < adjustments; a++) {
+                lineAdjustments.add(new AdjustmentLine(LedgerCodec.readString(in),
+                        LedgerCodec.readPath(in), readDecimal(in), LedgerCodec.readString(in)));
+            }
+            lines.add(new TenantStatement(tenant, inner, seconds, counted, actual, entitled, rho, lent, borrowed, owed,
+                    balance, charge, lineAdjustments));
+        }
+        return new Statement(cluster, period, model, lines);
+    }
+
+    private static void writeFairness(DataOutput out, FairnessReport f) throws IOException {
+        out.writeInt(f.degrees().size());
+        for (Map.Entry<String, FairnessDegree> e : f.degrees().entrySet()) {
+            LedgerCodec.writeString(out, e.getKey());
+            out.writeDouble(e.getValue().value());
+            out.writeBoolean(e.getValue().noEntitlement());
+        }
+        out.writeDouble(f.sharingBenefit());
+        out.writeDouble(f.sharingLoss());
+        out.writeDouble(f.jainFairness());
+        out.writeDouble(f.equality());
+    }
+
+    private static FairnessReport readFairness(DataInput in) throws IOException {
+        int count = in.readInt();
+        Map<String, FairnessDegree> degrees = new LinkedHashMap<>();
+        for (int i = 0; i < count; i++) {
+            degrees.put(LedgerCodec.readString(in), new FairnessDegree(in.readDouble(), in.readBoolean()));
+        }
+        return new FairnessReport(degrees, in.readDouble(), in.readDouble(), in.readDouble(), in.readDouble());
+    }
+
+    /** A decimal exactly: its scale and unscaled value. */
+    private static void writeDecimal(DataOutput out, BigDecimal v) throws IOException {
+        out.writeInt(v.scale());
+        byte[] unscaled = v.unscaledValue().toByteArray();
+        out.writeShort(unscaled.length);
+        out.write(unscaled);
+    }
+
+    private static BigDecimal readDecimal(DataInput in) throws IOException {
+        int scale = in.readInt();
+        byte[] unscaled = new byte[in.readUnsignedShort()];
+        in.readFully(unscaled);
+        return new BigDecimal(new BigInteger(unscaled), scale);
+    }
+}

@@ -1,0 +1,164 @@
+package io.fairledger.live;
+
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+
+import io.fairledger.config.FairledgerConfig;
+import io.fairledger.facts.FactCursor;
+import io.fairledger.facts.LedgerFact;
+import io.fairledger.tenancy.LedgerSettings;
+import jakarta.annotation.PostConstruct;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+import org.jboss.logging.Logger;
+
+/**
+ * Builds a cluster's live ledger from its newest usable checkpoint and the facts after it, instead of from every stored
+ * fact, and stores checkpoints as the ledger moves (docs/architecture.md, "Checkpoints").
+ * <p>
+ * A checkpoint made at horizon {@code H} holds every fact up to its event time {@code L} stored before {@code H}. It is
+ * usable under the live settings' version when no fact stored at or after {@code H} is at or before {@code L}: then it
+ * plus the facts after {@code L} are every stored fact. A late fact makes every checkpoint at or after its event time
+ * unusable; those are deleted when found, so a late fact rebuilds from the newest checkpoint before it. The facts after
+ * the checkpoint are streamed in event-time order through the fact cursor and applied one instant at a time.
+ * <p>
+ * A checkpoint is stored after a period closes, after {@code fairledger.live.checkpoint.every-facts} facts, and after
+ * {@code fairledger.live.checkpoint.every} when facts came meanwhile; the {@code keep} newest are kept.
+ */
+@ApplicationScoped
+public class BoundedReplays {
+
+    private static final Logger LOG = Logger.getLogger(BoundedReplays.class);
+
+    /**
+     * How a ledger was last built.
+     *
+     * @param from
+     *            the checkpoint it started from, empty when it replayed from the registration
+     * @param factsReplayed
+     *            facts applied after the checkpoint
+     */
+    public record Rebuild(Optional<LedgerCheckpoints.Stored> from, long factsReplayed) {
+    }
+
+    /** When a ledger was last checkpointed: its fact count, open period and the wall clock. */
+    private record Mark(long facts, String openPeriod, long wallMs) {
+    }
+
+    @Inject
+    FactCursor cursor;
+
+    @Inject
+    LedgerCheckpoints checkpoints;
+
+    @Inject
+    FairledgerConfig config;
+
+    private final Map<String, Rebuild> rebuilds = new ConcurrentHashMap<>();
+    private final Map<String, Mark> marks = new ConcurrentHashMap<>();
+
+    /** Refuses settings that would store no checkpoint or keep none, naming the key. */
+    @PostConstruct
+    void checkSettings() {
+        FairledgerConfig.Live.Checkpoint every = config.live().checkpoint();
+        if (every.everyFacts() < 1 || every.keep() < 1 || every.every().isNegative() || every.every().isZero()) {
+            throw new IllegalStateException("fairledger.live.checkpoint.every-facts and .keep must be >= 1 and .every "
+                    + "> 0, got " + every.everyFacts() + ", " + every.keep() + " and " + every.every());
+        }
+    }
+
+    /** The ledger of {@code clusterId} holding every fact stored before {@code horizon}. */
+    public LiveLedger build(String clusterId, LedgerSettings settings, String horizon) throws SQLException {
+        String version = LiveLedger.settingsVersion(clusterId, settings);
+        LiveLedger ledger = null;
+        LedgerCheckpoints.Stored used = null;
+        for (LedgerCheckpoints.Stored c : checkpoints.newestFirst(clusterId, version, horizon)) {
+            Long lacking = cursor.earliestStored(clusterId, c.horizon(), horizon);
+            if (lacking != null && lacking <= c.eventTimeMs()) {
+                checkpoints.delete(clusterId, version, c);
+                continue;
+            }
+            byte[] state = checkpoints.state(clusterId, version, c);
+            if (state == null) {
+                continue;
+            }
+            try {
+                ledger = LiveLedger.restore(clusterId, settings, state);
+                used = c;
+                break;
+            } catch (IllegalArgumentException e) {
+                LOG.warnf("checkpoint of cluster %s at %d not used: %s", clusterId, c.eventTimeMs(), e.getMessage());
+                checkpoints.delete(clusterId, version, c);
+            }
+        }
+        if (ledger == null) {
+            ledger = new LiveLedger(clusterId, settings, List.of());
+        }
+        marks.put(clusterId, mark(ledger));
+        long before = ledger.facts();
+        long from = ledger.lastApplied() == Long.MIN_VALUE ? Long.MIN_VALUE : ledger.lastApplied() + 1;
+        LiveLedger building = ledger;
+        List<LedgerFact> instant = new ArrayList<>();
+        cursor.forEachSince(clusterId, from, horizon, fact -> {
+            if (!instant.isEmpty() && instant.get(0).at() != fact.at()) {
+                apply(clusterId, building, instant, horizon);
+            }
+            instant.add(fact);
+        });
+        apply(clusterId, building, instant, horizon);
+        rebuilds.put(clusterId, new Rebuild(Optional.ofNullable(used), ledger.facts() - before));
+        return ledger;
+    }
+
+    /** Applies the facts of one instant, then stores a checkpoint if one is due. */
+    private void apply(String clusterId, LiveLedger ledger, List<LedgerFact> instant, String horizon) {
+        if (instant.isEmpty()) {
+            return;
+        }
+        if (!ledger.offer(instant)) {
+            throw new IllegalStateException("facts read in event-time order came out of order for " + clusterId);
+        }
+        instant.clear();
+        checkpointIfDue(clusterId, ledger, horizon);
+    }
+
+    /**
+     * Stores a checkpoint of {@code ledger}, which holds every fact stored before {@code horizon}, when one is due:
+     * a period closed, or enough facts or time passed since the last one. A checkpoint that cannot be stored is logged
+     * and tried again at the next fact: the ledger itself is right either way.
+     */
+    public void checkpointIfDue(String clusterId, LiveLedger ledger, String horizon) {
+        Mark last = marks.get(clusterId);
+        FairledgerConfig.Live.Checkpoint every = config.live().checkpoint();
+        long newFacts = last == null ? ledger.facts() : ledger.facts() - last.facts();
+        boolean due = last == null
+                ? ledger.facts() > 0
+                : newFacts > 0 && (!ledger.openPeriod().equals(last.openPeriod())
+                        || newFacts >= every.everyFacts()
+                        || System.currentTimeMillis() - last.wallMs() >= every.every().toMillis());
+        if (!due) {
+            return;
+        }
+        try {
+            checkpoints.save(clusterId, ledger.settingsVersion(),
+                    new LedgerCheckpoints.Stored(ledger.lastApplied(), horizon, ledger.facts()), ledger.checkpoint(),
+                    every.keep());
+            marks.put(clusterId, mark(ledger));
+        } catch (SQLException | RuntimeException e) {
+            LOG.warnf(e, "checkpoint of cluster %s at %d not stored", clusterId, ledger.lastApplied());
+        }
+    }
+
+    private static Mark mark(LiveLedger ledger) {
+        return new Mark(ledger.facts(), ledger.openPeriod(), System.currentTimeMillis());
+    }
+
+    /** How the ledger of {@code clusterId} was last built, if it was (for tests and operators). */
+    public Optional<Rebuild> lastRebuild(String clusterId) {
+        return Optional.ofNullable(rebuilds.get(clusterId));
+    }
+}

@@ -1,0 +1,114 @@
+package io.fairledger.live;
+
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.List;
+
+import javax.sql.DataSource;
+
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+
+/**
+ * The one owner of table {@code ledger_checkpoint} (V40): the stored states of the live ledgers
+ * ({@link LiveLedger#checkpoint}), by cluster, settings version and event time, each with the fact cursor's horizon it
+ * was made at. Several replicas may store the same checkpoint: the first one stands.
+ */
+@ApplicationScoped
+public class LedgerCheckpoints {
+
+    /**
+     * A stored checkpoint, without its state.
+     *
+     * @param eventTimeMs
+     *            every fact up to this event time is in it ({@link LiveLedger#lastApplied})
+     * @param horizon
+     *            the fact cursor's horizon it was made at: it holds no fact stored by a transaction at or after it
+     * @param facts
+     *            how many facts it holds
+     */
+    public record Stored(long eventTimeMs, String horizon, long facts) {
+    }
+
+    @Inject
+    DataSource dataSource;
+
+    /** The checkpoints of {@code clusterId} under {@code version} made at or before {@code horizon}, newest first. */
+    public List<Stored> newestFirst(String clusterId, String version, String horizon) throws SQLException {
+        List<Stored> out = new ArrayList<>();
+        try (Connection c = dataSource.getConnection();
+                PreparedStatement ps = c.prepareStatement("SELECT event_time_ms, fact_horizon::text, facts "
+                        + "FROM ledger_checkpoint WHERE cluster_id = ? AND settings_version = ? "
+                        + "AND fact_horizon <= ?::xid8 ORDER BY event_time_ms DESC")) {
+            ps.setString(1, clusterId);
+            ps.setString(2, version);
+            ps.setString(3, horizon);
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    out.add(new Stored(rs.getLong(1), rs.getString(2), rs.getLong(3)));
+                }
+            }
+        }
+        return out;
+    }
+
+    /** The state of a stored checkpoint, or null when it has been deleted meanwhile. */
+    public byte[] state(String clusterId, String version, Stored stored) throws SQLException {
+        try (Connection c = dataSource.getConnection();
+                PreparedStatement ps = c.prepareStatement("SELECT state FROM ledger_checkpoint "
+                        + "WHERE cluster_id = ? AND settings_version = ? AND event_time_ms = ?")) {
+            ps.setString(1, clusterId);
+            ps.setString(2, version);
+            ps.setLong(3, stored.eventTimeMs());
+            try (ResultSet rs = ps.executeQuery()) {
+                return rs.next() ? rs.getBytes(1) : null;
+            }
+        }
+    }
+
+    /**
+     * Stores a checkpoint (unless one of the same cluster, version and event time exists), then keeps only the
+     * {@code keep} newest of the cluster under {@code version} and none under another version.
+     */
+    public void save(String clusterId, String version, Stored stored, byte[] state, int keep) throws SQLException {
+        try (Connection c = dataSource.getConnection()) {
+            try (PreparedStatement ps = c.prepareStatement("INSERT INTO ledger_checkpoint (cluster_id, "
+                    + "settings_version, event_time_ms, fact_horizon, facts, state) VALUES (?, ?, ?, ?::xid8, ?, ?) "
+                    + "ON CONFLICT DO NOTHING")) {
+                ps.setString(1, clusterId);
+                ps.setString(2, version);
+                ps.setLong(3, stored.eventTimeMs());
+                ps.setString(4, stored.horizon());
+                ps.setLong(5, stored.facts());
+                ps.setBytes(6, state);
+                ps.executeUpdate();
+            }
+            try (PreparedStatement ps = c.prepareStatement("DELETE FROM ledger_checkpoint WHERE cluster_id = ? "
+                    + "AND (settings_version <> ? OR event_time_ms < (SELECT min(event_time_ms) FROM (SELECT "
+                    + "event_time_ms FROM ledger_checkpoint WHERE cluster_id = ? AND settings_version = ? "
+                    + "ORDER BY event_time_ms DESC LIMIT ?) newest))")) {
+                ps.setString(1, clusterId);
+                ps.setString(2, version);
+                ps.setString(3, clusterId);
+                ps.setString(4, version);
+                ps.setInt(5, keep);
+                ps.executeUpdate();
+            }
+        }
+    }
+
+    /** Deletes a checkpoint that can no longer be used (it lacks a fact stored since, or cannot be read). */
+    public void delete(String clusterId, String version, Stored stored) throws SQLException {
+        try (Connection c = dataSource.getConnection();
+                PreparedStatement ps = c.prepareStatement("DELETE FROM ledger_checkpoint "
+                        + "WHERE cluster_id = ? AND settings_version = ? AND event_time_ms = ?")) {
+            ps.setString(1, clusterId);
+            ps.setString(2, version);
+            ps.setLong(3, stored.eventTimeMs());
+            ps.executeUpdate();
+        }
+    }
+}

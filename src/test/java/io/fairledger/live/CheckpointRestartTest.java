@@ -1,0 +1,168 @@
+package io.fairledger.live;
+
+import static io.restassured.RestAssured.given;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+import javax.sql.DataSource;
+
+import org.awaitility.Awaitility;
+import org.eclipse.microprofile.config.inject.ConfigProperty;
+import org.junit.jupiter.api.Test;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+
+import io.fairledger.accounting.StatementService;
+import io.fairledger.facts.FactCursor;
+import io.fairledger.facts.LedgerFact;
+import io.fairledger.tenancy.LedgerSettings;
+import io.fairledger.testsupport.EventPublisher;
+import io.fairledger.testsupport.KafkaResource;
+import io.fairledger.testsupport.PostgresResource;
+import io.fairledger.testsupport.YarnWorkload;
+import io.quarkus.test.common.TestResourceScope;
+import io.quarkus.test.common.WithTestResource;
+import io.quarkus.test.junit.QuarkusTest;
+import io.restassured.http.ContentType;
+import jakarta.inject.Inject;
+
+/**
+ * Checkpoints on the real server (PostgreSQL and Kafka): the live ledger stores checkpoints as periods close; a late
+ * fact rebuilds it from the newest checkpoint before the fact's event time and the stored facts after it (not from
+ * the registration); a restart (a ledger built afresh from the stored checkpoints) gives the same view as a full
+ * replay of every stored fact, and as the running ledger.
+ */
+@QuarkusTest
+@WithTestResource(value = PostgresResource.class, scope = TestResourceScope.GLOBAL)
+@WithTestResource(value = KafkaResource.class, scope = TestResourceScope.GLOBAL)
+class CheckpointRestartTest {
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final Instant START = Instant.parse("2026-11-21T00:00:00Z");
+    private static final String CLUSTER = "checkpoint-yarn";
+    private static final long GRANT_INTERVAL_MS = 10_000;
+
+    @ConfigProperty(name = "kafka.bootstrap.servers")
+    String bootstrap;
+
+    @Inject
+    LiveLedgers live;
+
+    @Inject
+    BoundedReplays replays;
+
+    @Inject
+    FactCursor cursor;
+
+    @Inject
+    StatementService statements;
+
+    @Inject
+    DataSource dataSource;
+
+    @Test
+    void aLateFactRebuildsFromACheckpointAndARestartEqualsTheFullReplay() throws Exception {
+        String settings = YarnWorkload.settings(START, 4).replace("\"period\":{\"length\":\"PT1H\"}",
+                "\"period\":{\"length\":\"PT2M\"}");
+        given().contentType(ContentType.JSON).body("{\"id\":\"" + CLUSTER + "\",\"resourceManager\":\"YARN\"}")
+                .post("/api/v1/admin/clusters").then().statusCode(201);
+        given().contentType(ContentType.JSON).body(settings)
+                .put("/api/v1/admin/clusters/" + CLUSTER + "/ledger-settings").then().statusCode(200);
+
+        List<String> lines = new ArrayList<>(YarnWorkload.lines(CLUSTER, START, 900, 4, 23));
+        lines.sort(Comparator.comparingLong(CheckpointRestartTest::eventTime));
+        int third = lines.size() / 3;
+        // one container of the last third, held back to arrive late: all its events come after the second third
+        long secondEnds = eventTime(lines.get(2 * third - 1));
+        String lateContainer = lines.subList(2 * third, lines.size()).stream()
+                .filter(l -> l.contains("\"state\":\"ALLOCATED\"") && eventTime(l) > secondEnds + 1_000)
+                .map(l -> l.replaceAll(".*\"containerId\":\"([^\"]+)\".*", "$1")).findFirst().orElseThrow();
+        List<String> late = lines.stream().filter(l -> l.contains(lateContainer)).toList();
+        long lateAt = late.stream().mapToLong(CheckpointRestartTest::eventTime).min().orElseThrow();
+
+        for (List<String> part : List.of(lines.subList(0, third), lines.subList(third, 2 * third),
+                lines.subList(2 * third, lines.size()).stream().filter(l -> !late.contains(l)).toList())) {
+            EventPublisher.publishYarn(bootstrap, CLUSTER, part);
+            // a RUNNING after its ALLOCATED stores no fact of its own
+            awaitApplied(part.stream().filter(l -> !l.contains("\"state\":\"RUNNING\""))
+                    .mapToLong(CheckpointRestartTest::eventTime).max().orElseThrow());
+        }
+        List<Long> stored = checkpointTimes();
+        assertThat(stored).as("checkpoints stored as periods closed").isNotEmpty();
+        long expectedFrom = stored.stream().filter(t -> t < lateAt).mapToLong(Long::longValue).max()
+                .orElseThrow(() -> new AssertionError("no checkpoint before " + lateAt + " among " + stored));
+
+        EventPublisher.publishYarn(bootstrap, CLUSTER, late);
+        Awaitility.await().atMost(90, TimeUnit.SECONDS).pollInterval(500, TimeUnit.MILLISECONDS)
+                .untilAsserted(() -> assertThat(live.find(CLUSTER).orElseThrow().facts())
+                        .isEqualTo(cursor.facts(CLUSTER).size()));
+        BoundedReplays.Rebuild rebuild = replays.lastRebuild(CLUSTER).orElseThrow();
+        assertThat(rebuild.from()).as("the late fact rebuilt from a checkpoint, not the registration").isPresent();
+        assertThat(rebuild.from().get().eventTimeMs()).as("the newest checkpoint before the late fact")
+                .isEqualTo(expectedFrom);
+        List<LedgerFact> facts = cursor.facts(CLUSTER);
+        assertThat(rebuild.factsReplayed()).as("only the facts after the checkpoint were replayed")
+                .isEqualTo(facts.stream().filter(f -> f.at() > expectedFrom).count())
+                .isLessThan(facts.size());
+
+        System.out.printf("[fairledger-test] late fact at %d rebuilt from the checkpoint at %d (of %s): %d of %d facts "
+                + "replayed%n", lateAt, expectedFrom, stored, rebuild.factsReplayed(), facts.size());
+        LedgerSettings ledgerSettings = statements.settings(CLUSTER);
+        LiveView full = new LiveLedger(CLUSTER, ledgerSettings, facts).view(GRANT_INTERVAL_MS);
+        assertSameView(live.find(CLUSTER).orElseThrow(), full);
+
+        long newest = checkpointTimes().get(0);
+        LiveLedger restarted = replays.build(CLUSTER, ledgerSettings, cursor.horizon());
+        BoundedReplays.Rebuild restart = replays.lastRebuild(CLUSTER).orElseThrow();
+        assertThat(restart.from()).as("a restart starts from the newest checkpoint").isPresent();
+        assertThat(restart.from().get().eventTimeMs()).isEqualTo(newest);
+        assertThat(restart.factsReplayed()).isEqualTo(facts.size() - restart.from().get().facts());
+        assertSameView(restarted.view(GRANT_INTERVAL_MS), full);
+    }
+
+    private static void assertSameView(LiveView actual, LiveView expected) {
+        assertThat(actual).usingRecursiveComparison().withComparatorForType(Double::compare, Double.class)
+                .isEqualTo(expected);
+    }
+
+    private void awaitApplied(long lastEventTime) {
+        Awaitility.await().atMost(90, TimeUnit.SECONDS).pollInterval(500, TimeUnit.MILLISECONDS)
+                .untilAsserted(() -> {
+                    LiveView view = live.find(CLUSTER).orElseThrow();
+                    assertThat(view.asOf()).isEqualTo(Instant.ofEpochMilli(lastEventTime));
+                    assertThat(view.facts()).isEqualTo(cursor.facts(CLUSTER).size());
+                });
+    }
+
+    /** The event times of the cluster's stored checkpoints, newest first. */
+    private List<Long> checkpointTimes() throws Exception {
+        List<Long> out = new ArrayList<>();
+        try (Connection c = dataSource.getConnection();
+                PreparedStatement ps = c.prepareStatement("SELECT event_time_ms FROM ledger_checkpoint "
+                        + "WHERE cluster_id = ? ORDER BY event_time_ms DESC")) {
+            ps.setString(1, CLUSTER);
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    out.add(rs.getLong(1));
+                }
+            }
+        }
+        return out;
+    }
+
+    private static long eventTime(String line) {
+        try {
+            return JSON.readTree(line).get("eventTime").asLong();
+        } catch (Exception e) {
+            throw new IllegalStateException(e);
+        }
+    }
+}
