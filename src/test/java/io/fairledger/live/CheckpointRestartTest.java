@@ -102,8 +102,8 @@ class CheckpointRestartTest {
 
         EventPublisher.publishYarn(bootstrap, CLUSTER, late);
         Awaitility.await().atMost(90, TimeUnit.SECONDS).pollInterval(500, TimeUnit.MILLISECONDS)
-                .untilAsserted(() -> assertThat(live.find(CLUSTER).orElseThrow().facts())
-                        .isEqualTo(cursor.facts(CLUSTER).size()));
+                .untilAsserted(() -> assertThat(live.find(CLUSTER)).map(LiveView::facts).hasValue(
+                        (long) cursor.facts(CLUSTER).size()));
         BoundedReplays.Rebuild rebuild = replays.lastRebuild(CLUSTER).orElseThrow();
         assertThat(rebuild.from()).as("the late fact rebuilt from a checkpoint, not the registration").isPresent();
         assertThat(rebuild.from().get().eventTimeMs()).as("the newest checkpoint before the late fact")
@@ -136,7 +136,9 @@ class CheckpointRestartTest {
     private void awaitApplied(long lastEventTime) {
         Awaitility.await().atMost(90, TimeUnit.SECONDS).pollInterval(500, TimeUnit.MILLISECONDS)
                 .untilAsserted(() -> {
-                    LiveView view = live.find(CLUSTER).orElseThrow();
+                    // no view yet is a failed assertion (retried), not an exception that ends the wait
+                    assertThat(live.find(CLUSTER)).as("the cluster's live view").isPresent();
+                    LiveView view = live.find(CLUSTER).get();
                     assertThat(view.asOf()).isEqualTo(Instant.ofEpochMilli(lastEventTime));
                     assertThat(view.facts()).isEqualTo(cursor.facts(CLUSTER).size());
                 });
