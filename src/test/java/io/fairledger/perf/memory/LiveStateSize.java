@@ -8,8 +8,11 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Random;
+
+import javax.management.ObjectName;
 
 import io.fairledger.accounting.LedgerFeed;
 import io.fairledger.core.chargeback.ChargeModel;
@@ -23,12 +26,13 @@ import io.fairledger.tenancy.LedgerSettings;
 
 /**
  * Load tool for the server's memory (issue #15, memory): builds one cluster's state as the server keeps it (a
- * {@link LiveLedger} and its published {@link LiveView}) with T leaf tenants under G groups, then N running tasks
- * (YARN containers started and not finished), and prints the retained heap after forced collections at each step: the
- * bytes per tenant (ledger and view with no task, over the empty JVM) and per running task (the tasks' increase over the
- * tenants alone), then after P daily periods closed (the closed periods' statements, which the ledger keeps) the bytes per
- * tenant and closed period, the checkpoint's size, and this process's resident memory (VmRSS). The facts offered are dropped
- * before each measure, as the server keeps none of them. Asserts nothing; docs/benchmarks.md has the results.
+ * {@link LiveLedger} and its published {@link LiveView}) with T leaf tenants under G groups, then N running tasks (YARN
+ * containers started and not finished), then P closed daily periods, and prints the retained heap after forced
+ * collections at each step: bytes per tenant (ledger and view without tasks, over the settings alone), per running task
+ * (the tasks' increase) and per tenant and closed period (the statements the ledger keeps of every closed period); then
+ * the checkpoint's size, this process's resident memory (VmRSS) and the top of the heap's class histogram. The facts
+ * offered are dropped before each measure, as the server keeps none. Asserts nothing; docs/benchmarks.md has the
+ * results.
  *
  * <pre>
  * ./mvnw -B -Pbench test-compile exec:exec -Dbench.jvm="-Xmx512m -XX:+UseG1GC" \
@@ -43,6 +47,8 @@ public final class LiveStateSize {
     private static final long SPREAD_MS = Duration.ofHours(6).toMillis();
     /** Tasks are offered in batches, as the consumer hands them to the live ledger. */
     private static final int BATCH = 500;
+    /** The histogram's header lines and its top entries. */
+    private static final int HISTOGRAM_LINES = 2 + 15;
 
     private LiveStateSize() {
     }
@@ -95,6 +101,8 @@ public final class LiveStateSize {
         System.out.printf("retained heap, all:                        %,8d KB%n", withStatements >> 10);
         System.out.printf("checkpoint of this state: %,d bytes%n", ledger.checkpoint().length);
         System.out.printf("this process: %s, %s%n", status("VmRSS"), status("VmHWM"));
+        System.out.println("where the heap goes (GC.class_histogram, top entries):");
+        histogram(HISTOGRAM_LINES).forEach(System.out::println);
         // keep both alive until measured
         System.out.printf("(%d facts, %d statements)%n", ledger.facts(), view.ended().size());
     }
@@ -115,6 +123,14 @@ public final class LiveStateSize {
         return last;
     }
 
+    /** The first {@code lines} lines of the heap's class histogram (jcmd's GC.class_histogram, in process). */
+    private static List<String> histogram(int lines) throws Exception {
+        String text = (String) ManagementFactory.getPlatformMBeanServer().invoke(
+                new ObjectName("com.sun.management:type=DiagnosticCommand"), "gcClassHistogram",
+                new Object[] { new String[0] }, new String[] { String[].class.getName() });
+        return text.lines().limit(lines).toList();
+    }
+
     private static String status(String field) throws Exception {
         for (String line : Files.readAllLines(Path.of("/proc/self/status"))) {
             if (line.startsWith(field + ":")) {
@@ -130,7 +146,7 @@ public final class LiveStateSize {
         for (int i = 0; i < tasks; i++) {
             starts[i] = START.toEpochMilli() + 1 + (long) (rnd.nextDouble() * SPREAD_MS);
         }
-        java.util.Arrays.sort(starts);
+        Arrays.sort(starts);
         List<LedgerFact> batch = new ArrayList<>(BATCH);
         for (int i = 0; i < tasks; i++) {
             String id = "container_" + i;
