@@ -101,11 +101,12 @@ public final class ServerMemory {
 
     /** The server's resident memory and live heap now; with {@code histogram}, the top of the class histogram. */
     private static void report(String when, long pid, boolean histogram) throws IOException, InterruptedException {
+        // resident memory first: the histogram's full collection may give heap back to the system
+        String resident = status(pid, "VmRSS") + ", " + status(pid, "VmHWM");
         List<String> classes = jcmd(pid, "GC.class_histogram");
         String total = classes.stream().filter(l -> l.startsWith("Total")).findFirst().orElse("Total ? ?");
         long liveBytes = Long.parseLong(total.trim().split("\\s+")[2]);
-        System.out.printf("%s: %s, %s, live heap %,d KB%n", when, status(pid, "VmRSS"), status(pid, "VmHWM"),
-                liveBytes >> 10);
+        System.out.printf("%s: %s, live heap %,d KB%n", when, resident, liveBytes >> 10);
         if (histogram) {
             classes.stream().limit(HISTOGRAM_LINES).forEach(System.out::println);
             // with -XX:NativeMemoryTracking=summary: what the JVM has committed, by area
