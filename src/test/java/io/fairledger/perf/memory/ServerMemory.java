@@ -35,8 +35,9 @@ import io.fairledger.testsupport.ServerEnvironment;
  *
  * <pre>
  * ./mvnw -B -Pstandalone -DskipTests package
- * BENCH_SERVER_JVM_OPTS="-Xmx512m -XX:+UseG1GC -XX:NativeMemoryTracking=summary" ./mvnw -B -Pbench \
- *     test-compile exec:exec -Dbench.main=io.fairledger.perf.memory.ServerMemory -Dbench="10000 100000 3"
+ * BENCH_SERVER_JVM_OPTS="-Xmx512m -XX:+UseG1GC -XX:G1PeriodicGCInterval=15000 -XX:MinHeapFreeRatio=20 \
+ *     -XX:MaxHeapFreeRatio=40 -XX:NativeMemoryTracking=summary" ./mvnw -B -Pbench test-compile exec:exec \
+ *     -Dbench.main=io.fairledger.perf.memory.ServerMemory -Dbench="10000 100000 45"
  * </pre>
  */
 public final class ServerMemory {
