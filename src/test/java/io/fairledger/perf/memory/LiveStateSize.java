@@ -127,7 +127,7 @@ public final class LiveStateSize {
     private static List<String> histogram(int lines) throws Exception {
         String text = (String) ManagementFactory.getPlatformMBeanServer().invoke(
                 new ObjectName("com.sun.management:type=DiagnosticCommand"), "gcClassHistogram",
-                new Object[] { new String[0] }, new String[] { String[].class.getName() });
+                new Object[]{new String[0]}, new String[]{String[].class.getName()});
         return text.lines().limit(lines).toList();
     }
 

@@ -13,6 +13,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
+import java.util.stream.Stream;
 
 import io.fairledger.testsupport.EventPublisher;
 import io.fairledger.testsupport.KafkaDependency;
@@ -54,8 +55,8 @@ public final class ServerMemory {
         int tenants = args.length > 0 ? Integer.parseInt(args[0]) : 10_000;
         int tasks = args.length > 1 ? Integer.parseInt(args[1]) : 100_000;
         int settleSeconds = args.length > 2 ? Integer.parseInt(args[2]) : 3;
-        Path jar = List.of(Path.of("target/standalone-app/quarkus-run.jar"), Path.of("target/quarkus-app/quarkus-run.jar"))
-                .stream().filter(Files::isRegularFile).findFirst().orElseThrow(() -> new IllegalStateException(
+        Path jar = Stream.of("target/standalone-app", "target/quarkus-app").map(d -> Path.of(d, "quarkus-run.jar"))
+                .filter(Files::isRegularFile).findFirst().orElseThrow(() -> new IllegalStateException(
                         "package the server first: ./mvnw -B -Pstandalone -DskipTests package"));
         try (RealDependency.Running postgres = PostgresDependency.start();
                 RealDependency.Running kafka = KafkaDependency.start()) {
