@@ -48,3 +48,17 @@ app.kubernetes.io/part-of: fairledger
 app.kubernetes.io/component: helm-test
 app.kubernetes.io/instance: {{ .Release.Name }}
 {{- end }}
+
+{{/* The JVM's options, as the image sets them (pom.xml, profile image) with the heap share and javaOptions applied:
+     G1 unless javaOptions picks a collector (two collectors stop the JVM); javaOptions last, so they win. */}}
+{{- define "fairledger.javaToolOptions" -}}
+{{- $options := list (printf "-XX:MaxRAMPercentage=%v" .Values.javaHeapPercentage) }}
+{{- if not (regexMatch "(^|\\s)-XX:\\+Use[A-Za-z]+GC" .Values.javaOptions) }}
+{{- $options = append $options "-XX:+UseG1GC" }}
+{{- end }}
+{{- $options = append $options "-XX:+ExitOnOutOfMemoryError" }}
+{{- with .Values.javaOptions }}
+{{- $options = append $options . }}
+{{- end }}
+{{- join " " $options }}
+{{- end }}

@@ -92,6 +92,17 @@ class DeploymentChecksIT {
             assertThat(testPod.at("/spec/containers/0/command/2").asText()).contains("/q/health/ready")
                     .contains("/q/metrics");
             String name = values.getFileName().toString();
+            // the JVM's options: the heap's share of the memory limit, G1 unless javaOptions picks a collector (two
+            // collectors stop the JVM), javaOptions last so that they win
+            String javaOptions = kinds.get("ConfigMap").stream().map(c -> c.at("/data/JAVA_TOOL_OPTIONS"))
+                    .filter(o -> !o.isMissingNode()).findFirst()
+                    .orElseThrow(() -> new AssertionError("no JAVA_TOOL_OPTIONS in the ConfigMaps")).asText();
+            assertThat(javaOptions).as(name).startsWith("-XX:MaxRAMPercentage=50 ");
+            if (name.startsWith("full")) {
+                assertThat(javaOptions).endsWith(" -XX:+UseZGC").doesNotContain("G1");
+            } else {
+                assertThat(javaOptions).contains(" -XX:+UseG1GC ");
+            }
             if (name.startsWith("full") || name.startsWith("exposed")) {
                 assertThat(kinds).containsKeys("Ingress", "NetworkPolicy");
                 JsonNode ingress = kinds.get("Ingress").get(0);
@@ -154,6 +165,10 @@ class DeploymentChecksIT {
         assertThat(entrypoint.get(entrypoint.size() - 2).asText()).isEqualTo("-jar");
         assertThat(entrypoint.get(entrypoint.size() - 1).asText()).isEqualTo("/app/quarkus-run.jar");
         assertThat(config.at("/config/Cmd").toString()).isEqualTo("[\"serve\"]");
+        // the JVM's defaults in one variable, which the chart (and anyone) replaces whole; none on the command line
+        assertThat(config.at("/config/Env").toString())
+                .contains("JAVA_TOOL_OPTIONS=-XX:MaxRAMPercentage=50 -XX:+UseG1GC -XX:+ExitOnOutOfMemoryError");
+        assertThat(entrypoint.toString()).doesNotContain("-XX:");
         assertThat(config.at("/config/ExposedPorts").fieldNames()).toIterable().containsExactlyInAnyOrder("8080/tcp",
                 "9000/tcp");
         // what the layers hold: an executable Java runtime, the quarkus-app directory, the user 1001, a writable /tmp
