@@ -21,8 +21,8 @@ public record Statement(String clusterId, Period period, ChargeModel model, List
         lines = List.copyOf(lines);
     }
 
-    /** Sum of every line's total: the charges and the adjustment lines carried (inner lines are never charged). */
+    /** Sum of the charges, without adjustments. */
     public BigDecimal totalCharge() {
-        return lines.stream().map(TenantStatement::total).reduce(BigDecimal.ZERO, BigDecimal::add);
+        return lines.stream().map(TenantStatement::charge).reduce(BigDecimal.ZERO, BigDecimal::add);
     }
 }
