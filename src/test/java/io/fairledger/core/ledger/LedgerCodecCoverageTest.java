@@ -30,7 +30,7 @@ class LedgerCodecCoverageTest {
                             + "pendingByApplication pending runningTasks g countedRate d e b u acc youngCount youngSize "
                             + "youngSizeTimesEnd quantumMs quantumSum quantumMembers quantumDirty lastApps"),
             Map.entry(Accumulators.class,
-                    "last actual counted entitled demand borrowedRaw lent borrowedFromSiblings resourceMs uncountedResourceMs kLendSeen "
+                    "last actual counted entitled demand borrowedRaw lent borrowedFromSiblings resourceMs kLendSeen "
                             + "kBorrowSeen memActual memCounted memEntitled phi round roundEnd arrived arrivalAt"),
             Map.entry(SiblingGroup.class, "borrowedSum unusedSum last kLend kBorrow updatesSinceRecompute"),
             Map.entry(Int128.class, "hi lo"),
