@@ -85,8 +85,7 @@ public final class LiveStateSize {
         view = ledger.view(60_000);
         long closed = (System.nanoTime() - t0) / 1_000_000;
         long withStatements = retainedHeap();
-        System.out.printf("%d periods closed and view built in %,d ms; %d statements kept%n", view.ended().size(),
-                closed, view.ended().size());
+        System.out.printf("%d periods closed and view built in %,d ms%n", periods, closed);
 
         int allTenants = tenants + groups;
         System.out.printf("retained heap, empty JVM:                  %,8d KB%n", empty >> 10);
@@ -96,15 +95,15 @@ public final class LiveStateSize {
         System.out.printf("  + %,d running tasks:                %,8d KB = %,d bytes per running task%n", tasks,
                 (withTasks - withTenants) >> 10, (withTasks - withTenants) / Math.max(1, tasks));
         System.out.printf("  + %d closed periods' statements:          %,8d KB = %,d bytes per tenant and period%n",
-                view.ended().size(), (withStatements - withTasks) >> 10,
-                (withStatements - withTasks) / ((long) allTenants * Math.max(1, view.ended().size())));
+                periods, (withStatements - withTasks) >> 10,
+                (withStatements - withTasks) / ((long) allTenants * Math.max(1, periods)));
         System.out.printf("retained heap, all:                        %,8d KB%n", withStatements >> 10);
         System.out.printf("checkpoint of this state: %,d bytes%n", ledger.checkpoint().length);
         System.out.printf("this process: %s, %s%n", status("VmRSS"), status("VmHWM"));
         System.out.println("where the heap goes (GC.class_histogram, top entries):");
         histogram(HISTOGRAM_LINES).forEach(System.out::println);
         // keep both alive until measured
-        System.out.printf("(%d facts, %d statements)%n", ledger.facts(), view.ended().size());
+        System.out.printf("(%d facts, %d statements)%n", ledger.facts(), periods);
     }
 
     /** The heap in use after collections no longer free anything (System.gc() until used stops falling). */
