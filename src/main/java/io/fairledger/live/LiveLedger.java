@@ -122,6 +122,16 @@ public final class LiveLedger {
         }
     }
 
+    /** The replay this ledger runs (for a what-if started from its checkpoint, which then owns it). */
+    Replay replay() {
+        return replay;
+    }
+
+    /** The feed this ledger reads facts through (as {@link #replay()}). */
+    LedgerFeed feed() {
+        return feed;
+    }
+
     /** The event time of the latest fact applied; {@link Long#MIN_VALUE} before the first. */
     public long lastApplied() {
         return lastApplied;

@@ -144,9 +144,10 @@ public class AdminPages {
         }
         WhatIfComparison.Range range = WhatIfComparison.range(live, ledgers.view(cluster), PREVIEW_PERIODS);
         List<StatementService.WhatIfPeriod> now = statementAdmin.whatIf(cluster,
-                new StatementResource.WhatIfRequest(range.from(), range.until(), null));
+                new StatementResource.WhatIfRequest(range.from(), range.until(), null)).periods();
         List<StatementService.WhatIfPeriod> then = statementAdmin.whatIf(cluster,
-                new StatementResource.WhatIfRequest(range.from(), range.until(), live.withTenants(changed)));
+                new StatementResource.WhatIfRequest(range.from(), range.until(), live.withTenants(changed)))
+                .periods();
         return PortalTemplates.preview(viewer, cluster, proposed, today, WhatIfComparison.compare(now, then));
     }
 
