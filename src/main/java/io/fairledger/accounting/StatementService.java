@@ -2,6 +2,7 @@ package io.fairledger.accounting;
 
 import io.fairledger.tenancy.LedgerSettings;
 import java.math.BigDecimal;
+import java.math.RoundingMode;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.time.Instant;
@@ -171,8 +172,8 @@ public class StatementService implements ClosablePeriods {
         }
         Duration maxWindow = config.whatIf().maxWindow();
         if (Duration.between(from, until).compareTo(maxWindow) > 0) {
-            throw new Invalid("a what-if window is at most " + maxWindow + " (fairledger.what-if.max-window); from "
-                    + from + " until " + until + " is " + Duration.between(from, until)
+            throw new Invalid("a what-if window is at most " + days(maxWindow) + " (fairledger.what-if.max-window); "
+                    + "from " + from + " until " + until + " is " + days(Duration.between(from, until))
                     + ": ask for several shorter windows");
         }
         ReplayConfig usedConfig;
@@ -215,6 +216,12 @@ public class StatementService implements ClosablePeriods {
         } catch (SQLException e) {
             throw new IllegalStateException("cannot read the facts of " + clusterId, e);
         }
+    }
+
+    /** {@code d} in days, as "92 days" or "92.5 days". */
+    private static String days(Duration d) {
+        return BigDecimal.valueOf(d.toMillis()).divide(BigDecimal.valueOf(Duration.ofDays(1).toMillis()), 3,
+                RoundingMode.HALF_UP).stripTrailingZeros().toPlainString() + " days";
     }
 
     /** The settings with the cluster's current tenant tree ({@link TenancyService#ledgerSettings}). */
