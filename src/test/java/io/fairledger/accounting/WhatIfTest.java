@@ -119,7 +119,8 @@ class WhatIfTest {
         });
         assertThat(overlap).isEqualTo(iterable(repriced.get("periods")));
 
-        String weighted = settings.replace("{\"path\":\"root.q0\",\"weight\":1}", "{\"path\":\"root.q0\",\"weight\":5}");
+        String weighted = settings.replace("{\"path\":\"root.q0\",\"weight\":1}",
+                "{\"path\":\"root.q0\",\"weight\":5}");
         assertThat(weighted).isNotEqualTo(settings);
         JsonNode reweighted = whatIf(from, until, weighted);
         assertThat(reweighted.get("startedFrom").asText()).as("a weight change changes the ledger")
