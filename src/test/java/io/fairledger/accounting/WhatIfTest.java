@@ -72,12 +72,13 @@ class WhatIfTest {
                 .put("/api/v1/admin/clusters/" + CLUSTER + "/ledger-settings").then().statusCode(200);
         List<String> lines = YarnWorkload.lines(CLUSTER, START, 600, 4, 31);
         EventPublisher.publishYarn(bootstrap, CLUSTER, lines);
-        long last = 0;
+        long latest = 0;
         for (String line : lines) {
             if (!line.contains("\"state\":\"RUNNING\"")) { // a RUNNING after its ALLOCATED stores no fact
-                last = Math.max(last, json.readTree(line).get("eventTime").asLong());
+                latest = Math.max(latest, json.readTree(line).get("eventTime").asLong());
             }
         }
+        long last = latest;
         String asOf = Instant.ofEpochMilli(last).toString();
         Awaitility.await().atMost(90, TimeUnit.SECONDS).pollInterval(500, TimeUnit.MILLISECONDS)
                 .untilAsserted(() -> given().get("/api/v1/clusters/" + CLUSTER + "/grants").then().statusCode(200)
