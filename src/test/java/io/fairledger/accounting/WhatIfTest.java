@@ -48,7 +48,7 @@ import jakarta.inject.Inject;
 class WhatIfTest {
 
     private static final Instant START = Instant.parse("2026-11-21T00:00:00Z");
-    private static final String CLUSTER = "whatif-yarn";
+    private static final String CLUSTER = "whatif-checkpoint-yarn";
 
     @ConfigProperty(name = "kafka.bootstrap.servers")
     String bootstrap;
@@ -98,6 +98,9 @@ class WhatIfTest {
                 .isEqualTo(facts.stream().filter(f -> f.at() > from.toEpochMilli() && f.at() <= last).count())
                 .isLessThan(facts.size());
         assertThat(repriced.get("periods")).as("periods end in the window").isNotEmpty();
+        System.out.printf("[fairledger-test] price what-if from %s: started at the checkpoint of %s, %d of %d facts "
+                + "replayed, %d periods%n", from, repriced.get("startedAt").asText(),
+                repriced.get("factsReplayed").asLong(), facts.size(), repriced.get("periods").size());
 
         // the same numbers as the full replay of every stored fact under the doubled prices
         LedgerSettings variant = json.readValue(doubled, LedgerSettings.class);
