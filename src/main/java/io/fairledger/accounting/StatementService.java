@@ -126,8 +126,9 @@ public class StatementService implements ClosablePeriods {
             double equality) {
     }
 
-    /** Where a what-if's replay started: from the registration or from a stored checkpoint. */
+    /** A what-if's replay started from the cluster's registration. */
     public static final String FROM_REGISTRATION = "registration";
+    /** A what-if's replay started from a stored checkpoint of the live ledger. */
     public static final String FROM_CHECKPOINT = "checkpoint";
 
     /**
@@ -188,10 +189,11 @@ public class StatementService implements ClosablePeriods {
         }
         try {
             String horizon = facts.horizon();
-            Optional<StoredLedgerStates.State> start = Replay.sameLedger(live.toReplayConfig(clusterId, until),
-                    usedConfig)
-                            ? states.newestAtOrBefore(clusterId, live, from.toEpochMilli(), horizon)
-                            : Optional.empty();
+            boolean pricesOnly = !until.isBefore(live.registeredAt())
+                    && Replay.sameLedger(live.toReplayConfig(clusterId, until), usedConfig);
+            Optional<StoredLedgerStates.State> start = pricesOnly
+                    ? states.newestAtOrBefore(clusterId, live, from.toEpochMilli(), horizon)
+                    : Optional.empty();
             WhatIfReplay replay = start
                     .map(s -> new WhatIfReplay(s.replay().repriced(usedConfig), s.feed(), config.whatIf().deadline(),
                             gone))

@@ -101,8 +101,8 @@ public class BoundedReplays implements StoredLedgerStates {
 
     /**
      * The ledger of the newest usable checkpoint of {@code clusterId} under {@code settings} made at or before
-     * {@code atMs} (event time), deleting every newer one found unusable: one that lacks a fact stored since it was
-     * made, or cannot be read.
+     * {@code atMs} (event time), deleting each one looked at on the way that is unusable: it lacks a fact stored
+     * since it was made, or cannot be read.
      */
     private Optional<Restored> restoreNewest(String clusterId, LedgerSettings settings, long atMs, String horizon)
             throws SQLException {
