@@ -5,8 +5,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.function.BooleanSupplier;
 
-import io.fairledger.core.ledger.LedgerEvent;
-import io.fairledger.core.replay.CanonicalOrder;
 import io.fairledger.core.replay.Replay;
 import io.fairledger.core.replay.ReplayResult;
 import io.fairledger.errors.NotReady;
@@ -14,8 +12,7 @@ import io.fairledger.facts.LedgerFact;
 
 /**
  * One what-if's replay: facts streamed in event-time order into the core's {@link Replay}, one instant at a time (as
- * the live ledger applies them: the facts of an instant through the {@link LedgerFeed}, their events in
- * {@link CanonicalOrder}), so the result equals {@link Books#replay} of the same facts without holding them. Every
+ * the live ledger applies them, {@link LedgerFeed#apply}), so the result equals {@link Books#replay} of the same facts without holding them. Every
  * {@value #CHECK_EVERY} facts, the first included, it looks at the deadline and whether the caller is still there, and
  * stops with {@link NotReady} (503 with {@code Retry-After}) when either says so.
  */
@@ -84,15 +81,7 @@ final class WhatIfReplay {
         if (instant.isEmpty()) {
             return;
         }
-        instant.sort(LedgerFeed.ORDER);
-        List<LedgerEvent> events = new ArrayList<>(instant.size());
-        for (LedgerFact fact : instant) {
-            events.add(feed.next(fact));
-        }
-        events.sort(CanonicalOrder.COMPARATOR);
-        for (LedgerEvent e : events) {
-            replay.apply(e);
-        }
+        feed.apply(instant, replay);
         instant.clear();
     }
 }
