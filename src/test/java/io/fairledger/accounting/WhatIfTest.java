@@ -71,34 +71,39 @@ class WhatIfTest {
                 .post("/api/v1/admin/clusters").then().statusCode(201);
         given().contentType(ContentType.JSON).body(settings)
                 .put("/api/v1/admin/clusters/" + CLUSTER + "/ledger-settings").then().statusCode(200);
-        // delivered in event-time order: no fact is late, so no rebuild deletes the checkpoints stored as periods close
+        // delivered in event-time order, in four parts each applied before the next: no fact is late, so no rebuild
+        // deletes a checkpoint, and the live ledger stores one at the end of each part (a period closed meanwhile)
         List<String> lines = new ArrayList<>(YarnWorkload.lines(CLUSTER, START, 600, 4, 31));
         lines.sort(Comparator.comparingLong(this::eventTime));
-        EventPublisher.publishYarn(bootstrap, CLUSTER, lines);
-        long latest = 0;
-        for (String line : lines) {
-            if (!line.contains("\"state\":\"RUNNING\"")) { // a RUNNING after its ALLOCATED stores no fact
-                latest = Math.max(latest, eventTime(line));
+        long last = 0;
+        int part = lines.size() / 4 + 1;
+        for (int i = 0; i < lines.size(); i += part) {
+            List<String> delivered = lines.subList(i, Math.min(lines.size(), i + part));
+            EventPublisher.publishYarn(bootstrap, CLUSTER, delivered);
+            for (String line : delivered) {
+                if (!line.contains("\"state\":\"RUNNING\"")) { // a RUNNING after its ALLOCATED stores no fact
+                    last = Math.max(last, eventTime(line));
+                }
             }
+            String asOf = Instant.ofEpochMilli(last).toString();
+            Awaitility.await().atMost(90, TimeUnit.SECONDS).pollInterval(500, TimeUnit.MILLISECONDS)
+                    .untilAsserted(() -> given().get("/api/v1/clusters/" + CLUSTER + "/grants").then()
+                            .statusCode(200).body("asOf", equalTo(asOf)));
         }
-        long last = latest;
-        String asOf = Instant.ofEpochMilli(last).toString();
-        Awaitility.await().atMost(90, TimeUnit.SECONDS).pollInterval(500, TimeUnit.MILLISECONDS)
-                .untilAsserted(() -> given().get("/api/v1/clusters/" + CLUSTER + "/grants").then().statusCode(200)
-                        .body("asOf", equalTo(asOf)));
         List<Long> checkpoints = checkpointTimes();
         assertThat(checkpoints).as("checkpoints stored as periods closed").hasSizeGreaterThan(1);
 
         // the window opens at the oldest kept checkpoint: the newest checkpoint at or before it is that one
         Instant from = Instant.ofEpochMilli(checkpoints.get(0));
-        Instant until = Instant.ofEpochMilli(last);
+        long lastFact = last;
+        Instant until = Instant.ofEpochMilli(lastFact);
         String doubled = settings.replace("\"perVcoreHour\":\"0.04\"", "\"perVcoreHour\":\"0.08\"");
         JsonNode repriced = whatIf(from, until, doubled);
         List<LedgerFact> facts = cursor.facts(CLUSTER);
         assertThat(repriced.get("startedFrom").asText()).isEqualTo("checkpoint");
         assertThat(Instant.parse(repriced.get("startedAt").asText())).isEqualTo(from);
         assertThat(repriced.get("factsReplayed").asLong()).as("only the facts after the checkpoint")
-                .isEqualTo(facts.stream().filter(f -> f.at() > from.toEpochMilli() && f.at() <= last).count())
+                .isEqualTo(facts.stream().filter(f -> f.at() > from.toEpochMilli() && f.at() <= lastFact).count())
                 .isLessThan(facts.size());
         assertThat(repriced.get("periods")).as("periods end in the window").isNotEmpty();
         System.out.printf("[fairledger-test] price what-if from %s: started at the checkpoint of %s, %d of %d facts "
@@ -133,7 +138,7 @@ class WhatIfTest {
         assertThat(reweighted.get("startedFrom").asText()).as("a weight change changes the ledger")
                 .isEqualTo("registration");
         assertThat(reweighted.get("factsReplayed").asLong()).isEqualTo(
-                facts.stream().filter(f -> f.at() <= last).count());
+                facts.stream().filter(f -> f.at() <= lastFact).count());
 
         given().contentType(ContentType.JSON).body(json.createObjectNode().put("from", START.toString())
                 .put("until", START.plus(Duration.ofDays(93)).toString()).toString())
