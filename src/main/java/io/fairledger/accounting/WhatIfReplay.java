@@ -12,9 +12,9 @@ import io.fairledger.facts.LedgerFact;
 
 /**
  * One what-if's replay: facts streamed in event-time order into the core's {@link Replay}, one instant at a time (as
- * the live ledger applies them, {@link LedgerFeed#apply}), so the result equals {@link Books#replay} of the same facts without holding them. Every
- * {@value #CHECK_EVERY} facts, the first included, it looks at the deadline and whether the caller is still there, and
- * stops with {@link NotReady} (503 with {@code Retry-After}) when either says so.
+ * the live ledger applies them, {@link LedgerFeed#apply}), so the result equals {@link Books#replay} of the same facts
+ * without holding them. Every {@value #CHECK_EVERY} facts, the first included, it looks at the deadline and whether the
+ * caller is still there, and stops with {@link NotReady} (503 with {@code Retry-After}) when either says so.
  */
 final class WhatIfReplay {
 
