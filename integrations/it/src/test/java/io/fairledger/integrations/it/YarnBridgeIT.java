@@ -132,7 +132,8 @@ class YarnBridgeIT {
                         return true;
                     });
             for (ApplicationId id : queues.keySet()) {
-                assertThat(yarn.report(id).getFinalApplicationStatus()).as(id + " final status")
+                assertThat(yarn.report(id).getFinalApplicationStatus())
+                        .as(id + " final status (" + yarn.report(id).getDiagnostics() + ")")
                         .isEqualTo(FinalApplicationStatus.SUCCEEDED);
             }
 
@@ -250,7 +251,8 @@ class YarnBridgeIT {
             Awaitility.await("applications finished").atMost(300, TimeUnit.SECONDS).pollInterval(1, TimeUnit.SECONDS)
                     .until(() -> yarn.finished(across) && yarn.finished(during) && yarn.finished(after));
             for (ApplicationId id : apps) {
-                assertThat(yarn.report(id).getFinalApplicationStatus()).as(id + " final status")
+                assertThat(yarn.report(id).getFinalApplicationStatus())
+                        .as(id + " final status (" + yarn.report(id).getDiagnostics() + ")")
                         .isEqualTo(FinalApplicationStatus.SUCCEEDED);
             }
             Map<String, String> queues = Map.of(across.toString(), "root.steady", during.toString(), "root.bursty",
