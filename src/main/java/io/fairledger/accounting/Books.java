@@ -25,9 +25,20 @@ public final class Books {
         return Replay.run(config, LedgerFeed.events(facts, config.cluster().capacity()));
     }
 
-    /** The statements of every period closed by {@code until}. */
+    /**
+     * The statements of every period ended by {@code until}, as the facts say now: a period is {@code closed} when the
+     * latest fact is at or after its end plus the allowed lateness (the rule the server closes periods by, {@link
+     * PeriodCloser}), else {@code provisional}.
+     */
     public static List<StatementView> statements(String clusterId, LedgerSettings settings, List<LedgerFact> facts,
             Instant until) {
-        return replay(clusterId, settings, facts, until).statements().stream().map(StatementView::of).toList();
+        long watermark = facts.stream().mapToLong(LedgerFact::at).max().orElse(Long.MIN_VALUE);
+        long lateness = settings.lateness().toMillis();
+        String currency = settings.currency();
+        return replay(clusterId, settings, facts, until).statements().stream()
+                .map(s -> StatementView.of(s, s.period().end() + lateness <= watermark
+                        ? StatementView.CLOSED
+                        : StatementView.PROVISIONAL, currency))
+                .toList();
     }
 }

@@ -57,6 +57,7 @@ public final class LateAdjustments {
     /** {@code statement} carrying {@code due}: each tenant line gets its adjustments and a new total. */
     public static StatementView carry(StatementView statement, Map<String, List<StatementView.Adjustment>> due) {
         List<StatementView.Line> lines = new ArrayList<>(statement.lines().size());
+        BigDecimal totalCharge = BigDecimal.ZERO;
         for (StatementView.Line l : statement.lines()) {
             List<StatementView.Adjustment> extra = due.getOrDefault(l.tenant(), List.of());
             List<StatementView.Adjustment> adjustments = new ArrayList<>(l.adjustments());
@@ -65,11 +66,12 @@ public final class LateAdjustments {
             for (StatementView.Adjustment a : extra) {
                 total = total.add(a.amount());
             }
-            lines.add(new StatementView.Line(l.tenant(), l.vcoreSeconds(), l.memoryMbSeconds(), l.gpuSeconds(),
-                    l.counted(), l.actual(), l.entitled(), l.rho(), l.lent(), l.borrowed(), l.balance(), l.charge(),
-                    adjustments, total));
+            totalCharge = totalCharge.add(total);
+            lines.add(new StatementView.Line(l.tenant(), l.inner(), l.vcoreSeconds(), l.memoryMbSeconds(),
+                    l.gpuSeconds(), l.counted(), l.actual(), l.entitled(), l.rho(), l.lent(), l.borrowed(), l.owed(),
+                    l.balance(), l.charge(), adjustments, total));
         }
         return new StatementView(statement.cluster(), statement.period(), statement.start(), statement.end(),
-                statement.model(), statement.totalCharge(), lines);
+                statement.state(), statement.model(), statement.currency(), totalCharge, lines);
     }
 }

@@ -17,9 +17,10 @@ import org.apache.commons.csv.CSVPrinter;
 public final class StatementCsv {
 
     /** The columns, in order. */
-    public static final List<String> HEADER = List.of("cluster", "period", "start", "end", "model", "tenant",
-            "vcore_seconds", "memory_mb_seconds", "gpu_seconds", "counted", "actual", "entitled", "rho", "lent",
-            "borrowed", "balance", "charge", "adjustments", "total", "currency");
+    public static final List<String> HEADER = List.of("cluster", "period", "start", "end", "state", "model", "tenant",
+            "inner", "vcore_seconds", "memory_mb_seconds", "gpu_seconds", "counted", "actual", "entitled", "rho",
+            "lent",
+            "borrowed", "owed", "balance", "charge", "adjustments", "total", "currency");
 
     private static final CSVFormat FORMAT = CSVFormat.RFC4180.builder().setRecordSeparator('\n').get();
 
@@ -35,11 +36,12 @@ public final class StatementCsv {
                 for (StatementView.Line l : s.lines()) {
                     BigDecimal adjusted = l.adjustments().stream().map(StatementView.Adjustment::amount)
                             .reduce(BigDecimal.ZERO, BigDecimal::add);
-                    csv.printRecord(s.cluster(), s.period(), s.start(), s.end(), s.model(), l.tenant(),
-                            plain(l.vcoreSeconds()), plain(l.memoryMbSeconds()), plain(l.gpuSeconds()),
+                    csv.printRecord(s.cluster(), s.period(), s.start(), s.end(), s.state(), s.model(), l.tenant(),
+                            l.inner(), plain(l.vcoreSeconds()), plain(l.memoryMbSeconds()), plain(l.gpuSeconds()),
                             plain(l.counted()), plain(l.actual()), plain(l.entitled()),
                             l.rho() == null ? "" : Double.toString(l.rho()), plain(l.lent()), plain(l.borrowed()),
-                            plain(l.balance()), plain(l.charge()), plain(adjusted), plain(l.total()), currency);
+                            plain(l.owed()), plain(l.balance()), plain(l.charge()), plain(adjusted), plain(l.total()),
+                            currency);
                 }
             }
         } catch (IOException e) {

@@ -1,43 +1,40 @@
 package io.fairledger.accounting;
 
 import io.fairledger.tenancy.LedgerSettings;
-import io.fairledger.facts.LedgerFact;
 import java.math.BigDecimal;
-import java.sql.Connection;
-import java.sql.PreparedStatement;
-import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.List;
 import java.util.Map;
 
 import javax.sql.DataSource;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
 import io.fairledger.facts.FactCursor;
+import io.fairledger.core.chargeback.Period;
 import io.fairledger.core.chargeback.Statement;
 import io.fairledger.core.fairness.FairnessReport;
 import io.fairledger.core.replay.ReplayResult;
 import io.fairledger.tenancy.ClosablePeriods;
 import io.fairledger.tenancy.TenancyService;
-import io.fairledger.errors.Conflict;
 import io.fairledger.errors.Invalid;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
-import jakarta.transaction.Transactional;
+import org.jboss.logging.Logger;
 
 /**
- * A cluster's statements. Statements are {@link Books#statements} over the stored facts, the very
- * computation {@code fairledger account} runs on a file; closed periods are kept as closed, and late events for them
- * are settled by {@link LateAdjustments}. Before a configuration change ({@code tenancy.ConfigurationChanges}) it
- * closes the periods the change must not rewrite.
+ * A cluster's statements: closed periods as stored, read and never recomputed, then the periods that have ended but are
+ * not closed yet ({@code provisional}), as the live ledger states them ({@link EndedPeriods}): no request replays the
+ * facts. Periods are closed by {@link PeriodCloser}, driven by the live ledgers' tick ({@link #closeDue}) and by
+ * configuration changes ({@link #closeBeforeChange}), whether or not anyone reads them.
  */
 @ApplicationScoped
 public class StatementService implements ClosablePeriods {
+
+    private static final Logger LOG = Logger.getLogger(StatementService.class);
 
     @Inject
     TenancyService tenancy;
@@ -51,10 +48,46 @@ public class StatementService implements ClosablePeriods {
     @Inject
     DataSource dataSource;
 
+    @Inject
+    EndedPeriods ended;
+
+    /** Per cluster: the configuration version and the watermark at which its next period is due to close. */
+    private final Map<String, DueAt> due = new ConcurrentHashMap<>();
+
+    private record DueAt(String version, long watermark) {
+    }
+
     /**
-     * Closes every period that can be closed now (as a statements request would) and returns the instant from which a
-     * configuration change takes effect: the start of the earliest period not closed, or null when the cluster has no
-     * ledger settings yet (then a change counts from its registration).
+     * Closes the periods of {@code clusterId} that the watermark has passed by their end plus the allowed lateness,
+     * each at the arrival that passed it ({@link PeriodCloser#closeDue}), reading only the facts stored by transactions
+     * before {@code horizon} (final ones, the same for every replica). Cheap when nothing is due: the instant the next
+     * period is due is kept per configuration version.
+     *
+     * @param version   the cluster's configuration version ({@link TenancyService#configurationVersion})
+     * @param watermark the latest event time applied by the caller's live ledger
+     */
+    public void closeDue(String clusterId, String version, long watermark, String horizon) {
+        DueAt next = due.get(clusterId);
+        if (next != null && next.version().equals(version) && watermark < next.watermark()) {
+            return;
+        }
+        LedgerSettings settings = settings(clusterId);
+        ClosedStatementTable table = table(clusterId, settings);
+        try {
+            List<PeriodCloser.ClosedPeriod> closed = new PeriodCloser(clusterId, table)
+                    .closeDue(settings, facts.arrivals(clusterId, horizon));
+            closed.forEach(c -> LOG.debugf("cluster %s: period %s closed", clusterId, c.statement().period()));
+        } catch (SQLException e) {
+            throw new IllegalStateException("cannot read the facts of " + clusterId, e);
+        }
+        Period open = PeriodCloser.nextToClose(settings, table.closed());
+        due.put(clusterId, new DueAt(version, open.end() + settings.lateness().toMillis()));
+    }
+
+    /**
+     * Closes what is due, then every period that has ended by the latest stored fact, under the settings in force
+     * ({@link PeriodCloser#closeEnded}), and returns the start of the open period, from which a configuration change
+     * takes effect; null when the cluster has no ledger settings yet (then a change counts from its registration).
      */
     @Override
     public Instant closeBeforeChange(String clusterId) {
@@ -62,26 +95,17 @@ public class StatementService implements ClosablePeriods {
             return null;
         }
         LedgerSettings settings = settings(clusterId);
-        Instant now = Instant.now();
-        if (now.isAfter(settings.registeredAt())) {
-            statements(clusterId, now);
+        due.remove(clusterId);
+        try {
+            return new PeriodCloser(clusterId, table(clusterId, settings)).closeEnded(settings,
+                    facts.arrivals(clusterId, facts.horizon()));
+        } catch (SQLException e) {
+            throw new IllegalStateException("cannot read the facts of " + clusterId, e);
         }
-        return openSince(clusterId, settings);
     }
 
-    private Instant openSince(String clusterId, LedgerSettings settings) {
-        try (Connection c = dataSource.getConnection();
-                PreparedStatement ps = c.prepareStatement(
-                        "SELECT max(period_end_ms) FROM closed_statement WHERE cluster_id = ?")) {
-            ps.setString(1, clusterId);
-            try (ResultSet rs = ps.executeQuery()) {
-                rs.next();
-                long end = rs.getLong(1);
-                return rs.wasNull() ? settings.registeredAt() : Instant.ofEpochMilli(end);
-            }
-        } catch (SQLException e) {
-            throw new IllegalStateException("cannot read the closed periods of " + clusterId, e);
-        }
+    private ClosedStatementTable table(String clusterId, LedgerSettings settings) {
+        return new ClosedStatementTable(dataSource, json, clusterId, settings);
     }
 
     /** One period of a what-if: its statement and the fairness it would have had. */
@@ -120,7 +144,8 @@ public class StatementService implements ClosablePeriods {
                 Statement s = result.statements().get(i);
                 if (s.period().end() > from.toEpochMilli()) {
                     FairnessReport f = result.fairness().get(i);
-                    out.add(new WhatIfPeriod(StatementView.of(s), f.sharingBenefit(), f.sharingLoss(),
+                    out.add(new WhatIfPeriod(StatementView.of(s, StatementView.PROVISIONAL, used.currency()),
+                            f.sharingBenefit(), f.sharingLoss(),
                             f.jainFairness(), f.equality()));
                 }
             }
@@ -136,10 +161,9 @@ public class StatementService implements ClosablePeriods {
     }
 
     /**
-     * Statements of every period ended by {@code until}. A period whose end lies {@code allowedLateness} or more before
-     * the latest stored event of the cluster is closed: its statement is stored the first time it is asked for, with the
-     * adjustments then due for earlier closed periods, and from then on returned as stored. Younger periods are
-     * provisional: recomputed from the stored facts on every request.
+     * Statements of every period ended by {@code until}: the closed ones as stored (with the adjustment lines they
+     * carry), then the provisional ones from the live ledger, as of its latest fact. A period that has not ended is
+     * not listed, however far {@code until} lies in the future.
      */
     public List<StatementView> statements(String clusterId, Instant until) {
         LedgerSettings settings = settings(clusterId);
@@ -147,86 +171,19 @@ public class StatementService implements ClosablePeriods {
             throw new Invalid("until " + until + " is before the cluster's registration "
                     + settings.registeredAt());
         }
-        try {
-            List<LedgerFact> replayed = facts.facts(clusterId);
-            List<StatementView> computed = Books.statements(clusterId, settings, replayed, until);
-            // the watermark of the very facts replayed: facts committed meanwhile must not close a period
-            long closeBefore = replayed.isEmpty()
-                    ? Long.MIN_VALUE
-                    : replayed.get(replayed.size() - 1).at() - settings.lateness().toMillis();
-            List<StatementView> closed = closedStatements(clusterId);
-            Map<String, StatementView> closedById = new LinkedHashMap<>();
-            closed.forEach(c -> closedById.put(c.period(), c));
-            Map<String, StatementView> computedById = new LinkedHashMap<>();
-            computed.forEach(c -> computedById.put(c.period(), c));
-            List<StatementView> result = new ArrayList<>(computed.size());
-            for (StatementView view : computed) {
-                StatementView stored = closedById.get(view.period());
-                if (stored != null) {
-                    result.add(stored);
-                } else if (view.end().toEpochMilli() <= closeBefore) {
-                    StatementView closing = LateAdjustments.carry(view,
-                            LateAdjustments.due(closed, computedById));
-                    StatementView kept = close(clusterId, closing);
-                    closed.add(kept);
-                    result.add(kept);
-                } else {
-                    result.add(view);
-                }
-            }
-            return result;
-        } catch (SQLException e) {
-            throw new IllegalStateException("cannot read the books of " + clusterId, e);
-        }
-    }
-
-    private List<StatementView> closedStatements(String clusterId) throws SQLException {
+        // closed periods are contiguous: those ended by until are a prefix, and a provisional period after that prefix
+        // ends after until unless the prefix holds every closed period
+        List<PeriodCloser.ClosedPeriod> closed = table(clusterId, settings).closedBy(until.toEpochMilli());
         List<StatementView> out = new ArrayList<>();
-        try (Connection c = dataSource.getConnection();
-                PreparedStatement ps = c.prepareStatement("SELECT statement::text FROM closed_statement "
-                        + "WHERE cluster_id = ? ORDER BY period_end_ms")) {
-            ps.setString(1, clusterId);
-            try (ResultSet rs = ps.executeQuery()) {
-                while (rs.next()) {
-                    out.add(read(rs.getString(1)));
-                }
+        closed.forEach(c -> out.add(c.statement()));
+        Instant closedUntil = PeriodCloser.closedUntil(closed);
+        String currency = settings.currency();
+        for (Statement s : ended.ended(clusterId)) {
+            Instant end = Instant.ofEpochMilli(s.period().end());
+            if ((closedUntil == null || end.isAfter(closedUntil)) && !end.isAfter(until)) {
+                out.add(StatementView.of(s, StatementView.PROVISIONAL, currency));
             }
         }
         return out;
-    }
-
-    /** Stores {@code statement} as closed; when another replica closed it first, theirs stands and is returned. */
-    private StatementView close(String clusterId, StatementView statement) throws SQLException {
-        try (Connection c = dataSource.getConnection()) {
-            try (PreparedStatement ps = c.prepareStatement("INSERT INTO closed_statement (cluster_id, period_id, "
-                    + "period_end_ms, statement) VALUES (?, ?, ?, ?::jsonb) ON CONFLICT DO NOTHING")) {
-                ps.setString(1, clusterId);
-                ps.setString(2, statement.period());
-                ps.setLong(3, statement.end().toEpochMilli());
-                ps.setString(4, json.writeValueAsString(statement));
-                if (ps.executeUpdate() == 1) {
-                    return statement;
-                }
-            } catch (JsonProcessingException e) {
-                throw new IllegalStateException("cannot serialise a statement", e);
-            }
-            try (PreparedStatement ps = c.prepareStatement(
-                    "SELECT statement::text FROM closed_statement WHERE cluster_id = ? AND period_id = ?")) {
-                ps.setString(1, clusterId);
-                ps.setString(2, statement.period());
-                try (ResultSet rs = ps.executeQuery()) {
-                    rs.next();
-                    return read(rs.getString(1));
-                }
-            }
-        }
-    }
-
-    private StatementView read(String text) {
-        try {
-            return json.readValue(text, StatementView.class);
-        } catch (JsonProcessingException e) {
-            throw new IllegalStateException("a stored statement is unreadable", e);
-        }
     }
 }

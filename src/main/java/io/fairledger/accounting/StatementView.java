@@ -8,38 +8,65 @@ import java.util.List;
 import io.fairledger.core.chargeback.AdjustmentLine;
 import io.fairledger.core.chargeback.Statement;
 import io.fairledger.core.chargeback.TenantStatement;
+import org.eclipse.microprofile.openapi.annotations.media.Schema;
 
 /**
  * A period statement as callers see it, in the HTTP API ({@code GET .../statements}) and in the files of
- * {@code fairledger account} (its CSV form is {@link StatementCsv}): one shape for both, so they can be compared byte for byte. Usage is in capacity-hours;
- * resource-seconds are exact; {@code rho} is null when the tenant had no entitlement.
+ * {@code fairledger account} (its CSV form is {@link StatementCsv}): one shape for both, so they can be compared byte
+ * for byte. Usage is in capacity-hours; resource-seconds are exact; {@code rho} is null when the tenant had no
+ * entitlement. Every line's {@code balance} is {@code lent - owed}; inner tenants have lines ({@code inner: true},
+ * never charged) so each sibling group's balances sum to zero. {@code totalCharge} is the sum of the lines' totals,
+ * adjustment lines included.
+ *
+ * @param state    {@value #CLOSED} (stored once, never changes) or {@value #PROVISIONAL} (ended, but facts for it may
+ *                 still arrive within the allowed lateness)
+ * @param currency the ISO 4217 code of every amount
  */
-public record StatementView(String cluster, String period, Instant start, Instant end, String model,
-        BigDecimal totalCharge, List<Line> lines) {
+public record StatementView(String cluster, String period, Instant start, Instant end,
+        @Schema(enumeration = {
+                CLOSED, PROVISIONAL}) String state,
+        String model,
+        @Schema(description = "ISO 4217 code of every amount") String currency, BigDecimal totalCharge,
+        List<Line> lines){
 
-    public record Line(String tenant, BigDecimal vcoreSeconds, BigDecimal memoryMbSeconds, BigDecimal gpuSeconds,
-            BigDecimal counted, BigDecimal actual, BigDecimal entitled, Double rho, BigDecimal lent,
-            BigDecimal borrowed, BigDecimal balance, BigDecimal charge, List<Adjustment> adjustments,
-            BigDecimal total) {
+    /** The state of a period whose statement is stored and never changes. */
+    public static final String CLOSED = "closed";
+    /** The state of a period that ended but may still change (late facts within the allowed lateness). */
+    public static final String PROVISIONAL = "provisional";
+
+    public record Line(String tenant, boolean inner, BigDecimal vcoreSeconds, BigDecimal memoryMbSeconds,
+            BigDecimal gpuSeconds, BigDecimal counted, BigDecimal actual, BigDecimal entitled, Double rho,
+            BigDecimal lent, BigDecimal borrowed, BigDecimal owed, BigDecimal balance, BigDecimal charge,
+            List<Adjustment> adjustments, BigDecimal total) {
     }
 
     public record Adjustment(String correctedPeriod, BigDecimal amount, String reason) {
     }
 
-    public static StatementView of(Statement s) {
+    /** {@code s} in {@code state}, its amounts in {@code currency}. */
+    public static StatementView of(Statement s, String state, String currency) {
         List<Line> lines = new ArrayList<>(s.lines().size());
         for (TenantStatement l : s.lines()) {
             List<Adjustment> adjustments = new ArrayList<>();
             for (AdjustmentLine a : l.adjustments()) {
                 adjustments.add(new Adjustment(a.correctedPeriod(), a.amount(), a.reason()));
             }
-            lines.add(new Line(l.tenant().toString(), l.resourceSeconds().get(0), l.resourceSeconds().get(1),
-                    l.resourceSeconds().get(2), l.counted(), l.actual(), l.entitled(),
-                    l.rho().noEntitlement() ? null : l.rho().value(), l.lent(), l.borrowed(), l.balance(), l.charge(),
-                    adjustments, l.total()));
+            lines.add(new Line(l.tenant().toString(), l.inner(), l.resourceSeconds().get(0),
+                    l.resourceSeconds().get(1), l.resourceSeconds().get(2), l.counted(), l.actual(), l.entitled(),
+                    l.rho().noEntitlement() ? null : l.rho().value(), l.lent(), l.borrowed(), l.owed(), l.balance(),
+                    l.charge(), adjustments, l.total()));
         }
         return new StatementView(s.clusterId(), s.period().id(), Instant.ofEpochMilli(s.period().start()),
-                Instant.ofEpochMilli(s.period().end()), s.model().name(), s.totalCharge(), lines);
+                Instant.ofEpochMilli(s.period().end()), state, s.model().name(), currency, s.totalCharge(), lines);
     }
 
+    /** The same statement in {@code state}. */
+    public StatementView in(String newState) {
+        return new StatementView(cluster, period, start, end, newState, model, currency, totalCharge, lines);
+    }
+
+    /** The same statement with only {@code kept} lines and no total (a tenant's view of its subtree). */
+    public StatementView withLines(List<Line> kept) {
+        return new StatementView(cluster, period, start, end, state, model, currency, null, kept);
+    }
 }

@@ -100,6 +100,35 @@ public class FactCursor {
         }
     }
 
+    /**
+     * Every fact of {@code clusterId} stored by transactions before {@code to}, in arrival order (transaction id, then
+     * event time and dedupe key within one transaction).
+     */
+    public List<Arrival> arrivals(String clusterId, String to) throws SQLException {
+        List<Arrival> out = new ArrayList<>();
+        try (Connection c = dataSource.getConnection()) {
+            boolean own = c.getAutoCommit();
+            c.setAutoCommit(false);
+            try (PreparedStatement ps = c.prepareStatement("SELECT cluster_id, kind, event_time_ms, dedupe_key, fact, "
+                    + "tx::text FROM ledger_fact WHERE cluster_id = ? AND tx < ?::xid8 "
+                    + "ORDER BY tx, event_time_ms, dedupe_key")) {
+                ps.setString(1, clusterId);
+                ps.setString(2, to);
+                ps.setFetchSize(FETCH_SIZE);
+                try (ResultSet rs = ps.executeQuery()) {
+                    while (rs.next()) {
+                        out.add(new Arrival(Long.parseLong(rs.getString(6)), FactCodec.decode(rs.getString(2),
+                                rs.getString(1), rs.getLong(3), rs.getString(4), rs.getString(5))));
+                    }
+                }
+            }
+            if (own) {
+                c.commit();
+            }
+        }
+        return out;
+    }
+
     /** The stored start of {@code taskId} in {@code clusterId}, or null when none is stored. */
     public LedgerFact taskStart(String clusterId, String taskId) throws SQLException {
         List<LedgerFact> out = new ArrayList<>(1);

@@ -19,7 +19,8 @@ import jakarta.inject.Inject;
 import io.fairledger.config.FairledgerConfig;
 
 /**
- * Publishes the live views as Prometheus gauges (docs/metrics.md): per leaf tenant and per cluster. Label cardinality
+ * Publishes the live views as Prometheus gauges (docs/metrics.md): per tenant (inner ones too, so the zero sum of
+ * every sibling group's lending balances can be checked) and per cluster. Label cardinality
  * is bounded: at most {@code fairledger.metrics.max-tenants-per-cluster} tenants per cluster are exported, the first
  * ones in path order; the rest are in the HTTP API only.
  */
@@ -59,8 +60,8 @@ public class LedgerMetrics {
                     t -> t.account().period().entitled() / MS),
             new TenantGauge(MetricNames.TENANT_FAIRNESS, "rho = A / E over the open period", "ratio",
                     t -> t.line() == null || t.line().rho() == null ? Double.NaN : t.line().rho()),
-            new TenantGauge(MetricNames.TENANT_LENDING_BALANCE, "lent minus borrowed, open period",
-                    "capacity-seconds", t -> t.line() == null ? 0 : t.line().balance().doubleValue()),
+            new TenantGauge(MetricNames.TENANT_LENDING_BALANCE, "lent minus owed, open period",
+                    "capacity-seconds", t -> t.account().period().balance() / MS),
             new TenantGauge(MetricNames.TENANT_CHARGE, "charge of the open period to date", "currency",
                     t -> t.line() == null ? 0 : t.line().charge().doubleValue()));
 
@@ -117,9 +118,9 @@ public class LedgerMetrics {
             clusterRows.get(Kind.MEMORY).add(MultiGauge.Row.of(c, cap.memoryMb() * BYTES_PER_MB));
             clusterRows.get(Kind.GPU).add(MultiGauge.Row.of(c, cap.gpus()));
             clusterRows.get(Kind.UTILIZATION).add(MultiGauge.Row.of(c, view.accounts().get(0).now().g()));
-            List<TenantAccount> leaves = view.leaves();
-            for (TenantAccount a : leaves.subList(0,
-                    Math.min(leaves.size(), config.metrics().maxTenantsPerCluster()))) {
+            List<TenantAccount> tenants = view.tenants();
+            for (TenantAccount a : tenants.subList(0,
+                    Math.min(tenants.size(), config.metrics().maxTenantsPerCluster()))) {
                 Tenant t = new Tenant(a, view.line(a.path().toString()).orElse(null));
                 Tags tags = c.and(MetricNames.TENANT, a.path().toString());
                 for (int i = 0; i < TENANT_GAUGES.size(); i++) {

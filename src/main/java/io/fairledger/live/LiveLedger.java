@@ -163,6 +163,11 @@ public final class LiveLedger {
         return true;
     }
 
+    /** The latest event time applied (the watermark), or {@code Long.MIN_VALUE} before the first fact. */
+    public long watermark() {
+        return lastApplied;
+    }
+
     /** What the ledger says as of its last event (or its registration when it has none). */
     public LiveView view(long grantIntervalMs) {
         long at = replay.ledger().clock();
@@ -170,6 +175,7 @@ public final class LiveLedger {
         return new LiveView(clusterId, Instant.ofEpochMilli(at), facts, grantIntervalMs,
                 replay.ledger().capacity(), accounts, FairnessReport.ofPeriod(Chargeback.leaves(accounts)),
                 TreeGrants.levels(replay.ledger(), at, grantIntervalMs, GRANTS),
-                StatementView.of(replay.openStatement(at)), currency);
+                StatementView.of(replay.openStatement(at), StatementView.PROVISIONAL, currency), replay.statements(),
+                currency);
     }
 }

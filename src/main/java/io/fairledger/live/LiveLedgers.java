@@ -9,7 +9,9 @@ import java.util.concurrent.ConcurrentHashMap;
 
 import io.fairledger.facts.LedgerFact;
 import io.fairledger.tenancy.LedgerSettings;
+import io.fairledger.accounting.EndedPeriods;
 import io.fairledger.accounting.StatementService;
+import io.fairledger.core.chargeback.Statement;
 import io.fairledger.observability.MetricNames;
 import io.fairledger.tenancy.ClusterEntity;
 import io.fairledger.tenancy.TenancyService;
@@ -33,7 +35,7 @@ import org.jboss.logging.Logger;
  * {@link LiveView} is published for each cluster that changed. Readers never wait for the tick.
  */
 @ApplicationScoped
-public class LiveLedgers {
+public class LiveLedgers implements EndedPeriods {
 
     private static final Logger LOG = Logger.getLogger(LiveLedgers.class);
 
@@ -145,6 +147,12 @@ public class LiveLedgers {
             replays.checkpointIfDue(clusterId, ledger, next);
         }
         views.put(clusterId, ledger.view(config.grants().interval().toMillis()));
+        try {
+            statements.closeDue(clusterId, version, ledger.watermark(), next);
+        } catch (RuntimeException e) {
+            // the ledger stands; the next tick with a new fact tries to close again
+            LOG.warnf(e, "cluster %s: closing periods failed, retried at its next fact", clusterId);
+        }
         return true;
     }
 
@@ -153,6 +161,13 @@ public class LiveLedgers {
         rebuilds = Counter.builder(MetricNames.LIVE_REBUILDS)
                 .description("live ledgers rebuilt from a checkpoint or the registration (late fact, settings change)")
                 .register(registry);
+    }
+
+    /** The ended periods of the latest view; none before the cluster's first view (right after start-up). */
+    @Override
+    public List<Statement> ended(String clusterId) {
+        LiveView view = views.get(clusterId);
+        return view == null ? List.of() : view.ended();
     }
 
     /** Whether the live ledgers have been loaded from the stored facts (readiness, {@link ServingReadiness}). */

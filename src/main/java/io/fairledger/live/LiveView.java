@@ -8,6 +8,7 @@ import java.util.Optional;
 
 import io.fairledger.accounting.StatementView;
 import io.fairledger.core.chargeback.Chargeback;
+import io.fairledger.core.chargeback.Statement;
 import io.fairledger.core.fairness.FairnessReport;
 import io.fairledger.core.grant.GrantLevel;
 import io.fairledger.core.ledger.TenantAccount;
@@ -36,21 +37,31 @@ import io.fairledger.core.model.ResourceVector;
  *            the tree grant, parents before children
  * @param openStatement
  *            the open period's statement to date
+ * @param ended
+ *            the statements of every period the ledger has ended, under the settings in force (the provisional ones
+ *            are those not closed yet)
  * @param currency
  *            the ISO 4217 code of its money (ledger settings' {@code chargeback.currency})
  */
 public record LiveView(String cluster, Instant asOf, long facts, long grantIntervalMs, ResourceVector capacity,
         List<TenantAccount> accounts, FairnessReport fairness, List<GrantLevel> grants,
-        StatementView openStatement, String currency) {
+        StatementView openStatement, List<Statement> ended, String currency) {
 
     public LiveView {
         accounts = List.copyOf(accounts);
+        ended = List.copyOf(ended);
         grants = List.copyOf(grants);
     }
 
     /** The leaf tenants' accounts (the ones that run tasks and are billed), in path order. */
     public List<TenantAccount> leaves() {
         return Chargeback.leaves(accounts);
+    }
+
+    /** Every tenant but the root (inner ones too), in path order. */
+    public List<TenantAccount> tenants() {
+        return accounts.stream().filter(a -> !a.path().isRoot())
+                .sorted(java.util.Comparator.comparing(TenantAccount::path)).toList();
     }
 
     /** The account of {@code tenant}, if the ledger knows it. */

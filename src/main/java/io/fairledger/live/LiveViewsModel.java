@@ -6,12 +6,13 @@ import java.util.ArrayList;
 import java.util.List;
 
 import io.fairledger.accounting.StatementView;
+import io.fairledger.core.chargeback.Chargeback;
 import io.fairledger.core.grant.Claimant;
 import io.fairledger.core.grant.Grants;
 import io.fairledger.core.grant.GrantLevel;
 import io.fairledger.core.ledger.TenantAccount;
 
-/** The JSON bodies of the live views (docs/api.md). Resources in vcores, MB and GPUs; usage in capacity-seconds. */
+/** The JSON bodies of the live views (docs/api.md). Resources in vcores, MB and GPUs; usage in capacity-hours. */
 public final class LiveViewsModel {
 
     private LiveViewsModel() {
@@ -69,22 +70,31 @@ public final class LiveViewsModel {
     }
 
     /**
-     * Accumulated values of the open period: A, F, E (capacity-seconds), rho, lending balance, the charge to date
-     * (null for an inner node: only leaves are billed).
+     * Accumulated values of the open period, every usage value in {@code units} ({@value #USAGE_UNITS}, as statements):
+     * A, F, E, rho, what the tenant lent (matched), borrowed (raw), owed (matched) and its lending balance
+     * {@code lent - owed}, for inner tenants too (their lending is at their own level); the charge to date (0 for an
+     * inner tenant, which is never charged; null for the root).
      */
-    public record Usage(double actual, double counted, double entitled, Double rho, BigDecimal lent,
-            BigDecimal borrowed, BigDecimal lendingBalance, BigDecimal chargeToDate) {
+    public record Usage(String units, BigDecimal actual, BigDecimal counted, BigDecimal entitled, Double rho,
+            BigDecimal lent, BigDecimal borrowed, BigDecimal owed, BigDecimal lendingBalance, boolean inner,
+            BigDecimal chargeToDate) {
     }
+
+    /** The units of every usage value of a tenant view and of a statement. */
+    public static final String USAGE_UNITS = "capacity-hours";
 
     public static TenantView tenant(LiveView v, TenantAccount a) {
         String id = a.path().toString();
         StatementView.Line line = v.line(id).orElse(null);
         double[] g = v.grantByTenant().get(id);
-        Double rho = a.period().entitled() > 0 ? a.period().actual() / a.period().entitled() : null;
-        Usage usage = new Usage(a.period().actual() / 1000.0, a.period().counted() / 1000.0,
-                a.period().entitled() / 1000.0, line == null ? rho : line.rho(), line == null ? null : line.lent(),
-                line == null ? null : line.borrowed(), line == null ? null : line.balance(),
-                line == null ? null : line.charge());
+        TenantAccount.PeriodTotals p = a.period();
+        Double rho = p.entitled() > 0 ? p.actual() / p.entitled() : null;
+        BigDecimal lent = Chargeback.capacityHours(p.lent());
+        BigDecimal owed = Chargeback.capacityHours(p.borrowedFromSiblings());
+        Usage usage = new Usage(USAGE_UNITS, Chargeback.capacityHours(p.actual()),
+                Chargeback.capacityHours(p.counted()), Chargeback.capacityHours(p.entitled()),
+                line == null ? rho : line.rho(), lent, Chargeback.capacityHours(p.borrowed()), owed,
+                lent.subtract(owed), line != null && line.inner(), line == null ? null : line.charge());
         return new TenantView(v.cluster(), id, v.asOf(), v.openStatement().period(), a.weight(), a.share(),
                 a.discountRate(), Now.of(a.now()), usage,
                 g == null ? null : new Grant(id, g[0] / 1000.0, g[1], g[2], a.share()));
@@ -102,7 +112,8 @@ public final class LiveViewsModel {
         List<Degree> out = new ArrayList<>();
         for (StatementView s : closed) {
             s.lines().stream().filter(l -> l.tenant().equals(tenant)).findFirst()
-                    .ifPresent(l -> out.add(new Degree(s.period(), s.start(), s.end(), true, l.rho())));
+                    .ifPresent(l -> out.add(new Degree(s.period(), s.start(), s.end(),
+                            StatementView.CLOSED.equals(s.state()), l.rho())));
         }
         open.lines().stream().filter(l -> l.tenant().equals(tenant)).findFirst()
                 .ifPresent(l -> out.add(new Degree(open.period(), open.start(), open.end(), false, l.rho())));

@@ -31,7 +31,7 @@ public final class MetricNames {
     public static final String TENANT_USAGE_ENTITLED = "fairledger.tenant.usage.entitled.capacity.seconds";
     /** Gauge: rho = A / E over the open period (absent when E = 0). */
     public static final String TENANT_FAIRNESS = "fairledger.tenant.fairness.degree.ratio";
-    /** Gauge: lending balance over the open period, capacity-seconds: lent minus borrowed from siblings. */
+    /** Gauge: lending balance over the open period, capacity-seconds: lent minus owed among its siblings. */
     public static final String TENANT_LENDING_BALANCE = "fairledger.tenant.lending.balance.capacity.seconds";
     /** Gauge: charge of the open period to date, in the cluster's currency. */
     public static final String TENANT_CHARGE = "fairledger.tenant.charge";

@@ -98,6 +98,9 @@ public record UsageReport(String cluster, Instant requestedFrom, Instant request
                 }
                 periods.add(s.period());
                 for (StatementView.Line l : s.lines()) {
+                    if (l.inner()) {
+                        continue; // an inner tenant's line sums its leaves', which are counted themselves
+                    }
                     String key = aggregate.key(l.tenant());
                     rows.put(key, rows.getOrDefault(key, Row.empty(key)).plus(l));
                 }

@@ -66,8 +66,7 @@ public class UsageService {
     }
 
     private static StatementView visibleLines(StatementView s, Predicate<String> visible) {
-        return new StatementView(s.cluster(), s.period(), s.start(), s.end(), s.model(), null,
-                s.lines().stream().filter(l -> visible.test(l.tenant())).toList());
+        return s.withLines(s.lines().stream().filter(l -> visible.test(l.tenant())).toList());
     }
 
     private static long stepMs(String text, long periodMs) {

@@ -129,6 +129,12 @@ public record LedgerSettings(Instant registeredAt, Capacity capacity, Double dis
                 allowedLateness, chargeback, replacement);
     }
 
+    /** The same settings with another cluster-wide discount rate. */
+    public LedgerSettings withDiscountRate(double rate) {
+        return new LedgerSettings(registeredAt, capacity, rate, memory, par, rootQuantum, period, allowedLateness,
+                chargeback, tenants);
+    }
+
     /** {@code allowedLateness}, or its default. */
     public Duration lateness() {
         return allowedLateness == null ? DEFAULT_ALLOWED_LATENESS : allowedLateness;

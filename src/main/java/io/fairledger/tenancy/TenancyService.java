@@ -131,7 +131,27 @@ public class TenancyService {
                         t.discountRateOverride == null ? null : t.discountRateOverride.doubleValue(), ""));
             }
         }
-        return stored.withTenants(tenants);
+        LedgerSettings inForce = stored.discountRate() == null
+                ? stored.withDiscountRate(cluster.discountRate.doubleValue())
+                : stored;
+        return inForce.withTenants(tenants);
+    }
+
+    /**
+     * The cluster as the admin API shows it, with the discount rate its ledger uses: the ledger settings' rate, or the
+     * registration's when the settings name none (the ledger then uses it) or there are none yet.
+     */
+    public ClusterView view(ClusterEntity cluster) {
+        BigDecimal rate = cluster.discountRate;
+        if (cluster.ledgerSettings != null) {
+            try {
+                Double configured = json.readValue(cluster.ledgerSettings, LedgerSettings.class).discountRate();
+                rate = configured == null ? rate : BigDecimal.valueOf(configured);
+            } catch (JsonProcessingException e) {
+                throw new IllegalStateException("stored ledger settings of " + cluster.id + " are unreadable", e);
+            }
+        }
+        return new ClusterView(cluster.id, cluster.name, cluster.resourceManager, rate);
     }
 
     /**

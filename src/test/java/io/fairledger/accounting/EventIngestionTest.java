@@ -51,7 +51,11 @@ class EventIngestionTest {
     @Test
     void duplicatedShuffledEventsAmongGarbageGiveTheOfflineStatements() throws Exception {
         String cluster = "ingest-yarn";
-        List<String> lines = YarnWorkload.lines(cluster, START, 2_000, 5, 42);
+        List<String> lines = new ArrayList<>(YarnWorkload.lines(cluster, START, 2_000, 5, 42));
+        // the workload ends within period 0; a container at 03:00, delivered last, brings the watermark past the end of
+        // period 1 plus the allowed lateness, so both periods are closed on the server as in the file
+        String last = YarnWorkload.last(cluster, Instant.parse("2026-11-20T03:00:00Z"));
+        lines.add(last);
         String settings = YarnWorkload.settings(START, 5);
         Path dir = Files.createTempDirectory("fairledger-account");
         Files.write(dir.resolve("events.jsonl"), lines);
@@ -63,6 +67,7 @@ class EventIngestionTest {
         assertThat(exit).isZero();
         JsonNode offline = JSON.readTree(dir.resolve("out/statements.json").toFile());
         assertThat(offline.size()).as("closed hourly periods").isEqualTo(2);
+        assertThat(offline.get(1).get("state").asText()).isEqualTo("closed");
         assertThat(offline.get(0).get("totalCharge").decimalValue()).as("the workload is billed").isPositive();
 
         given().contentType(ContentType.JSON).body("{\"id\":\"" + cluster + "\",\"resourceManager\":\"YARN\"}")
@@ -76,6 +81,8 @@ class EventIngestionTest {
         delivered.add(100, "{\"type\":\"YarnContainerEvent\",\"eventId\":\"bad\"}");
         delivered.add(200, "\u0000\u0001 not json");
         delivered.add(300, lines.get(0).replace("\"allocatedVcores\":", "\"allocatedVcores\":-"));
+        delivered.removeIf(last::equals);
+        delivered.add(last);
         publish(cluster, delivered);
 
         Awaitility.await().atMost(90, TimeUnit.SECONDS).pollInterval(1, TimeUnit.SECONDS).untilAsserted(() -> {
@@ -98,15 +105,20 @@ class EventIngestionTest {
                 .queryParam("until", "2026-11-20T01:00:00Z").get(path).then().statusCode(200)
                 .body("[0].lines[0].charge", equalTo(0.5f)));
 
-        // a late container of period 0: one more vcore-hour
+        // a late container of period 0: one more vcore-hour; periods 0 and 1 closed at 03:00, so the adjustment is
+        // carried by the next period to close, period 2, which closes at 04:00 (its end plus 30 minutes passed)
         publish(cluster, List.of(container(cluster, "c3", "00:00:00", "01:00:00")));
+        publish(cluster, List.of(container(cluster, "c4", "04:00:00", "04:00:01")));
         Awaitility.await().atMost(60, TimeUnit.SECONDS).untilAsserted(() -> given()
-                .queryParam("until", "2026-11-20T02:00:00Z").get(path).then().statusCode(200)
+                .queryParam("until", "2026-11-20T03:00:00Z").get(path).then().statusCode(200)
                 .body("[0].lines[0].charge", equalTo(0.5f))
                 .body("[0].lines[0].adjustments", empty())
-                .body("[1].lines[0].adjustments[0].correctedPeriod", equalTo("0"))
-                .body("[1].lines[0].adjustments[0].amount", equalTo(1.0f))
-                .body("[1].lines[0].total", equalTo(1.0f)));
+                .body("[1].lines[0].adjustments", empty())
+                .body("[2].state", equalTo("closed"))
+                .body("[2].lines[0].adjustments[0].correctedPeriod", equalTo("0"))
+                .body("[2].lines[0].adjustments[0].amount", equalTo(1.0f))
+                .body("[2].lines[0].total", equalTo(1.0f))
+                .body("[2].totalCharge", equalTo(1.0f)));
     }
 
     private static String container(String cluster, String id, String from, String to) {

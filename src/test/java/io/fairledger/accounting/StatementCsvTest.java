@@ -17,13 +17,15 @@ class StatementCsvTest {
     @Test
     void idsWithCommasQuotesAndLineBreaksAreQuotedAndReadBackAsTheyWere() throws Exception {
         String tenant = "root.\"a,b\"\nc";
-        StatementView.Line line = new StatementView.Line(tenant, new BigDecimal("3600"), new BigDecimal("7200"),
-                BigDecimal.ZERO, new BigDecimal("1.5"), new BigDecimal("2"), new BigDecimal("4"), 0.5,
-                BigDecimal.ZERO, BigDecimal.ZERO, BigDecimal.ZERO, new BigDecimal("1.25"),
+        StatementView.Line line = new StatementView.Line(tenant, false, new BigDecimal("3600"),
+                new BigDecimal("7200"), BigDecimal.ZERO, new BigDecimal("1.5"), new BigDecimal("2"),
+                new BigDecimal("4"), 0.5, BigDecimal.ZERO, BigDecimal.ZERO, BigDecimal.ZERO, BigDecimal.ZERO,
+                new BigDecimal("1.25"),
                 List.of(new StatementView.Adjustment("p0", new BigDecimal("-0.25"), "late event")),
                 new BigDecimal("1.00"));
         StatementView statement = new StatementView("yarn,prod", "p1", Instant.parse("2026-11-21T00:00:00Z"),
-                Instant.parse("2026-11-21T01:00:00Z"), "USAGE", new BigDecimal("1.00"), List.of(line));
+                Instant.parse("2026-11-21T01:00:00Z"), StatementView.CLOSED, "USAGE", "EUR", new BigDecimal("1.00"),
+                List.of(line));
 
         String csv = StatementCsv.write(List.of(statement), "EUR");
 
@@ -39,16 +41,18 @@ class StatementCsvTest {
         assertThat(r.get("adjustments")).isEqualTo("-0.25");
         assertThat(r.get("total")).isEqualTo("1.00");
         assertThat(r.get("currency")).isEqualTo("EUR");
+        assertThat(r.get("state")).isEqualTo("closed");
+        assertThat(r.get("inner")).isEqualTo("false");
         assertThat(r.size()).isEqualTo(StatementCsv.HEADER.size());
     }
 
     @Test
     void aLineWithoutEntitlementHasAnEmptyRho() throws Exception {
-        StatementView.Line line = new StatementView.Line("root.a", BigDecimal.ZERO, BigDecimal.ZERO,
+        StatementView.Line line = new StatementView.Line("root.a", false, BigDecimal.ZERO, BigDecimal.ZERO,
                 BigDecimal.ZERO, BigDecimal.ZERO, BigDecimal.ZERO, BigDecimal.ZERO, null, BigDecimal.ZERO,
-                BigDecimal.ZERO, BigDecimal.ZERO, BigDecimal.ZERO, List.of(), BigDecimal.ZERO);
+                BigDecimal.ZERO, BigDecimal.ZERO, BigDecimal.ZERO, BigDecimal.ZERO, List.of(), BigDecimal.ZERO);
         StatementView statement = new StatementView("c", "p0", Instant.EPOCH, Instant.EPOCH.plusSeconds(60),
-                "USAGE", BigDecimal.ZERO, List.of(line));
+                StatementView.PROVISIONAL, "USAGE", "XXX", BigDecimal.ZERO, List.of(line));
         CSVRecord r = CSVFormat.RFC4180.builder().setHeader().get()
                 .parse(new StringReader(StatementCsv.write(List.of(statement), "XXX"))).getRecords().get(0);
         assertThat(r.get("rho")).isEmpty();

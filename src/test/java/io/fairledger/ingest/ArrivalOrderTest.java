@@ -172,6 +172,9 @@ class ArrivalOrderTest {
     }
 
     static JsonNode line(JsonNode statements, int period, String tenant) {
+        if (statements.size() <= period) {
+            throw new AssertionError("no period " + period + " among the " + statements.size() + " statements");
+        }
         for (JsonNode line : statements.get(period).get("lines")) {
             if (line.get("tenant").asText().equals(tenant) || line.get("tenant").asText().equals("root." + tenant)) {
                 return line;

@@ -54,7 +54,10 @@ class LiveViewsTest {
     @Test
     void grantsAndStatementsOverHttpEqualTheOfflineAccount() throws Exception {
         String cluster = "live-yarn";
-        List<String> lines = YarnWorkload.lines(cluster, START, 3_000, 5, 11);
+        List<String> lines = new ArrayList<>(YarnWorkload.lines(cluster, START, 3_000, 5, 11));
+        // the workload ends within period 0: a last container at 03:00, delivered last, closes periods 0 and 1
+        String last = YarnWorkload.last(cluster, Instant.parse("2026-11-21T03:00:00Z"));
+        lines.add(last);
         String settings = YarnWorkload.settings(START, 5);
         String until = "2026-11-21T02:00:00Z";
         Path out = account(lines, settings, until);
@@ -68,6 +71,8 @@ class LiveViewsTest {
         for (int from = 0; from < delivered.size(); from += 400) {
             Collections.shuffle(delivered.subList(from, Math.min(delivered.size(), from + 400)), new Random(from));
         }
+        delivered.removeIf(last::equals);
+        delivered.add(last);
         EventPublisher.publishYarn(bootstrap, cluster, delivered);
 
         String base = "/api/v1/clusters/" + cluster;
@@ -113,7 +118,8 @@ class LiveViewsTest {
         String cluster = "whatif-yarn";
         String settings = YarnWorkload.settings(START, 3);
         register(cluster, settings);
-        List<String> lines = YarnWorkload.lines(cluster, START, 1_500, 3, 5);
+        List<String> lines = new ArrayList<>(YarnWorkload.lines(cluster, START, 1_500, 3, 5));
+        lines.add(YarnWorkload.last(cluster, Instant.parse("2026-11-21T01:00:00Z"))); // period 0 has ended
         EventPublisher.publishYarn(bootstrap, cluster, lines);
         awaitEvery(cluster, lines);
         String statementsPath = "/api/v1/admin/clusters/" + cluster + "/statements";
@@ -152,6 +158,9 @@ class LiveViewsTest {
         awaitEvery(cluster, lines);
         String statementsPath = "/api/v1/admin/clusters/" + cluster + "/statements";
         String until = "2026-11-21T00:05:00Z";
+        // the server closes period 0 itself once the watermark passes 00:06 (its end plus the lateness)
+        Awaitility.await().atMost(60, TimeUnit.SECONDS).untilAsserted(() -> given().queryParam("until", until)
+                .get(statementsPath).then().statusCode(200).body("[0].state", equalTo("closed")));
         JsonNode closed = JSON.readTree(given().queryParam("until", until).get(statementsPath).then().statusCode(200)
                 .extract().asString());
 

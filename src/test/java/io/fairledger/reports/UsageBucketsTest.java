@@ -52,15 +52,16 @@ class UsageBucketsTest {
 
     private static StatementView period(int index, StatementView.Line... lines) {
         return new StatementView("c", "p" + index, T0.plusSeconds(index * 3600L),
-                T0.plusSeconds((index + 1) * 3600L), "USAGE", BigDecimal.ZERO, List.of(lines));
+                T0.plusSeconds((index + 1) * 3600L), StatementView.CLOSED, "USAGE", "XXX", BigDecimal.ZERO,
+                List.of(lines));
     }
 
     /** A line with {@code actual} capacity-hours, {@code entitled} capacity-hours and a charge of 0.10 per capacity-hour. */
     private static StatementView.Line line(String tenant, String actual, String entitled) {
         BigDecimal a = new BigDecimal(actual);
         BigDecimal charge = a.multiply(new BigDecimal("0.10"));
-        return new StatementView.Line(tenant, a.multiply(BigDecimal.valueOf(1000)), BigDecimal.ZERO, BigDecimal.ZERO,
-                a, a, new BigDecimal(entitled), null, BigDecimal.ZERO, BigDecimal.ZERO, BigDecimal.ZERO, charge,
-                List.of(), charge);
+        return new StatementView.Line(tenant, false, a.multiply(BigDecimal.valueOf(1000)), BigDecimal.ZERO,
+                BigDecimal.ZERO, a, a, new BigDecimal(entitled), null, BigDecimal.ZERO, BigDecimal.ZERO,
+                BigDecimal.ZERO, BigDecimal.ZERO, charge, List.of(), charge);
     }
 }

@@ -197,7 +197,8 @@ class UsageReportTest {
                 .post("/api/v1/admin/clusters").then().statusCode(201);
         given().contentType(ContentType.JSON).body(settings())
                 .put("/api/v1/admin/clusters/" + CLUSTER + "/ledger-settings").then().statusCode(200);
-        List<String> lines = YarnWorkload.lines(CLUSTER, START, 600, 3, 7);
+        List<String> lines = new ArrayList<>(YarnWorkload.lines(CLUSTER, START, 600, 3, 7));
+        lines.add(YarnWorkload.last(CLUSTER, Instant.parse(UNTIL))); // the four periods up to UNTIL have ended
         EventPublisher.publishYarn(bootstrap, CLUSTER, lines);
         long last = 0;
         for (String line : lines) {

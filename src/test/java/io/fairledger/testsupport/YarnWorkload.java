@@ -43,6 +43,21 @@ public final class YarnWorkload {
         return lines;
     }
 
+    /**
+     * One container of {@code root.q0} holding 1 vcore and 1 GB for one second from {@code at}, one COMPLETE event: a
+     * workload's last line, bringing the cluster's latest fact to {@code at} so that the periods before it have ended
+     * (the server states the periods its facts have reached, docs/accounting.md).
+     */
+    public static String last(String cluster, Instant at) {
+        long t = at.toEpochMilli();
+        String common = ("\"cluster\":\"%s\",\"applicationId\":\"application_1795251600000_9999\",\"attemptId\":"
+                + "\"appattempt_1795251600000_9999_000001\",\"containerId\":\"container_1795251600000_9999_01_000001\","
+                + "\"queue\":\"root.q0\",\"user\":\"u0\",\"allocatedMemoryMb\":1024,\"allocatedVcores\":1,"
+                + "\"node\":\"node-0:8041\",\"createdTime\":%d").formatted(cluster, t);
+        return line("last-" + t, t + 1000, "COMPLETE", common,
+                ",\"startedTime\":" + t + ",\"finishedTime\":" + (t + 1000) + ",\"exitStatus\":0");
+    }
+
     private static String line(String eventId, long at, String state, String common, String extra) {
         return "{\"type\":\"YarnContainerEvent\",\"eventId\":\"%s\",\"eventTime\":%d,\"state\":\"%s\",%s%s}"
                 .formatted(eventId, at, state, common, extra);

@@ -84,7 +84,10 @@ class IngestionIT {
     @Test
     void serversSurviveKillAndRebalanceAndMatchTheOfflineStatements() throws Exception {
         String cluster = "it-ingest";
-        List<String> lines = YarnWorkload.lines(cluster, START, 33_334, QUEUES, 2026);
+        List<String> lines = new ArrayList<>(YarnWorkload.lines(cluster, START, 33_334, QUEUES, 2026));
+        // the server states the periods its facts have reached: a last container at UNTIL, delivered last, ends all 18
+        String last = YarnWorkload.last(cluster, Instant.parse(UNTIL));
+        lines.add(last);
         Path events = dir.resolve("events.jsonl");
         Path settings = dir.resolve("settings.json");
         Files.write(events, lines);
@@ -97,6 +100,8 @@ class IngestionIT {
         for (int from = 0; from < delivered.size(); from += 1_000) {
             Collections.shuffle(delivered.subList(from, Math.min(delivered.size(), from + 1_000)), random);
         }
+        delivered.removeIf(last::equals);
+        delivered.add(last);
         Path feed = dir.resolve("feed.jsonl");
         Files.write(feed, delivered);
 

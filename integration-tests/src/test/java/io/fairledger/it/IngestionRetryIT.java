@@ -12,6 +12,7 @@ import java.sql.ResultSet;
 import java.sql.Statement;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -79,14 +80,15 @@ class IngestionRetryIT {
     @Test
     void batchesNotCommittedWhilePostgresIsAwayAreReadAgainOnceItIsBack() throws Exception {
         String cluster = "it-retry";
-        List<String> lines = YarnWorkload.lines(cluster, START, CONTAINERS, QUEUES, 7);
+        List<String> lines = new ArrayList<>(YarnWorkload.lines(cluster, START, CONTAINERS, QUEUES, 7));
+        lines.add(YarnWorkload.last(cluster, Instant.parse(UNTIL))); // the periods up to UNTIL have ended
         Path events = dir.resolve("events.jsonl");
         Path settings = dir.resolve("settings.json");
         Files.write(events, lines);
         Files.writeString(settings, YarnWorkload.settings(START, QUEUES));
         JsonNode offline = account(events, settings);
         assertThat(offline.size()).as("closed periods to compare").isGreaterThan(3);
-        long expectedFacts = 2L * CONTAINERS;
+        long expectedFacts = 2L * (CONTAINERS + 1);
 
         try (ServerProcess server = ServerProcess.start(serverEnv(), "serve")) {
             register(server, cluster, settings);

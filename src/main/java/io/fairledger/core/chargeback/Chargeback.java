@@ -9,7 +9,9 @@ import java.math.MathContext;
 import java.math.RoundingMode;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.HashSet;
+import java.util.Map;
 import java.util.List;
 import java.util.Set;
 
@@ -17,12 +19,18 @@ import java.util.Set;
  * Turns a closed period's accounts into a {@link Statement} (docs/domain.md section 8).
  *
  * <p>
- * Billed tenants are the leaves of the tenant tree (inner nodes are sums of their leaves). A tenant whose price plan
- * is not configured is billed at the default plan.
+ * Every node but the root has a line, in path order; the leaves of the tenant tree are billed, inner nodes (sums of
+ * their subtrees) have lines marked {@code inner} with their usage and lending at their own level and a charge of 0, so
+ * each sibling group's balances can be checked to sum to zero (docs/accounting.md). On every line
+ * {@code balance = lent - owed}, each rounded to {@link #USAGE_SCALE} first. A tenant whose price plan is not
+ * configured is billed at the default plan.
  * <ul>
- * <li>{@code USAGE}: {@code charge = sum over types of price x resource-hours x F / A}: the tenant's resource-hours
- * priced by its plan, scaled by counted over actual usage so that borrowed resources are cheaper by eta (LTRF eq. 7). A
- * tenant with no usage pays 0. Each charge is rounded HALF_EVEN to the currency's scale.</li>
+ * <li>{@code USAGE}: {@code charge = sum over types r of price_r x integral of held_r(t) x g'(t) / g(t) dt} (1 when
+ * {@code g = 0}): each resource held is priced for the fraction of the holding that counts at that instant (LTRF eq.
+ * 7), so borrowed resources are cheaper by eta exactly while they are borrowed; never the period's ratio F/A. The
+ * ledger keeps {@code integral of held_r x (1 - g'/g) dt} per type, so the charged unit-hours are the exact
+ * resource-hours minus that. A tenant with no usage pays 0. Each charge is rounded HALF_EVEN to the currency's
+ * scale.</li>
  * <li>{@code GROUP_BUY}: the period's cost is split in proportion to the leaves' shares S (equally if every share is
  * 0). On top, each borrower pays {@code eta x price x borrowed capacity-hours} (price = cost / period hours, one
  * capacity-hour of the whole cluster), rounded HALF_EVEN; the total paid is credited to lenders pro rata to what they
@@ -52,11 +60,29 @@ public final class Chargeback {
         List<BigDecimal> charges = config.model() == ChargeModel.USAGE
                 ? usageCharges(billed, config)
                 : groupBuyCharges(billed, period, config);
-        List<TenantStatement> lines = new ArrayList<>(billed.size());
+        Map<TenantPath, BigDecimal> chargeOf = new HashMap<>();
         for (int i = 0; i < billed.size(); i++) {
-            lines.add(line(billed.get(i), charges.get(i)));
+            chargeOf.put(billed.get(i).path(), charges.get(i));
+        }
+        BigDecimal none = BigDecimal.ZERO.setScale(config.currencyScale());
+        List<TenantStatement> lines = new ArrayList<>(accounts.size());
+        for (TenantAccount a : nonRoot(accounts)) {
+            BigDecimal charge = chargeOf.get(a.path());
+            lines.add(line(a, charge == null ? none : charge, charge == null));
         }
         return new Statement(clusterId, period, config.model(), lines);
+    }
+
+    /** Every node but the root, in path order. */
+    private static List<TenantAccount> nonRoot(List<TenantAccount> accounts) {
+        List<TenantAccount> out = new ArrayList<>();
+        for (TenantAccount a : accounts) {
+            if (!a.path().isRoot()) {
+                out.add(a);
+            }
+        }
+        out.sort(Comparator.comparing(TenantAccount::path));
+        return out;
     }
 
     /** The billed tenants among {@code accounts}: the leaves (root excluded), in path order. */
@@ -85,17 +111,15 @@ public final class Chargeback {
                 plan = config.plans().get(config.defaultPlan());
             }
             BigDecimal[] prices = {plan.perVcoreHour(), plan.perGbHour(), plan.perGpuHour()};
-            double actual = a.period().actual();
-            BigDecimal ratio = actual > FairnessDegree.EPSILON
-                    ? BigDecimal.valueOf(Math.min(1.0, a.period().counted() / actual))
-                    : BigDecimal.ONE;
             BigDecimal charge = BigDecimal.ZERO;
             for (int r = 0; r < prices.length; r++) {
-                BigDecimal hours = new BigDecimal(a.period().resourceMs().get(r))
+                BigDecimal counted = new BigDecimal(a.period().resourceMs().get(r))
+                        .subtract(BigDecimal.valueOf(a.period().uncountedResourceMs().get(r)), MC);
+                BigDecimal hours = counted.max(BigDecimal.ZERO)
                         .divide(UNITS_PER_PRICED_UNIT[r].multiply(MS_PER_HOUR), MC);
                 charge = charge.add(prices[r].multiply(hours, MC), MC);
             }
-            out.add(charge.multiply(ratio, MC).setScale(config.currencyScale(), RoundingMode.HALF_EVEN));
+            out.add(charge.setScale(config.currencyScale(), RoundingMode.HALF_EVEN));
         }
         return out;
     }
@@ -184,11 +208,12 @@ public final class Chargeback {
         return parts;
     }
 
-    private static BigDecimal capacityHours(double capacityMs) {
+    /** Capacity-milliseconds (share x ms) as capacity-hours, rounded HALF_EVEN to {@link #USAGE_SCALE} decimals. */
+    public static BigDecimal capacityHours(double capacityMs) {
         return BigDecimal.valueOf(capacityMs).divide(MS_PER_HOUR, MC).setScale(USAGE_SCALE, RoundingMode.HALF_EVEN);
     }
 
-    private static TenantStatement line(TenantAccount a, BigDecimal charge) {
+    private static TenantStatement line(TenantAccount a, BigDecimal charge, boolean inner) {
         List<BigDecimal> seconds = new ArrayList<>();
         for (int r = 0; r < a.period().resourceMs().size(); r++) {
             BigDecimal unitSeconds = a.period().resourceSeconds(r);
@@ -196,8 +221,10 @@ public final class Chargeback {
             seconds.add(r == 0 ? unitSeconds.movePointLeft(3) : unitSeconds);
         }
         var p = a.period();
-        return new TenantStatement(a.path(), seconds, capacityHours(p.counted()), capacityHours(p.actual()),
+        BigDecimal lent = capacityHours(p.lent());
+        BigDecimal owed = capacityHours(p.borrowedFromSiblings());
+        return new TenantStatement(a.path(), inner, seconds, capacityHours(p.counted()), capacityHours(p.actual()),
                 capacityHours(p.entitled()), FairnessDegree.of(Math.max(0, p.actual()), Math.max(0, p.entitled())),
-                capacityHours(p.lent()), capacityHours(p.borrowed()), capacityHours(p.balance()), charge, List.of());
+                lent, capacityHours(p.borrowed()), owed, lent.subtract(owed), charge, List.of());
     }
 }

@@ -21,8 +21,8 @@ public record Statement(String clusterId, Period period, ChargeModel model, List
         lines = List.copyOf(lines);
     }
 
-    /** Sum of the charges, without adjustments. */
+    /** Sum of every line's total: the charges and the adjustment lines carried (inner lines are never charged). */
     public BigDecimal totalCharge() {
-        return lines.stream().map(TenantStatement::charge).reduce(BigDecimal.ZERO, BigDecimal::add);
+        return lines.stream().map(TenantStatement::total).reduce(BigDecimal.ZERO, BigDecimal::add);
     }
 }

@@ -11,6 +11,9 @@ import java.util.List;
  *
  * @param tenant
  *            the tenant
+ * @param inner
+ *            true for an inner node of the tenant tree: its values are its subtree's, its lending is at its own level
+ *            among its siblings, and it is never charged (its leaves are)
  * @param resourceSeconds
  *            vcore-seconds, MB-seconds, GPU-seconds
  * @param counted
@@ -22,19 +25,21 @@ import java.util.List;
  * @param rho
  *            fairness degree A / E
  * @param lent
- *            lent to siblings
+ *            lent to siblings, matched: integral of {@code u M / U}
  * @param borrowed
- *            borrowed (above share)
+ *            borrowed above share, raw: integral of {@code b = max(g - S, 0)}
+ * @param owed
+ *            the part of {@code borrowed} siblings lent, matched: integral of {@code b M / B}
  * @param balance
- *            lending balance, positive for a net lender
+ *            lending balance {@code lent - owed}, positive for a net lender
  * @param charge
  *            the period's charge (negative is a credit)
  * @param adjustments
  *            corrections of closed periods
  */
-public record TenantStatement(TenantPath tenant, List<BigDecimal> resourceSeconds, BigDecimal counted,
+public record TenantStatement(TenantPath tenant, boolean inner, List<BigDecimal> resourceSeconds, BigDecimal counted,
         BigDecimal actual, BigDecimal entitled, FairnessDegree rho, BigDecimal lent, BigDecimal borrowed,
-        BigDecimal balance, BigDecimal charge, List<AdjustmentLine> adjustments) {
+        BigDecimal owed, BigDecimal balance, BigDecimal charge, List<AdjustmentLine> adjustments) {
 
     public TenantStatement {
         resourceSeconds = List.copyOf(resourceSeconds);

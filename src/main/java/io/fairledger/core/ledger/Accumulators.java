@@ -22,6 +22,8 @@ final class Accumulators {
     double lent;
     double borrowedFromSiblings;
     Int128[] resourceMs = {new Int128(), new Int128(), new Int128()};
+    /** Units x ms per resource type held while not counted: integral of {@code held_r x (1 - g'/g) dt}. */
+    double[] uncountedResourceMs = new double[3];
     double kLendSeen;
     double kBorrowSeen;
     // memory integrals
@@ -50,6 +52,7 @@ final class Accumulators {
         c.borrowedFromSiblings = borrowedFromSiblings;
         for (int r = 0; r < resourceMs.length; r++) {
             c.resourceMs[r] = resourceMs[r].copy();
+            c.uncountedResourceMs[r] = uncountedResourceMs[r];
         }
         c.kLendSeen = kLendSeen;
         c.kBorrowSeen = kBorrowSeen;
@@ -75,5 +78,6 @@ final class Accumulators {
         for (Int128 r : resourceMs) {
             r.clear();
         }
+        java.util.Arrays.fill(uncountedResourceMs, 0);
     }
 }

@@ -168,6 +168,9 @@ public final class LedgerCodec {
             out.writeLong(r.hi);
             out.writeLong(r.lo);
         }
+        for (double v : a.uncountedResourceMs) {
+            out.writeDouble(v);
+        }
         out.writeLong(a.round);
         out.writeLong(a.roundEnd);
         out.writeBoolean(a.arrived);
@@ -197,6 +200,9 @@ public final class LedgerCodec {
         for (Int128 r : a.resourceMs) {
             r.hi = in.readLong();
             r.lo = in.readLong();
+        }
+        for (int r = 0; r < a.uncountedResourceMs.length; r++) {
+            a.uncountedResourceMs[r] = in.readDouble();
         }
         a.round = in.readLong();
         a.roundEnd = in.readLong();

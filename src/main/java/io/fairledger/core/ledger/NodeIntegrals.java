@@ -49,9 +49,13 @@ final class NodeIntegrals {
         acc.entitled += n.e * dt;
         acc.demand += n.d * dt;
         acc.borrowedRaw += n.b * dt;
+        double uncounted = uncountedFraction(n.g, n.countedRate);
         for (int r = 0; r < ResourceVector.TYPES; r++) {
             if (n.held[r] != 0) {
                 acc.resourceMs[r].addProduct(n.held[r], dt);
+                if (uncounted > 0) {
+                    acc.uncountedResourceMs[r] += n.held[r] * uncounted * dt;
+                }
             }
         }
         if (n.parent != null) {
@@ -62,6 +66,17 @@ final class NodeIntegrals {
         }
         memory.advance(n, acc, t, dt);
         acc.last = t;
+    }
+
+    /**
+     * The fraction of what a node holds that does not count at an instant: {@code 1 - g'/g} (0 when {@code g = 0}),
+     * where {@code g' = min(g, S) + eta max(g - S, 0)} (LTRF eq. 7). A USAGE charge prices each resource held times
+     * {@code g'/g} at each instant (docs/accounting.md, "USAGE"), so borrowed resources are cheaper by eta exactly while
+     * they are borrowed: the charged units x ms are {@code resourceMs - integral of held x (1 - g'/g) dt}. Kept as the
+     * uncounted part so that a tenant that never borrows (or eta = 1) is charged from the exact integer integral.
+     */
+    static double uncountedFraction(double g, double counted) {
+        return g > Accuracy.EPSILON && counted < g ? 1 - counted / g : 0;
     }
 
     /** The account of {@code n} at {@code at}, integrated on a copy: the node itself is not advanced. */
@@ -78,7 +93,9 @@ final class NodeIntegrals {
         var rates = new TenantAccount.Rates(new ResourceVector(n.held[0], n.held[1], n.held[2]),
                 new ResourceVector(n.pending[0], n.pending[1], n.pending[2]), n.g, n.countedRate, n.d, n.e, n.b,
                 n.u, n.runningTasks);
-        var period = new TenantAccount.PeriodTotals(res, a.actual, a.counted, a.entitled, a.demand, a.borrowedRaw,
+        var period = new TenantAccount.PeriodTotals(res,
+                List.of(a.uncountedResourceMs[0], a.uncountedResourceMs[1], a.uncountedResourceMs[2]), a.actual,
+                a.counted, a.entitled, a.demand, a.borrowedRaw,
                 a.lent, a.borrowedFromSiblings);
         var mem = new TenantAccount.Memory(a.memActual, a.memCounted, a.memEntitled, a.phi,
                 n.quantumTopUp(at - registeredAt));

@@ -61,6 +61,9 @@ public record TenantAccount(TenantPath path, double weight, double share, double
      *
      * @param resourceMs
      *            exact units x milliseconds per resource type: millicore-ms, MB-ms, GPU-ms
+     * @param uncountedResourceMs
+     *            the part of {@code resourceMs} held while not counted: integral of {@code held_r x (1 - g'/g) dt}
+     *            (0 for a tenant that never borrowed, or with eta = 1)
      * @param actual
      *            A, integral of g
      * @param counted
@@ -72,16 +75,18 @@ public record TenantAccount(TenantPath path, double weight, double share, double
      * @param borrowed
      *            integral of b
      * @param lent
-     *            integral of what siblings borrowed from this node
+     *            integral of {@code lent = u M / U}: what this node lent its siblings, matched ({@link SiblingGroup})
      * @param borrowedFromSiblings
-     *            integral of the part of b lent by siblings (equal to {@code borrowed} among the root's children for
-     *            one resource; see {@link SiblingGroup})
+     *            integral of {@code owed = b M / B}: the part of b its siblings matched, what it owes (equal to
+     *            {@code borrowed} when its group lends at least what it borrows; see {@link SiblingGroup})
      */
-    public record PeriodTotals(List<BigInteger> resourceMs, double actual, double counted, double entitled,
+    public record PeriodTotals(List<BigInteger> resourceMs, List<Double> uncountedResourceMs, double actual,
+            double counted, double entitled,
             double demand, double borrowed, double lent, double borrowedFromSiblings) {
 
         public PeriodTotals {
             resourceMs = List.copyOf(resourceMs);
+            uncountedResourceMs = List.copyOf(uncountedResourceMs);
         }
 
         /** Lending balance {@code L = lent - borrowed from siblings}; positive for a net lender. */

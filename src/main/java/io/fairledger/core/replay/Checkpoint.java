@@ -54,7 +54,7 @@ import java.util.TreeMap;
 public final class Checkpoint {
 
     /** The format this class writes and the only one it reads. */
-    public static final int FORMAT = 1;
+    public static final int FORMAT = 2;
 
     private static final int MAGIC = 0x464C4350;
     private static final int DIGEST_BYTES = 32;
@@ -231,6 +231,7 @@ public final class Checkpoint {
         out.writeInt(s.lines().size());
         for (TenantStatement l : s.lines()) {
             LedgerCodec.writePath(out, l.tenant());
+            out.writeBoolean(l.inner());
             out.writeInt(l.resourceSeconds().size());
             for (BigDecimal v : l.resourceSeconds()) {
                 writeDecimal(out, v);
@@ -240,7 +241,7 @@ public final class Checkpoint {
             }
             out.writeDouble(l.rho().value());
             out.writeBoolean(l.rho().noEntitlement());
-            for (BigDecimal v : new BigDecimal[]{l.lent(), l.borrowed(), l.balance(), l.charge()}) {
+            for (BigDecimal v : new BigDecimal[]{l.lent(), l.borrowed(), l.owed(), l.balance(), l.charge()}) {
                 writeDecimal(out, v);
             }
             out.writeInt(l.adjustments().size());
@@ -261,6 +262,7 @@ public final class Checkpoint {
         List<TenantStatement> lines = new ArrayList<>(count);
         for (int i = 0; i < count; i++) {
             TenantPath tenant = LedgerCodec.readPath(in);
+            boolean inner = in.readBoolean();
             int types = in.readInt();
             List<BigDecimal> seconds = new ArrayList<>(types);
             for (int r = 0; r < types; r++) {
@@ -272,6 +274,7 @@ public final class Checkpoint {
             FairnessDegree rho = new FairnessDegree(in.readDouble(), in.readBoolean());
             BigDecimal lent = readDecimal(in);
             BigDecimal borrowed = readDecimal(in);
+            BigDecimal owed = readDecimal(in);
             BigDecimal balance = readDecimal(in);
             BigDecimal charge = readDecimal(in);
             int adjustments = in.readInt();
@@ -280,8 +283,8 @@ public final class Checkpoint {
                 lineAdjustments.add(new AdjustmentLine(LedgerCodec.readString(in),
                         LedgerCodec.readPath(in), readDecimal(in), LedgerCodec.readString(in)));
             }
-            lines.add(new TenantStatement(tenant, seconds, counted, actual, entitled, rho, lent, borrowed, balance,
-                    charge, lineAdjustments));
+            lines.add(new TenantStatement(tenant, inner, seconds, counted, actual, entitled, rho, lent, borrowed, owed,
+                    balance, charge, lineAdjustments));
         }
         return new Statement(cluster, period, model, lines);
     }

@@ -104,6 +104,11 @@ public final class Replay {
         return ledger;
     }
 
+    /** The statements of every period closed so far, in order (unmodifiable, a snapshot). */
+    public List<Statement> statements() {
+        return List.copyOf(statements);
+    }
+
     /** The period not yet closed. */
     public Period openPeriod() {
         return open;

@@ -124,7 +124,7 @@ public class LedgerViewResource {
         authorise(clusterId, tenant);
         TenantPath own = path(tenant);
         List<StatementView> mine = statements.statements(clusterId, java.time.Instant.now()).stream()
-                .map(s -> new StatementView(s.cluster(), s.period(), s.start(), s.end(), s.model(), null,
+                .map(s -> s.withLines(
                         s.lines().stream().filter(l -> TenantPath.parse(l.tenant()).isWithin(own)).toList()))
                 .toList();
         if (StatementFormat.csv(format, accept)) {

@@ -74,7 +74,7 @@ public class ClusterAdminResource {
     @Operation(summary = "Every registered cluster")
     @APIResponse(responseCode = "200", description = "the clusters")
     public List<ClusterView> clusters() {
-        return tenancy.clusters().stream().map(ClusterView::of).toList();
+        return tenancy.clusters().stream().map(tenancy::view).toList();
     }
 
     @GET
@@ -83,7 +83,7 @@ public class ClusterAdminResource {
     @APIResponse(responseCode = "200", description = "the cluster")
     @APIResponse(responseCode = "404", description = "no such cluster")
     public ClusterView cluster(@PathParam("clusterId") String clusterId) {
-        return ClusterView.of(tenancy.cluster(clusterId));
+        return tenancy.view(tenancy.cluster(clusterId));
     }
 
     @GET

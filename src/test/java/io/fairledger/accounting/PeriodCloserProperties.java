@@ -1,0 +1,176 @@
+package io.fairledger.accounting;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.math.BigDecimal;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+
+import io.fairledger.accounting.PeriodCloser.ClosedPeriod;
+import io.fairledger.core.ledger.LedgerEvent;
+import io.fairledger.core.model.ResourceVector;
+import io.fairledger.core.model.TenantPath;
+import io.fairledger.facts.Arrival;
+import io.fairledger.facts.LedgerFact;
+import io.fairledger.tenancy.LedgerSettings;
+import net.jqwik.api.ForAll;
+import net.jqwik.api.Property;
+import net.jqwik.api.statistics.Statistics;
+import net.jqwik.api.constraints.IntRange;
+
+/**
+ * Closed statements depend only on the facts, the order they arrived in and the settings in force, never on when the
+ * books were looked at: the same arrivals and settings changes, with the closer run after every transaction or only
+ * now and then (a server's ticks, reads and restarts fall anywhere), store the same closed periods.
+ */
+class PeriodCloserProperties {
+
+    private static final String CLUSTER = "c";
+    private static final Instant T0 = Instant.parse("2026-11-20T00:00:00Z");
+    private static final long HOUR = 3_600_000L;
+
+    /** One random history: arrivals grouped in transactions, and the settings in force after each transaction. */
+    private record History(List<Arrival> arrivals, Map<Long, LedgerSettings> changesAfter) {
+    }
+
+    @Property(tries = 200)
+    void closedStatementsDoNotDependOnWhenTheCloserRuns(@ForAll long seed,
+            @ForAll @IntRange(min = 1, max = 40) int containers, @ForAll @IntRange(min = 0, max = 3) int changes) {
+        History h = history(new Random(seed), containers, changes);
+        List<ClosedPeriod> everyTransaction = run(h, new Random(seed + 1), 1.0);
+        List<ClosedPeriod> nowAndThen = run(h, new Random(seed + 2), 0.2);
+        List<ClosedPeriod> onlyAtChanges = run(h, new Random(seed + 3), 0.0);
+        assertThat(nowAndThen).isEqualTo(everyTransaction);
+        assertThat(onlyAtChanges).isEqualTo(everyTransaction);
+        Statistics.label("late facts adjusted").collect(everyTransaction.stream()
+                .anyMatch(c -> c.statement().lines().stream().anyMatch(l -> !l.adjustments().isEmpty())));
+        for (ClosedPeriod c : everyTransaction) {
+            StatementView s = c.statement();
+            assertThat(s.state()).isEqualTo(StatementView.CLOSED);
+            assertThat(s.totalCharge()).as("period %s total includes its adjustments", s.period()).isEqualTo(
+                    s.lines().stream().map(StatementView.Line::total).reduce(BigDecimal.ZERO, BigDecimal::add));
+            for (StatementView.Line l : s.lines()) {
+                assertThat(l.balance()).isEqualByComparingTo(l.lent().subtract(l.owed()));
+            }
+        }
+    }
+
+    /** Without late facts and settings changes, the closed statements are those {@code account} computes. */
+    @Property(tries = 100)
+    void inOrderArrivalsCloseWhatTheOfflineReplayStates(@ForAll long seed,
+            @ForAll @IntRange(min = 1, max = 40) int containers) {
+        Random random = new Random(seed);
+        List<LedgerFact> facts = new ArrayList<>();
+        for (int i = 0; i < containers; i++) {
+            facts.addAll(container(random, i));
+        }
+        facts.sort(LedgerFeed.ORDER);
+        List<Arrival> arrivals = new ArrayList<>();
+        for (int i = 0; i < facts.size(); i++) {
+            arrivals.add(new Arrival(i + 1L, facts.get(i)));
+        }
+        LedgerSettings settings = settings(1.0);
+        Store store = new Store();
+        new PeriodCloser(CLUSTER, store).closeDue(settings, arrivals);
+        long watermark = facts.get(facts.size() - 1).at();
+        List<StatementView> offline = Books.statements(CLUSTER, settings, facts, Instant.ofEpochMilli(watermark))
+                .stream().filter(s -> StatementView.CLOSED.equals(s.state())).toList();
+        assertThat(store.closed().stream().map(ClosedPeriod::statement).toList()).isEqualTo(offline);
+    }
+
+    private static List<ClosedPeriod> run(History h, Random ticks, double tickProbability) {
+        Store store = new Store();
+        PeriodCloser closer = new PeriodCloser(CLUSTER, store);
+        LedgerSettings inForce = settings(1.0);
+        List<Arrival> arrived = new ArrayList<>();
+        List<Arrival> all = h.arrivals();
+        for (int i = 0; i < all.size(); i++) {
+            arrived.add(all.get(i));
+            boolean endOfTransaction = i + 1 == all.size() || all.get(i + 1).position() != all.get(i).position();
+            if (!endOfTransaction) {
+                continue;
+            }
+            LedgerSettings change = h.changesAfter().get(all.get(i).position());
+            if (change != null) {
+                closer.closeEnded(inForce, arrived);
+                inForce = change;
+            } else if (ticks.nextDouble() < tickProbability) {
+                closer.closeDue(inForce, arrived);
+            }
+        }
+        closer.closeDue(inForce, arrived);
+        return store.closed();
+    }
+
+    private static History history(Random random, int containers, int changes) {
+        List<LedgerFact> facts = new ArrayList<>();
+        for (int i = 0; i < containers; i++) {
+            facts.addAll(container(random, i));
+        }
+        // arrival order: event time plus a random delay of up to two hours, so some facts are late
+        List<long[]> keyed = new ArrayList<>();
+        for (int i = 0; i < facts.size(); i++) {
+            keyed.add(new long[]{facts.get(i).at() + (long) (random.nextDouble() * 2 * HOUR), i});
+        }
+        keyed.sort((a, b) -> Long.compare(a[0], b[0]));
+        List<Arrival> arrivals = new ArrayList<>();
+        long position = 1;
+        for (long[] k : keyed) {
+            if (random.nextInt(3) == 0) {
+                position++;
+            }
+            arrivals.add(new Arrival(position, facts.get((int) k[1])));
+        }
+        Map<Long, LedgerSettings> changesAfter = new LinkedHashMap<>();
+        for (int c = 0; c < changes; c++) {
+            long at = arrivals.get(random.nextInt(arrivals.size())).position();
+            changesAfter.put(at, settings(1 + random.nextInt(4)));
+        }
+        return new History(arrivals, changesAfter);
+    }
+
+    /** A container of root.a or root.b holding 1-4 vcores somewhere in the first eight hours. */
+    private static List<LedgerFact> container(Random random, int i) {
+        String id = "c" + i;
+        TenantPath tenant = TenantPath.parse(random.nextBoolean() ? "root.a" : "root.b");
+        long start = T0.toEpochMilli() + (long) (random.nextDouble() * 8 * HOUR);
+        long end = start + 60_000L + (long) (random.nextDouble() * 2 * HOUR);
+        ResourceVector size = ResourceVector.of(1 + random.nextInt(4), 0, 0);
+        return List.of(
+                new LedgerFact.Event(new LedgerEvent.TaskStarted(CLUSTER, id, tenant, "app", size, start),
+                        "task:" + id + ":start"),
+                new LedgerFact.Event(new LedgerEvent.TaskFinished(CLUSTER, id, end), "task:" + id + ":finish"));
+    }
+
+    /** Hourly periods, 30 minutes of lateness, eta 0.5, USAGE at 1 per vcore-hour; root.b weighs {@code weightB}. */
+    private static LedgerSettings settings(double weightB) {
+        return new LedgerSettings(T0, new LedgerSettings.Capacity(10, 10240, 0), 0.5,
+                new LedgerSettings.Memory("FULL", null, null, null), null, null,
+                new LedgerSettings.Period(null, Duration.ofHours(1)), Duration.ofMinutes(30),
+                new LedgerSettings.Chargeback(null,
+                        List.of(new LedgerSettings.Plan("std", BigDecimal.ONE, BigDecimal.ZERO, BigDecimal.ZERO)),
+                        "std", null, 2, "EUR"),
+                List.of(new LedgerSettings.Tenant("root.a", 1, null, ""),
+                        new LedgerSettings.Tenant("root.b", weightB, null, "")));
+    }
+
+    /** Closed statements in memory: first insert wins, as the table's primary key. */
+    static final class Store implements PeriodCloser.ClosedStatements {
+        private final Map<String, ClosedPeriod> byPeriod = new LinkedHashMap<>();
+
+        @Override
+        public List<ClosedPeriod> closed() {
+            return List.copyOf(byPeriod.values());
+        }
+
+        @Override
+        public ClosedPeriod store(ClosedPeriod period) {
+            return byPeriod.computeIfAbsent(period.statement().period(), k -> period);
+        }
+    }
+}
