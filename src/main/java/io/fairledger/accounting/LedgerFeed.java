@@ -15,6 +15,8 @@ import io.fairledger.core.ledger.LedgerCodec;
 import io.fairledger.core.ledger.LedgerEvent;
 import io.fairledger.core.model.ResourceVector;
 import io.fairledger.core.model.TenantPath;
+import io.fairledger.core.replay.CanonicalOrder;
+import io.fairledger.core.replay.Replay;
 
 /**
  * Turns stored facts into the core's ledger events, in event-time order, for {@link io.fairledger.core.replay.Replay}.
@@ -47,6 +49,23 @@ public final class LedgerFeed {
             out.add(feed.next(fact));
         }
         return out;
+    }
+
+    /**
+     * Applies {@code facts} (any order, none before the facts fed so far) to {@code replay}: each through this feed in
+     * {@link #ORDER}, their events in {@link CanonicalOrder}, as the replay of every fact at once applies them.
+     */
+    public void apply(List<LedgerFact> facts, Replay replay) {
+        List<LedgerFact> ordered = new ArrayList<>(facts);
+        ordered.sort(ORDER);
+        List<LedgerEvent> events = new ArrayList<>(ordered.size());
+        for (LedgerFact fact : ordered) {
+            events.add(next(fact));
+        }
+        events.sort(CanonicalOrder.COMPARATOR);
+        for (LedgerEvent e : events) {
+            replay.apply(e);
+        }
     }
 
     /** The ledger event of the next fact in {@link #ORDER}. */

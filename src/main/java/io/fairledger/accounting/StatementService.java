@@ -2,12 +2,16 @@ package io.fairledger.accounting;
 
 import io.fairledger.tenancy.LedgerSettings;
 import java.math.BigDecimal;
+import java.math.RoundingMode;
 import java.sql.SQLException;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
+import java.util.function.BooleanSupplier;
 
 import javax.sql.DataSource;
 
@@ -17,6 +21,9 @@ import io.fairledger.facts.FactCursor;
 import io.fairledger.core.chargeback.Period;
 import io.fairledger.core.chargeback.Statement;
 import io.fairledger.core.fairness.FairnessReport;
+import io.fairledger.config.FairledgerConfig;
+import io.fairledger.core.replay.Replay;
+import io.fairledger.core.replay.ReplayConfig;
 import io.fairledger.core.replay.ReplayResult;
 import io.fairledger.tenancy.ClosablePeriods;
 import io.fairledger.tenancy.TenancyService;
@@ -50,6 +57,12 @@ public class StatementService implements ClosablePeriods {
 
     @Inject
     EndedPeriods ended;
+
+    @Inject
+    StoredLedgerStates states;
+
+    @Inject
+    FairledgerConfig config;
 
     /** Per cluster: the configuration version and the watermark at which its next period is due to close. */
     private final Map<String, DueAt> due = new ConcurrentHashMap<>();
@@ -113,12 +126,42 @@ public class StatementService implements ClosablePeriods {
             double equality) {
     }
 
+    /** A what-if's replay started from the cluster's registration. */
+    public static final String FROM_REGISTRATION = "registration";
+    /** A what-if's replay started from a stored checkpoint of the live ledger. */
+    public static final String FROM_CHECKPOINT = "checkpoint";
+
+    /**
+     * A what-if's answer.
+     *
+     * @param startedFrom
+     *            {@value #FROM_CHECKPOINT} (a stored state of the live ledger, for a change of prices only) or
+     *            {@value #FROM_REGISTRATION}
+     * @param startedAt
+     *            the event time the replay started after: the checkpoint's latest fact, or the registration
+     * @param factsReplayed
+     *            the stored facts it replayed after that
+     * @param periods
+     *            one per period ending in {@code (from, until]}
+     */
+    public record WhatIf(String startedFrom, Instant startedAt, long factsReplayed, List<WhatIfPeriod> periods) {
+    }
+
     /**
      * The statements and fairness of the periods ending in {@code (from, until]} had {@code variant} been the
      * configuration (the live one when null; its tenant tree when the variant lists none), computed from the stored
-     * facts by the same replay as the live books, without touching them.
+     * facts by the same replay as the live books, without touching them. A variant that changes only prices (the
+     * chargeback settings) starts from the newest checkpoint of the live ledger at or before {@code from}, repriced
+     * (the ledger does not depend on prices, {@link Replay#sameLedger}); any other starts from the registration. The
+     * facts are streamed, never held; the replay stops when {@code fairledger.what-if.deadline} passes or
+     * {@code gone} says the caller has gone ({@link WhatIfReplay}).
+     *
+     * @throws Invalid
+     *             for an invalid variant, {@code until} not after {@code from} or before the registration, or a window
+     *             longer than {@code fairledger.what-if.max-window}
      */
-    public List<WhatIfPeriod> whatIf(String clusterId, LedgerSettings variant, Instant from, Instant until) {
+    public WhatIf whatIf(String clusterId, LedgerSettings variant, Instant from, Instant until,
+            BooleanSupplier gone) {
         LedgerSettings live = settings(clusterId);
         LedgerSettings used = variant == null
                 ? live
@@ -128,8 +171,15 @@ public class StatementService implements ClosablePeriods {
         if (!until.isAfter(from)) {
             throw new Invalid("until " + until + " must be after from " + from);
         }
+        Duration maxWindow = config.whatIf().maxWindow();
+        if (Duration.between(from, until).compareTo(maxWindow) > 0) {
+            throw new Invalid("a what-if window is at most " + days(maxWindow) + " (fairledger.what-if.max-window); "
+                    + "from " + from + " until " + until + " is " + days(Duration.between(from, until))
+                    + ": ask for several shorter windows");
+        }
+        ReplayConfig usedConfig;
         try {
-            used.toReplayConfig(clusterId, until);
+            usedConfig = used.toReplayConfig(clusterId, until);
         } catch (IllegalArgumentException e) {
             throw new Invalid("invalid ledger settings: " + e.getMessage());
         }
@@ -138,7 +188,21 @@ public class StatementService implements ClosablePeriods {
                     + used.registeredAt());
         }
         try {
-            ReplayResult result = Books.replay(clusterId, used, facts.facts(clusterId), until);
+            String horizon = facts.horizon();
+            boolean pricesOnly = !until.isBefore(live.registeredAt())
+                    && Replay.sameLedger(live.toReplayConfig(clusterId, until), usedConfig);
+            Optional<StoredLedgerStates.State> start = pricesOnly
+                    ? states.newestAtOrBefore(clusterId, live, from.toEpochMilli(), horizon)
+                    : Optional.empty();
+            WhatIfReplay replay = start
+                    .map(s -> new WhatIfReplay(s.replay().repriced(usedConfig), s.feed(), config.whatIf().deadline(),
+                            gone))
+                    .orElseGet(() -> new WhatIfReplay(new Replay(usedConfig),
+                            new LedgerFeed(usedConfig.cluster().capacity()), config.whatIf().deadline(), gone));
+            long after = start.map(StoredLedgerStates.State::lastApplied).orElse(Long.MIN_VALUE);
+            facts.forEachBetween(clusterId, after == Long.MIN_VALUE ? after : after + 1, until.toEpochMilli(),
+                    horizon, replay::accept);
+            ReplayResult result = replay.finish(until.toEpochMilli());
             List<WhatIfPeriod> out = new ArrayList<>();
             for (int i = 0; i < result.statements().size(); i++) {
                 Statement s = result.statements().get(i);
@@ -149,10 +213,17 @@ public class StatementService implements ClosablePeriods {
                             f.jainFairness(), f.equality()));
                 }
             }
-            return out;
+            return new WhatIf(start.isPresent() ? FROM_CHECKPOINT : FROM_REGISTRATION,
+                    start.isPresent() ? Instant.ofEpochMilli(after) : used.registeredAt(), replay.factsRead(), out);
         } catch (SQLException e) {
             throw new IllegalStateException("cannot read the facts of " + clusterId, e);
         }
+    }
+
+    /** {@code d} in days, as "92 days" or "92.5 days". */
+    private static String days(Duration d) {
+        return BigDecimal.valueOf(d.toMillis()).divide(BigDecimal.valueOf(Duration.ofDays(1).toMillis()), 3,
+                RoundingMode.HALF_UP).stripTrailingZeros().toPlainString() + " days";
     }
 
     /** The settings with the cluster's current tenant tree ({@link TenancyService#ledgerSettings}). */

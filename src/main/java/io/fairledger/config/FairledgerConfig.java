@@ -20,6 +20,8 @@ public interface FairledgerConfig {
 
     Live live();
 
+    WhatIf whatIf();
+
     Grants grants();
 
     Metrics metrics();
@@ -131,6 +133,21 @@ public interface FairledgerConfig {
             @WithDefault("6")
             int keep();
         }
+    }
+
+    /** What-if requests (docs/api.md): how much work one may take. */
+    interface WhatIf {
+
+        /** {@code fairledger.what-if.max-window}: the longest {@code (from, until]} a what-if accepts; 92d. */
+        @WithDefault("92d")
+        Duration maxWindow();
+
+        /**
+         * {@code fairledger.what-if.deadline}: a what-if still replaying after this long stops and answers 503 with
+         * {@code Retry-After}; 60s.
+         */
+        @WithDefault("60s")
+        Duration deadline();
     }
 
     /** The grants endpoint. */

@@ -82,6 +82,19 @@ public class FactCursor {
     }
 
     /**
+     * The facts of {@code clusterId} with event time in {@code [fromMs, untilMs]} stored by transactions before
+     * {@code to}, in event-time order (then dedupe key), handed to {@code sink} as read: what a what-if replays. The
+     * sink may stop the read by throwing; the cursor is closed and nothing more is read.
+     */
+    public void forEachBetween(String clusterId, long fromMs, long untilMs, String to, Consumer<LedgerFact> sink)
+            throws SQLException {
+        read(COLUMNS + "WHERE cluster_id = ? AND event_time_ms >= ?::bigint AND event_time_ms <= ?::bigint "
+                + "AND tx < ?::xid8 ORDER BY event_time_ms, dedupe_key",
+                List.of(clusterId, Long.toString(fromMs), Long.toString(untilMs), to),
+                (cluster, fact) -> sink.accept(fact));
+    }
+
+    /**
      * The earliest event time among the facts of {@code clusterId} stored by transactions in {@code [from, to)}, or
      * null when there are none: a checkpoint made at horizon {@code from} lacks every such fact.
      */

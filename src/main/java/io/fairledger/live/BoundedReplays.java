@@ -7,6 +7,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 
+import io.fairledger.accounting.StoredLedgerStates;
 import io.fairledger.config.FairledgerConfig;
 import io.fairledger.facts.FactCursor;
 import io.fairledger.facts.LedgerFact;
@@ -27,10 +28,11 @@ import org.jboss.logging.Logger;
  * the checkpoint are streamed in event-time order through the fact cursor and applied one instant at a time.
  * <p>
  * A checkpoint is stored after a period closes, after {@code fairledger.live.checkpoint.every-facts} facts, and after
- * {@code fairledger.live.checkpoint.every} when facts came meanwhile; the {@code keep} newest are kept.
+ * {@code fairledger.live.checkpoint.every} when facts came meanwhile; the {@code keep} newest are kept. A what-if starts
+ * from the same checkpoints ({@link StoredLedgerStates}).
  */
 @ApplicationScoped
-public class BoundedReplays {
+public class BoundedReplays implements StoredLedgerStates {
 
     private static final Logger LOG = Logger.getLogger(BoundedReplays.class);
 
@@ -73,31 +75,10 @@ public class BoundedReplays {
 
     /** The ledger of {@code clusterId} holding every fact stored before {@code horizon}. */
     public LiveLedger build(String clusterId, LedgerSettings settings, String horizon) throws SQLException {
-        String version = LiveLedger.settingsVersion(clusterId, settings);
-        LiveLedger ledger = null;
-        LedgerCheckpoints.Stored used = null;
-        for (LedgerCheckpoints.Stored c : checkpoints.newestFirst(clusterId, version, horizon)) {
-            Long lacking = cursor.earliestStored(clusterId, c.horizon(), horizon);
-            if (lacking != null && lacking <= c.eventTimeMs()) {
-                checkpoints.delete(clusterId, version, c);
-                continue;
-            }
-            byte[] state = checkpoints.state(clusterId, version, c);
-            if (state == null) {
-                continue;
-            }
-            try {
-                ledger = LiveLedger.restore(clusterId, settings, state);
-                used = c;
-                break;
-            } catch (IllegalArgumentException e) {
-                LOG.warnf("checkpoint of cluster %s at %d not used: %s", clusterId, c.eventTimeMs(), e.getMessage());
-                checkpoints.delete(clusterId, version, c);
-            }
-        }
-        if (ledger == null) {
-            ledger = new LiveLedger(clusterId, settings, List.of());
-        }
+        Optional<Restored> restored = restoreNewest(clusterId, settings, Long.MAX_VALUE, horizon);
+        LiveLedger ledger = restored.map(Restored::ledger).orElseGet(() -> new LiveLedger(clusterId, settings,
+                List.of()));
+        LedgerCheckpoints.Stored used = restored.map(Restored::from).orElse(null);
         marks.put(clusterId, mark(ledger));
         long before = ledger.facts();
         long from = ledger.lastApplied() == Long.MIN_VALUE ? Long.MIN_VALUE : ledger.lastApplied() + 1;
@@ -112,6 +93,49 @@ public class BoundedReplays {
         apply(clusterId, building, instant, horizon);
         rebuilds.put(clusterId, new Rebuild(Optional.ofNullable(used), ledger.facts() - before));
         return ledger;
+    }
+
+    /** A ledger restored from a stored checkpoint. */
+    private record Restored(LiveLedger ledger, LedgerCheckpoints.Stored from) {
+    }
+
+    /**
+     * The ledger of the newest usable checkpoint of {@code clusterId} under {@code settings} made at or before
+     * {@code atMs} (event time), deleting each one looked at on the way that is unusable: it lacks a fact stored
+     * since it was made, or cannot be read.
+     */
+    private Optional<Restored> restoreNewest(String clusterId, LedgerSettings settings, long atMs, String horizon)
+            throws SQLException {
+        String version = LiveLedger.settingsVersion(clusterId, settings);
+        for (LedgerCheckpoints.Stored c : checkpoints.newestFirst(clusterId, version, horizon)) {
+            if (c.eventTimeMs() > atMs) {
+                continue;
+            }
+            Long lacking = cursor.earliestStored(clusterId, c.horizon(), horizon);
+            if (lacking != null && lacking <= c.eventTimeMs()) {
+                checkpoints.delete(clusterId, version, c);
+                continue;
+            }
+            byte[] state = checkpoints.state(clusterId, version, c);
+            if (state == null) {
+                continue;
+            }
+            try {
+                return Optional.of(new Restored(LiveLedger.restore(clusterId, settings, state), c));
+            } catch (IllegalArgumentException e) {
+                LOG.warnf("checkpoint of cluster %s at %d not used: %s", clusterId, c.eventTimeMs(), e.getMessage());
+                checkpoints.delete(clusterId, version, c);
+            }
+        }
+        return Optional.empty();
+    }
+
+    /** A what-if's start: the newest usable checkpoint at or before {@code atMs}, restored. */
+    @Override
+    public Optional<State> newestAtOrBefore(String clusterId, LedgerSettings settings, long atMs, String horizon)
+            throws SQLException {
+        return restoreNewest(clusterId, settings, atMs, horizon).map(Restored::ledger)
+                .map(l -> new State(l.replay(), l.feed(), l.lastApplied(), l.facts()));
     }
 
     /** Applies the facts of one instant, then stores a checkpoint if one is due. */

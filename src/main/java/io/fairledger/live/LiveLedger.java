@@ -7,7 +7,6 @@ import java.io.DataOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.List;
 
 import io.fairledger.facts.LedgerFact;
@@ -19,9 +18,7 @@ import io.fairledger.core.fairness.FairnessReport;
 import io.fairledger.core.grant.GrantPolicy;
 import io.fairledger.core.grant.LongTermMaxMin;
 import io.fairledger.core.grant.TreeGrants;
-import io.fairledger.core.ledger.LedgerEvent;
 import io.fairledger.core.ledger.TenantAccount;
-import io.fairledger.core.replay.CanonicalOrder;
 import io.fairledger.core.replay.Checkpoint;
 import io.fairledger.core.replay.Replay;
 import io.fairledger.core.replay.ReplayConfig;
@@ -122,6 +119,16 @@ public final class LiveLedger {
         }
     }
 
+    /** The replay this ledger runs (for a what-if started from its checkpoint, which then owns it). */
+    Replay replay() {
+        return replay;
+    }
+
+    /** The feed this ledger reads facts through (as {@link #replay()}). */
+    LedgerFeed feed() {
+        return feed;
+    }
+
     /** The event time of the latest fact applied; {@link Long#MIN_VALUE} before the first. */
     public long lastApplied() {
         return lastApplied;
@@ -145,21 +152,18 @@ public final class LiveLedger {
         if (newFacts.isEmpty()) {
             return true;
         }
-        List<LedgerFact> ordered = new ArrayList<>(newFacts);
-        ordered.sort(LedgerFeed.ORDER);
-        if (ordered.get(0).at() <= lastApplied) {
+        long earliest = Long.MAX_VALUE;
+        long latest = Long.MIN_VALUE;
+        for (LedgerFact fact : newFacts) {
+            earliest = Math.min(earliest, fact.at());
+            latest = Math.max(latest, fact.at());
+        }
+        if (earliest <= lastApplied) {
             return false;
         }
-        List<LedgerEvent> events = new ArrayList<>(ordered.size());
-        for (LedgerFact fact : ordered) {
-            events.add(feed.next(fact));
-        }
-        events.sort(CanonicalOrder.COMPARATOR);
-        for (LedgerEvent e : events) {
-            replay.apply(e);
-        }
-        lastApplied = ordered.get(ordered.size() - 1).at();
-        facts += ordered.size();
+        feed.apply(newFacts, replay);
+        lastApplied = latest;
+        facts += newFacts.size();
         return true;
     }
 

@@ -11,6 +11,7 @@ import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.eclipse.microprofile.openapi.annotations.Operation;
 import org.jboss.resteasy.reactive.server.ServerExceptionMapper;
 
+import io.fairledger.config.FairledgerConfig;
 import io.fairledger.tenancy.LedgerSettings;
 import io.fairledger.accounting.StatementService;
 import io.fairledger.accounting.rest.StatementResource;
@@ -79,6 +80,9 @@ public class AdminPages {
     @Inject
     LiveLedgers ledgers;
 
+    @Inject
+    FairledgerConfig config;
+
     @ConfigProperty(name = "quarkus.oidc.portal.tenant-enabled", defaultValue = "false")
     boolean oidc;
 
@@ -142,11 +146,13 @@ public class AdminPages {
                             t.pricePlan())
                     : t);
         }
-        WhatIfComparison.Range range = WhatIfComparison.range(live, ledgers.view(cluster), PREVIEW_PERIODS);
+        WhatIfComparison.Range range = WhatIfComparison.range(live, ledgers.view(cluster), PREVIEW_PERIODS,
+                config.whatIf().maxWindow());
         List<StatementService.WhatIfPeriod> now = statementAdmin.whatIf(cluster,
-                new StatementResource.WhatIfRequest(range.from(), range.until(), null));
+                new StatementResource.WhatIfRequest(range.from(), range.until(), null)).periods();
         List<StatementService.WhatIfPeriod> then = statementAdmin.whatIf(cluster,
-                new StatementResource.WhatIfRequest(range.from(), range.until(), live.withTenants(changed)));
+                new StatementResource.WhatIfRequest(range.from(), range.until(), live.withTenants(changed)))
+                .periods();
         return PortalTemplates.preview(viewer, cluster, proposed, today, WhatIfComparison.compare(now, then));
     }
 

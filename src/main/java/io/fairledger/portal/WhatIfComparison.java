@@ -29,14 +29,18 @@ final class WhatIfComparison {
 
     /**
      * The last {@code periods} periods up to the end of the open one (a period lasts what the settings say, a day by
-     * default), not before the cluster's registration.
+     * default), not before the cluster's registration nor longer than {@code maxWindow} (a what-if's maximum).
      */
-    static Range range(LedgerSettings settings, LiveView view, int periods) {
+    static Range range(LedgerSettings settings, LiveView view, int periods, Duration maxWindow) {
         Duration length = settings.period() == null || settings.period().length() == null
                 ? Duration.ofDays(1)
                 : settings.period().length();
         Instant until = view.openStatement().start().plus(length);
         Instant from = until.minus(length.multipliedBy(periods));
+        Instant earliest = until.minus(maxWindow);
+        if (from.isBefore(earliest)) {
+            from = earliest;
+        }
         return new Range(from.isBefore(settings.registeredAt()) ? settings.registeredAt() : from, until);
     }
 

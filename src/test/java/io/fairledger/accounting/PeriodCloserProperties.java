@@ -135,7 +135,7 @@ class PeriodCloserProperties {
     }
 
     /** A container of root.a or root.b holding 1-4 vcores somewhere in the first eight hours. */
-    private static List<LedgerFact> container(Random random, int i) {
+    static List<LedgerFact> container(Random random, int i) {
         String id = "c" + i;
         TenantPath tenant = TenantPath.parse(random.nextBoolean() ? "root.a" : "root.b");
         long start = T0.toEpochMilli() + (long) (random.nextDouble() * 8 * HOUR);
@@ -148,7 +148,7 @@ class PeriodCloserProperties {
     }
 
     /** Hourly periods, 30 minutes of lateness, eta 0.5, USAGE at 1 per vcore-hour; root.b weighs {@code weightB}. */
-    private static LedgerSettings settings(double weightB) {
+    static LedgerSettings settings(double weightB) {
         return new LedgerSettings(T0, new LedgerSettings.Capacity(10, 10240, 0), 0.5,
                 new LedgerSettings.Memory("FULL", null, null, null), null, null,
                 new LedgerSettings.Period(null, Duration.ofHours(1)), Duration.ofMinutes(30),

@@ -206,7 +206,8 @@ class LiveViewsTest {
             body.set("settings", settings);
         }
         return JSON.readTree(given().contentType(ContentType.JSON).body(body.toString())
-                .post("/api/v1/admin/clusters/" + cluster + "/what-if").then().statusCode(200).extract().asString());
+                .post("/api/v1/admin/clusters/" + cluster + "/what-if").then().statusCode(200).extract().asString())
+                .get("periods");
     }
 
     private static Path account(List<String> lines, String settings, String until) throws Exception {

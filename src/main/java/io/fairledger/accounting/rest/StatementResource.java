@@ -24,8 +24,10 @@ import jakarta.ws.rs.Path;
 import jakarta.ws.rs.PathParam;
 import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.QueryParam;
+import jakarta.ws.rs.core.Context;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
+import io.vertx.core.http.HttpServerResponse;
 import org.eclipse.microprofile.openapi.annotations.Operation;
 import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
 
@@ -97,14 +99,24 @@ public class StatementResource {
     @Consumes(MediaType.APPLICATION_JSON)
     @Produces(MediaType.APPLICATION_JSON)
     @Operation(summary = "Statements and fairness a past range would have had under a configuration variant; changes nothing")
-    @APIResponse(responseCode = "200", description = "one entry per period ending in (from, until]")
+    @APIResponse(responseCode = "200", description = "one entry per period ending in (from, until], and where the "
+            + "replay started and how many facts it replayed")
     @APIResponse(responseCode = "400", description = "malformed body")
     @APIResponse(responseCode = "404", description = "no such cluster")
     @APIResponse(responseCode = "409", description = "the cluster has no ledger settings yet")
-    @APIResponse(responseCode = "422", description = "an invalid variant or range")
-    public List<StatementService.WhatIfPeriod> whatIf(@PathParam("clusterId") String clusterId,
-            @NotNull(message = "a JSON body is required") @Valid WhatIfRequest body) {
-        return statements.whatIf(clusterId, body.settings(), body.from(), body.until());
+    @APIResponse(responseCode = "422", description = "an invalid variant or range, or a range longer than "
+            + "fairledger.what-if.max-window")
+    @APIResponse(responseCode = "503", description = "the replay passed fairledger.what-if.deadline and stopped; "
+            + "Retry-After says when to ask again")
+    public StatementService.WhatIf whatIf(@PathParam("clusterId") String clusterId,
+            @NotNull(message = "a JSON body is required") @Valid WhatIfRequest body,
+            @Context HttpServerResponse response) {
+        return statements.whatIf(clusterId, body.settings(), body.from(), body.until(), response::closed);
+    }
+
+    /** A what-if for a caller in this server (the portal's preview), which stops only at the deadline. */
+    public StatementService.WhatIf whatIf(String clusterId, WhatIfRequest body) {
+        return statements.whatIf(clusterId, body.settings(), body.from(), body.until(), () -> false);
     }
 
     private static Instant instant(String text) {

@@ -84,6 +84,33 @@ public final class Replay {
         }
     }
 
+    /**
+     * Whether replays under {@code a} and {@code b} hold the same ledger for the same events: the configurations differ
+     * at most in pricing (the chargeback model, price plans, cost per period, currency scale) and their end. The
+     * ledger never reads prices (a {@link ClusterLedger} is built from the cluster's configuration alone); they are
+     * applied only when a period is stated ({@link #closeUntil}, {@link #openStatement}).
+     */
+    public static boolean sameLedger(ReplayConfig a, ReplayConfig b) {
+        ReplayConfig bPricedAsA = new ReplayConfig(b.cluster(), b.periods(), a.chargeback(), b.until());
+        return Checkpoint.settingsVersion(bPricedAsA).equals(Checkpoint.settingsVersion(a));
+    }
+
+    /**
+     * This replay continuing under {@code variant}, priced as it says: the periods closed from now on are stated under
+     * the variant's prices, the statements already closed keep theirs. The two share the ledger, so this replay must
+     * not be used afterwards.
+     *
+     * @throws IllegalArgumentException
+     *             when {@code variant} would hold another ledger ({@link #sameLedger})
+     */
+    public Replay repriced(ReplayConfig variant) {
+        if (!sameLedger(config, variant)) {
+            throw new IllegalArgumentException("a replay can be repriced only: the variant changes more than the "
+                    + "chargeback settings");
+        }
+        return new Replay(variant, ledger, statements, fairness, open);
+    }
+
     /** The configuration this replay runs under. */
     public ReplayConfig config() {
         return config;

@@ -82,6 +82,52 @@ class CheckpointTest {
         assertSame(full, restored, until);
     }
 
+    /**
+     * A what-if for a price change: a checkpoint made under the live prices, continued under other prices
+     * ({@link Replay#repriced}), states every period closed after the cut exactly as a full replay under those prices,
+     * and ends with the same ledger.
+     */
+    @Property(tries = 200)
+    void aRepricedCheckpointStatesLaterPeriodsAsTheFullReplayUnderTheNewPrices(@ForAll long seed,
+            @ForAll @IntRange(min = 1, max = 200) int count, @ForAll("memory") MemoryMode memory,
+            @ForAll ParPolicy par, @ForAll boolean liveGroupBuy,
+            @ForAll @IntRange(min = 0, max = 1000) int cutPermille) {
+        List<LedgerEvent> events = stream(seed, count);
+        long until = events.stream().mapToLong(LedgerEvent::at).max().orElse(0) + 20_000;
+        ReplayConfig live = config(memory, par, liveGroupBuy, until);
+        ReplayConfig variant = config(memory, par, !liveGroupBuy, until);
+        assertThat(Replay.sameLedger(live, variant)).isTrue();
+        int cut = events.size() * cutPermille / 1000;
+
+        Replay full = new Replay(variant);
+        events.forEach(full::apply);
+        full.closeUntil(until);
+
+        Replay before = new Replay(live);
+        events.subList(0, cut).forEach(before::apply);
+        int closedAtCut = before.statements().size();
+        Replay repriced = Checkpoint.fromBytes(live, Checkpoint.toBytes(before)).repriced(variant);
+        events.subList(cut, events.size()).forEach(repriced::apply);
+        repriced.closeUntil(until);
+
+        List<Statement> expected = full.statements();
+        List<Statement> actual = repriced.statements();
+        assertThat(actual).hasSameSizeAs(expected);
+        assertThat(actual.subList(closedAtCut, actual.size()))
+                .isEqualTo(expected.subList(closedAtCut, expected.size()));
+        assertThat(repriced.result(until).openAccounts()).isEqualTo(full.result(until).openAccounts());
+    }
+
+    @Test
+    void onlyAPriceChangeCanBeRepriced() {
+        ReplayConfig live = config(new MemoryMode.Full(), ParPolicy.MAX, false, 100_000);
+        ReplayConfig otherMemory = config(new MemoryMode.Decay(30_000), ParPolicy.MAX, false, 100_000);
+        assertThat(Replay.sameLedger(live, otherMemory)).isFalse();
+        Replay replay = new Replay(live);
+        assertThatThrownBy(() -> replay.repriced(otherMemory)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("repriced only");
+    }
+
     /** Both states byte for byte, then everything computed from them at {@code at}. */
     private static void assertSame(Replay expected, Replay actual, long at) {
         assertThat(Checkpoint.toBytes(actual)).isEqualTo(Checkpoint.toBytes(expected));
