@@ -123,8 +123,9 @@ public class FactCursor {
             boolean own = c.getAutoCommit();
             c.setAutoCommit(false);
             try (PreparedStatement ps = c.prepareStatement("SELECT cluster_id, kind, event_time_ms, dedupe_key, fact, "
-                    + "tx::text FROM ledger_fact WHERE cluster_id = ? AND tx < ?::xid8 "
-                    + "ORDER BY tx, event_time_ms, dedupe_key")) {
+                    + "tx::text AS position FROM ledger_fact WHERE cluster_id = ? AND tx < ?::xid8 "
+                    // the table's column: an unqualified name would sort by the text output column (10 before 9)
+                    + "ORDER BY ledger_fact.tx, event_time_ms, dedupe_key")) {
                 ps.setString(1, clusterId);
                 ps.setString(2, to);
                 ps.setFetchSize(FETCH_SIZE);

@@ -1,0 +1,52 @@
+package io.fairledger.facts;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+
+import javax.sql.DataSource;
+
+import jakarta.inject.Inject;
+
+import org.junit.jupiter.api.Test;
+
+import io.quarkus.test.junit.QuarkusTest;
+
+/** {@link FactCursor} on the real PostgreSQL: arrival positions are transaction ids, ordered as numbers. */
+@QuarkusTest
+class FactCursorTest {
+
+    private static final String CLUSTER = "fact-cursor-order";
+
+    @Inject
+    FactCursor cursor;
+
+    @Inject
+    DataSource dataSource;
+
+    @Test
+    void arrivalsComeInTransactionOrderAcrossADigitBoundary() throws Exception {
+        // stored by transactions 11, 9 and 10 (below any horizon): a text order would give 10, 11, 9
+        try (Connection c = dataSource.getConnection();
+                PreparedStatement ps = c.prepareStatement("INSERT INTO ledger_fact (cluster_id, dedupe_key, event_id, "
+                        + "event_time_ms, kind, fact, source_topic, source_partition, source_offset, tx) "
+                        + "VALUES (?, ?, ?, ?, 'TaskStarted', ?, 't', 0, ?, ?::xid8)")) {
+            long[] txs = {11, 9, 10};
+            for (int i = 0; i < txs.length; i++) {
+                ps.setString(1, CLUSTER);
+                ps.setString(2, "task:t" + i + ":start");
+                ps.setString(3, "e" + i);
+                ps.setLong(4, 1_000L * (3 - i));
+                ps.setString(5, "{\"task\":\"t" + i + "\",\"tenant\":\"root.a\",\"application\":\"app\","
+                        + "\"millicores\":1000,\"memoryMb\":1024,\"gpus\":0}");
+                ps.setLong(6, i);
+                ps.setString(7, Long.toString(txs[i]));
+                ps.addBatch();
+            }
+            ps.executeBatch();
+        }
+        assertThat(cursor.arrivals(CLUSTER, cursor.horizon())).extracting(Arrival::position).containsExactly(9L,
+                10L, 11L);
+    }
+}
