@@ -56,6 +56,7 @@ class IngestionIT {
     private static final Instant START = Instant.parse("2026-11-20T00:00:00Z");
     private static final String UNTIL = "2026-11-20T18:00:00Z";
     private static final int QUEUES = 20;
+    private static final int CONTAINERS = 33_334;
 
     private static RealDependency.Running postgres;
     private static RealDependency.Running kafka;
@@ -84,10 +85,12 @@ class IngestionIT {
     @Test
     void serversSurviveKillAndRebalanceAndMatchTheOfflineStatements() throws Exception {
         String cluster = "it-ingest";
-        List<String> lines = new ArrayList<>(YarnWorkload.lines(cluster, START, 33_334, QUEUES, 2026));
+        List<String> lines = new ArrayList<>(YarnWorkload.lines(cluster, START, CONTAINERS, QUEUES, 2026));
         // the server states the periods its facts have reached: a last container at UNTIL, delivered last, ends all 18
         String last = YarnWorkload.last(cluster, Instant.parse(UNTIL));
         lines.add(last);
+        // a start and a finish per container, the last one included
+        long facts = 2L * (CONTAINERS + 1);
         Path events = dir.resolve("events.jsonl");
         Path settings = dir.resolve("settings.json");
         Files.write(events, lines);
@@ -112,14 +115,14 @@ class IngestionIT {
                 Awaitility.await().atMost(120, TimeUnit.SECONDS).until(() -> factCount() > 20_000);
                 first.kill();
                 System.out.println("[fairledger-it] first server killed (SIGKILL) with " + factCount()
-                        + " of 66668 facts stored");
+                        + " of " + facts + " facts stored");
                 try (ServerProcess second = ServerProcess.start(serverEnv(), "serve");
                         ServerProcess third = ServerProcess.start(serverEnv(), "serve")) {
                     assertThat(replay.awaitExit(Duration.ofMinutes(5))).as("replay exit code").isZero();
                     awaitStatements(second, cluster, offline);
                     awaitStatements(third, cluster, offline);
                     assertThat(factCount()).as("facts stored once each: a start and a finish per container")
-                            .isEqualTo(66_668L);
+                            .isEqualTo(facts);
 
                     List<String> mutated = mutate(lines, new Random(5));
                     publishRaw(mutated);
@@ -127,7 +130,7 @@ class IngestionIT {
                     assertThat(reasons.values().stream().mapToInt(Integer::intValue).sum()).isEqualTo(mutated.size());
                     given().baseUri(second.managementUrl()).get("/q/health/ready").then().statusCode(200);
                     awaitStatements(third, cluster, offline);
-                    assertThat(factCount()).as("no mutated event reached the ledger").isEqualTo(66_668L);
+                    assertThat(factCount()).as("no mutated event reached the ledger").isEqualTo(facts);
                 }
             }
         }

@@ -12,6 +12,7 @@ import java.sql.ResultSet;
 import java.sql.Statement;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
@@ -109,7 +110,9 @@ class StandaloneIT {
     void afterKillMinus9TheNextServeStopsTheOrphanAndTheDataIsExact() throws Exception {
         dataDir = Files.createTempDirectory("fairledger-it-crash");
         String cluster = "crash";
-        List<String> lines = YarnWorkload.lines(cluster, START, 3_000, QUEUES, 16);
+        List<String> lines = new ArrayList<>(YarnWorkload.lines(cluster, START, 3_000, QUEUES, 16));
+        // the server states the periods its facts have reached: a last container at UNTIL ends them all
+        lines.add(YarnWorkload.last(cluster, Instant.parse(UNTIL)));
         Path events = dataDir.resolve("events.jsonl");
         Path settings = dataDir.resolve("settings.json");
         Files.write(events, lines);
