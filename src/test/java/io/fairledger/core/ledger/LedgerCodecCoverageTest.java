@@ -31,7 +31,7 @@ class LedgerCodecCoverageTest {
                             + "youngSizeTimesEnd quantumMs quantumSum quantumMembers quantumDirty lastApps"),
             Map.entry(Accumulators.class,
                     "last actual counted entitled demand borrowedRaw lent borrowedFromSiblings resourceMs kLendSeen "
-                            + "kBorrowSeen memActual memCounted memEntitled phi round roundEnd arrived arrivalAt"),
+                            + "kBorrowSeen memActual memCounted memEntitled phi round roundEnd arrived arrivalAt uncountedResourceMs"),
             Map.entry(SiblingGroup.class, "borrowedSum unusedSum last kLend kBorrow updatesSinceRecompute"),
             Map.entry(Int128.class, "hi lo"),
             Map.entry(NodeIntegrals.class, "memory registeredAt"),
