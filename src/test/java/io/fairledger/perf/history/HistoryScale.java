@@ -196,8 +196,12 @@ public final class HistoryScale {
                 resident("after ingest", server.pid());
 
                 Random random = new Random(o.seed());
-                Latencies statements = reads(o.requests(), () -> base + "/api/v1/admin/clusters/" + CLUSTER
-                        + "/statements");
+                String statementsUrl = base + "/api/v1/admin/clusters/" + CLUSTER + "/statements";
+                Map<String, Long> states = new java.util.TreeMap<>();
+                JSON.readTree(get(statementsUrl, 200)).forEach(s -> states.merge(s.path("state").asText(), 1L,
+                        Long::sum));
+                System.out.printf("statements by state: %s%n", states);
+                Latencies statements = reads(o.requests(), () -> statementsUrl);
                 figure("statements p99 (%d requests, %,d bytes, p50 %.0f ms)".formatted(o.requests(),
                         statements.bytes, statements.percentile(0.5)), "%.0f ms".formatted(statements.percentile(0.99)),
                         "<= 100 ms", statements.percentile(0.99) <= 100);
@@ -225,8 +229,10 @@ public final class HistoryScale {
                 System.out.printf("server stopped in %.1f s (SIGTERM)%n", (System.nanoTime() - stopping) / 1e9);
                 long starting = System.nanoTime();
                 server = ServerEnvironment.startPackaged(jar, port, managementPort, postgres, kafka);
-                awaitStatus(grants, 200, server);
+                double listening = awaitStatus(grants, 200, server) - starting / 1e9;
                 double restart = (System.nanoTime() - starting) / 1e9;
+                System.out.printf("restarted: HTTP answering after %.1f s, grants 200 after %.1f s%n", listening,
+                        restart);
                 figure("restart (process start) to grants 200", "%.1f s".formatted(restart), "<= 10 s",
                         restart <= 10);
                 resident("after the restart, grants answered", server.pid());
@@ -403,17 +409,25 @@ public final class HistoryScale {
         throw new IllegalStateException("the live ledger did not reach " + lastEvent + " within 60 minutes");
     }
 
-    /** Waits until {@code url} answers {@code status}, polling every 100 ms. */
-    private static void awaitStatus(String url, int status, Process server) throws Exception {
+    /**
+     * Waits until {@code url} answers {@code status}, polling every 100 ms; returns when it first answered anything
+     * ({@link System#nanoTime()} in seconds).
+     */
+    private static double awaitStatus(String url, int status, Process server) throws Exception {
         long deadline = System.nanoTime() + PATIENCE.toNanos();
+        double answering = Double.NaN;
         while (System.nanoTime() < deadline) {
             if (!server.isAlive()) {
                 throw new IllegalStateException("the server exited with " + server.exitValue());
             }
             try {
-                if (HTTP.send(HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(5)).build(),
-                        HttpResponse.BodyHandlers.discarding()).statusCode() == status) {
-                    return;
+                int got = HTTP.send(HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(5)).build(),
+                        HttpResponse.BodyHandlers.discarding()).statusCode();
+                if (Double.isNaN(answering)) {
+                    answering = System.nanoTime() / 1e9;
+                }
+                if (got == status) {
+                    return answering;
                 }
             } catch (IOException notListening) {
                 // not yet
