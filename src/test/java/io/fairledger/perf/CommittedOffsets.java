@@ -16,15 +16,21 @@ public final class CommittedOffsets {
     private CommittedOffsets() {
     }
 
+    /** How long the offsets may stand still before the wait gives up (a server whose consumer stopped). */
+    private static final java.time.Duration STALL = java.time.Duration.ofMinutes(5);
+
     /**
      * Waits until the committed offsets of {@code topic} (summed over its partitions) reach {@code total} and returns the
-     * events per second between the first commit beyond {@code from} and that one.
+     * events per second between the first commit beyond {@code from} and that one; fails when they do not move for
+     * {@link #STALL}.
      */
     public static double awaitRate(RealDependency.Running postgres, String topic, long from, long total)
             throws Exception {
         try (Connection db = connect(postgres); Statement st = db.createStatement()) {
             long firstAt = 0;
             long firstOffset = 0;
+            long lastOffset = -1;
+            long movedAt = System.nanoTime();
             while (true) {
                 long offset;
                 try (ResultSet rs = st.executeQuery(
@@ -39,6 +45,13 @@ public final class CommittedOffsets {
                 }
                 if (offset >= total) {
                     return (offset - firstOffset) / ((now - firstAt) / 1e9);
+                }
+                if (offset != lastOffset) {
+                    lastOffset = offset;
+                    movedAt = now;
+                } else if (now - movedAt > STALL.toNanos()) {
+                    throw new IllegalStateException("the server committed nothing for " + STALL + " at offset "
+                            + offset + " of " + total + " (" + topic + "): see its log");
                 }
                 Thread.sleep(20);
             }
