@@ -14,10 +14,14 @@ import java.sql.Statement;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
+import java.util.TreeMap;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Supplier;
 
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
@@ -33,6 +37,7 @@ import io.fairledger.perf.CommittedOffsets;
 import io.fairledger.perf.KafkaReadRate;
 import io.fairledger.perf.ProcessStats;
 import io.fairledger.perf.memory.ServerMemory;
+import io.fairledger.testsupport.EventPublisher;
 import io.fairledger.testsupport.KafkaDependency;
 import io.fairledger.testsupport.PostgresDependency;
 import io.fairledger.testsupport.Processes;
@@ -84,7 +89,7 @@ public final class HistoryScale {
     record Options(long facts, int tenants, int days, double late, long seed, int requests, int memoryTenants,
             int memoryTasks) {
         static Options parse(String[] args) {
-            Map<String, String> given = new java.util.HashMap<>();
+            Map<String, String> given = new HashMap<>();
             for (int i = 0; i < args.length; i += 2) {
                 if (!args[i].startsWith("--") || i + 1 >= args.length) {
                     throw new IllegalArgumentException("options are --name value pairs, got: " + String.join(" ",
@@ -162,11 +167,11 @@ public final class HistoryScale {
                         producerFailure.set(t);
                     }
                 }, "history-producer");
-                java.time.Duration serverCpuBefore = ProcessStats.cpu(server.pid());
+                Duration serverCpuBefore = ProcessStats.cpu(server.pid());
                 producer.start();
                 double eventsPerSecond = CommittedOffsets.awaitRate(postgres, EventTopics.YARN_CONTAINERS, 0, events);
                 long ingested = System.nanoTime();
-                java.time.Duration serverCpu = ProcessStats.cpu(server.pid()).minus(serverCpuBefore);
+                Duration serverCpu = ProcessStats.cpu(server.pid()).minus(serverCpuBefore);
                 producer.join();
                 if (producerFailure.get() != null) {
                     throw new IllegalStateException("the producer failed", producerFailure.get());
@@ -184,7 +189,8 @@ public final class HistoryScale {
                 long closed = count(postgres,
                         "SELECT count(*) FROM closed_statement WHERE cluster_id = '" + CLUSTER + "'");
                 System.out.printf("%,d facts stored (%.2f per event), %,d closed statements; %s%n", facts,
-                        facts / (double) history.events(), closed, metric(management, "fairledger_live_rebuilds_total"));
+                        facts / (double) history.events(), closed,
+                        metric(management, "fairledger_live_rebuilds_total"));
                 double kafkaOwn = KafkaReadRate.recordsPerSecond(bootstrap, EventTopics.YARN_CONTAINERS, events);
                 double ratio = eventsPerSecond / kafkaOwn;
                 figure("facts stored (goal: at least 10,000,000)", "%,d".formatted(facts), ">= 10,000,000",
@@ -197,7 +203,7 @@ public final class HistoryScale {
 
                 Random random = new Random(o.seed());
                 String statementsUrl = base + "/api/v1/admin/clusters/" + CLUSTER + "/statements";
-                Map<String, Long> states = new java.util.TreeMap<>();
+                Map<String, Long> states = new TreeMap<>();
                 JSON.readTree(get(statementsUrl, 200)).forEach(s -> states.merge(s.path("state").asText(), 1L,
                         Long::sum));
                 System.out.printf("statements by state: %s%n", states);
@@ -300,7 +306,7 @@ public final class HistoryScale {
                 + "0000001\",\"queue\":\"root.q7\",\"user\":\"late\",\"allocatedMemoryMb\":8192,"
                 + "\"allocatedVcores\":4,\"node\":\"node-late:8041\",\"createdTime\":%d,\"startedTime\":%<d")
                 .formatted(CLUSTER, at);
-        io.fairledger.testsupport.EventPublisher.publishYarn(bootstrap, CLUSTER,
+        EventPublisher.publishYarn(bootstrap, CLUSTER,
                 List.of(HistoryWorkload.line("late-fact", at, "RUNNING", common, "")));
         long sent = System.nanoTime();
         long deadline = sent + PATIENCE.toNanos();
@@ -319,7 +325,8 @@ public final class HistoryScale {
         }
         System.out.printf("late event (%s before the latest): tenant view counts it after %.2f s%n", LATE_BY,
                 viewSeconds);
-        figure("late fact reflected in grants (ETag changed)", Double.isNaN(grantsSeconds) ? "> " + PATIENCE
+        figure("late fact reflected in grants (ETag changed)", Double.isNaN(grantsSeconds)
+                ? "> " + PATIENCE
                 : "%.2f s".formatted(grantsSeconds), "<= 2 s", grantsSeconds <= 2);
     }
 
@@ -346,13 +353,14 @@ public final class HistoryScale {
             how = "answered " + r.statusCode() + ": " + r.body().substring(0, Math.min(300, r.body().length()));
         }
         System.out.printf("what-if after a %s: %.2f s, %s%n", change, seconds, how);
-        figure("what-if over one day after a " + change, r.statusCode() == 200 ? "%.2f s".formatted(seconds)
+        figure("what-if over one day after a " + change, r.statusCode() == 200
+                ? "%.2f s".formatted(seconds)
                 : "%d after %.1f s".formatted(r.statusCode(), seconds), "<= %.0f s".formatted(goalSeconds),
                 r.statusCode() == 200 && seconds <= goalSeconds);
     }
 
     /** Latencies of {@code n} GET requests (after 3 not counted), each read to its end; the last body's size. */
-    private static Latencies reads(int n, java.util.function.Supplier<String> url) throws Exception {
+    private static Latencies reads(int n, Supplier<String> url) throws Exception {
         for (int i = 0; i < 3; i++) {
             get(url.get(), 200);
         }
@@ -377,7 +385,7 @@ public final class HistoryScale {
         /** The {@code p} quantile in milliseconds, nearest rank. */
         double percentile(double p) {
             long[] sorted = nanos.clone();
-            java.util.Arrays.sort(sorted);
+            Arrays.sort(sorted);
             int rank = (int) Math.ceil(p * sorted.length);
             return sorted[Math.max(0, rank - 1)] / 1e6;
         }
@@ -473,7 +481,8 @@ public final class HistoryScale {
     }
 
     private static long count(RealDependency.Running postgres, String sql) throws Exception {
-        try (Connection db = CommittedOffsets.connect(postgres); Statement st = db.createStatement();
+        try (Connection db = CommittedOffsets.connect(postgres);
+                Statement st = db.createStatement();
                 ResultSet rs = st.executeQuery(sql)) {
             rs.next();
             return rs.getLong(1);

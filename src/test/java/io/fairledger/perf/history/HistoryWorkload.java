@@ -2,6 +2,7 @@ package io.fairledger.perf.history;
 
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Comparator;
 import java.util.PriorityQueue;
 import java.util.Random;
 import java.util.function.Consumer;
@@ -64,8 +65,7 @@ final class HistoryWorkload {
     Delivered forEach(Consumer<Event> sink) {
         Random random = new Random(seed);
         PriorityQueue<Pending> waiting = new PriorityQueue<>(
-                (a, b) -> a.deliverAt != b.deliverAt ? Long.compare(a.deliverAt, b.deliverAt) : Long.compare(a.seq,
-                        b.seq));
+                Comparator.comparingLong(Pending::deliverAt).thenComparingLong(Pending::seq));
         long first = start.toEpochMilli();
         long last = end().toEpochMilli() - 1_000;
         double gap = (last - MAX_RUN_MS - first) / (double) containers;
@@ -88,7 +88,7 @@ final class HistoryWorkload {
             Event running = new Event(t, line(container + "-r", t, "RUNNING", common, ""));
             Event complete = new Event(finished, line(container + "-c", finished, "COMPLETE", common,
                     ",\"finishedTime\":" + finished + ",\"exitStatus\":0"));
-            for (Event e : new Event[] {running, complete}) {
+            for (Event e : new Event[]{running, complete}) {
                 long deliverAt = e.eventTimeMs();
                 if (random.nextDouble() < late) {
                     deliverAt += 1 + (long) (random.nextDouble() * MAX_DELAY.toMillis());

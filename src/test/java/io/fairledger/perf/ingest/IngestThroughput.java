@@ -196,7 +196,8 @@ public final class IngestThroughput {
     /** CPU time used so far by each PostgreSQL process of the benchmark's database (backends and workers). */
     private static Map<Long, Duration> postgresCpu(RealDependency.Running postgres) throws Exception {
         Map<Long, Duration> out = new java.util.HashMap<>();
-        try (Connection db = CommittedOffsets.connect(postgres); Statement st = db.createStatement();
+        try (Connection db = CommittedOffsets.connect(postgres);
+                Statement st = db.createStatement();
                 ResultSet rs = st.executeQuery("SELECT pid FROM pg_stat_activity")) {
             while (rs.next()) {
                 out.put(rs.getLong(1), ProcessStats.cpu(rs.getLong(1)));

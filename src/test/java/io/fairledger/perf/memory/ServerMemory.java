@@ -102,7 +102,8 @@ public final class ServerMemory {
         send("POST", base + "/api/v1/admin/clusters", "{\"id\":\"" + CLUSTER + "\",\"resourceManager\":\"YARN\"}");
         long t0 = System.nanoTime();
         send("PUT", base + "/api/v1/admin/clusters/" + CLUSTER + "/ledger-settings", settings(tenants));
-        System.out.printf("settings with %,d tenants stored in %,d ms%n", tenants, (System.nanoTime() - t0) / 1_000_000);
+        System.out.printf("settings with %,d tenants stored in %,d ms%n", tenants,
+                (System.nanoTime() - t0) / 1_000_000);
         List<String> lines = lines(tasks, tenants);
         t0 = System.nanoTime();
         EventPublisher.publishYarn(bootstrap, CLUSTER, lines);
