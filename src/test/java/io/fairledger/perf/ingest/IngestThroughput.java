@@ -9,7 +9,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
-import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.sql.Statement;
 import java.time.Duration;
@@ -24,6 +23,9 @@ import org.apache.kafka.common.serialization.ByteArraySerializer;
 
 import io.fairledger.ingest.schema.EventDecoder;
 import io.fairledger.ingest.schema.EventTopics;
+import io.fairledger.perf.CommittedOffsets;
+import io.fairledger.perf.KafkaReadRate;
+import io.fairledger.perf.ProcessStats;
 import io.fairledger.testsupport.KafkaDependency;
 import io.fairledger.testsupport.PostgresDependency;
 import io.fairledger.testsupport.Processes;
@@ -78,21 +80,23 @@ public final class IngestThroughput {
                 if ("1".equals(System.getenv("BENCH_WARMUP"))) {
                     List<byte[]> warm = events(WARMUP_CONTAINERS);
                     produce(bootstrap, warm);
-                    System.out.printf("warm-up: %.0f events/s%n", awaitCommitted(postgres, 0, warm.size()));
+                    System.out.printf("warm-up: %.0f events/s%n",
+                            CommittedOffsets.awaitRate(postgres, EventTopics.YARN_CONTAINERS, 0, warm.size()));
                     warmup = warm.size();
                 }
                 Map<Long, Duration> pgBefore = postgresCpu(postgres);
-                Duration serverBefore = cpu(process.pid());
+                Duration serverBefore = ProcessStats.cpu(process.pid());
                 Map<String, Long> threadsBefore = threadCpuTicks(process.pid());
                 produce(bootstrap, events);
-                double fairledgerRate = awaitCommitted(postgres, warmup, warmup + events.size());
-                Duration serverCpu = cpu(process.pid()).minus(serverBefore);
+                double fairledgerRate = CommittedOffsets.awaitRate(postgres, EventTopics.YARN_CONTAINERS, warmup,
+                        warmup + events.size());
+                Duration serverCpu = ProcessStats.cpu(process.pid()).minus(serverBefore);
                 Map<String, Long> threadsAfter = threadCpuTicks(process.pid());
                 Duration pgCpu = Duration.ZERO;
                 for (Map.Entry<Long, Duration> e : postgresCpu(postgres).entrySet()) {
                     pgCpu = pgCpu.plus(e.getValue().minus(pgBefore.getOrDefault(e.getKey(), Duration.ZERO)));
                 }
-                double kafkaOwn = consumerPerformance(bootstrap, events.size());
+                double kafkaOwn = KafkaReadRate.recordsPerSecond(bootstrap, EventTopics.YARN_CONTAINERS, events.size());
                 HttpResponse<String> metrics = HttpClient.newHttpClient().send(
                         HttpRequest.newBuilder(URI.create(management + "/q/metrics")).build(),
                         HttpResponse.BodyHandlers.ofString());
@@ -108,7 +112,7 @@ public final class IngestThroughput {
                         + "(independent of how busy the machine is, unlike the rates)%n",
                         serverCpu.toNanos() / 1e3 / events.size(), pgCpu.toNanos() / 1e3 / events.size());
                 printThreadCpu(threadsBefore, threadsAfter, events.size());
-                System.out.printf("load average: %s%n", loadAverage());
+                System.out.printf("load average: %s%n", ProcessStats.loadAverage());
             } finally {
                 Processes.stop(process);
             }
@@ -158,11 +162,6 @@ public final class IngestThroughput {
         }
     }
 
-    /** CPU time a process has used so far (zero when the platform does not say). */
-    private static Duration cpu(long pid) {
-        return ProcessHandle.of(pid).flatMap(h -> h.info().totalCpuDuration()).orElse(Duration.ZERO);
-    }
-
     /**
      * CPU time used so far by the server's threads, in clock ticks, summed by thread name with digits dropped (so the
      * GC's or the compiler's threads count together); empty where {@code /proc} does not exist.
@@ -194,77 +193,17 @@ public final class IngestThroughput {
                         e.getValue() * 10_000.0 / events));
     }
 
-    private static String loadAverage() {
-        try {
-            return Files.readString(Path.of("/proc/loadavg")).trim();
-        } catch (IOException e) {
-            return "unknown";
-        }
-    }
-
     /** CPU time used so far by each PostgreSQL process of the benchmark's database (backends and workers). */
     private static Map<Long, Duration> postgresCpu(RealDependency.Running postgres) throws Exception {
         Map<Long, Duration> out = new java.util.HashMap<>();
-        try (Connection db = DriverManager.getConnection(postgres.config().get("quarkus.datasource.jdbc.url"),
-                postgres.config().get("quarkus.datasource.username"),
-                postgres.config().get("quarkus.datasource.password"));
+        try (Connection db = CommittedOffsets.connect(postgres);
                 Statement st = db.createStatement();
                 ResultSet rs = st.executeQuery("SELECT pid FROM pg_stat_activity")) {
             while (rs.next()) {
-                out.put(rs.getLong(1), cpu(rs.getLong(1)));
+                out.put(rs.getLong(1), ProcessStats.cpu(rs.getLong(1)));
             }
         }
         return out;
-    }
-
-    /**
-     * Events per second between the first committed offset beyond {@code from} and the one that reaches {@code total},
-     * of the server's consumer.
-     */
-    private static double awaitCommitted(RealDependency.Running postgres, int from, int total) throws Exception {
-        try (Connection db = DriverManager.getConnection(postgres.config().get("quarkus.datasource.jdbc.url"),
-                postgres.config().get("quarkus.datasource.username"),
-                postgres.config().get("quarkus.datasource.password"));
-                Statement st = db.createStatement()) {
-            long firstAt = 0;
-            long firstOffset = 0;
-            while (true) {
-                long offset;
-                try (ResultSet rs = st.executeQuery("SELECT coalesce(sum(next_offset), 0) FROM consumer_offset "
-                        + "WHERE topic = '" + EventTopics.YARN_CONTAINERS + "'")) {
-                    rs.next();
-                    offset = rs.getLong(1);
-                }
-                long now = System.nanoTime();
-                if (firstAt == 0 && offset > from) {
-                    firstAt = now;
-                    firstOffset = offset;
-                }
-                if (offset >= total) {
-                    return (offset - firstOffset) / ((now - firstAt) / 1e9);
-                }
-                Thread.sleep(20);
-            }
-        }
-    }
-
-    /** Runs Kafka's ConsumerPerformance in its own JVM and returns its records per second. */
-    private static double consumerPerformance(String bootstrap, int total) throws IOException, InterruptedException {
-        Process p = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-cp",
-                System.getProperty("java.class.path"), "org.apache.kafka.tools.ConsumerPerformance",
-                "--bootstrap-server", bootstrap, "--topic", EventTopics.YARN_CONTAINERS, "--messages",
-                Integer.toString(total), "--group", "bench-" + System.nanoTime(), "--hide-header")
-                .redirectErrorStream(true).start();
-        String output = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        p.waitFor();
-        // start.time, end.time, data.consumed.in.MB, MB.sec, data.consumed.in.nMsg, nMsg.sec, ...
-        for (String line : output.lines().toList()) {
-            String[] f = line.split(",\\s*");
-            if (f.length >= 6 && f[4].trim().matches("\\d+")) {
-                return Double.parseDouble(f[5].trim());
-            }
-        }
-        throw new IllegalStateException("unexpected ConsumerPerformance output:\n" + output);
     }
 
     private static void post(String url, String json) throws IOException, InterruptedException {

@@ -15,6 +15,7 @@ import java.util.List;
 import java.util.Random;
 import java.util.stream.Stream;
 
+import io.fairledger.perf.ProcessStats;
 import io.fairledger.testsupport.EventPublisher;
 import io.fairledger.testsupport.KafkaDependency;
 import io.fairledger.testsupport.PostgresDependency;
@@ -70,41 +71,51 @@ public final class ServerMemory {
                         "the server log");
                 report("idle, no cluster", server.pid(), false);
 
-                send("POST", base + "/api/v1/admin/clusters",
-                        "{\"id\":\"" + CLUSTER + "\",\"resourceManager\":\"YARN\"}");
-                long t0 = System.nanoTime();
-                send("PUT", base + "/api/v1/admin/clusters/" + CLUSTER + "/ledger-settings", settings(tenants));
-                System.out.printf("settings with %,d tenants stored in %,d ms%n", tenants,
-                        (System.nanoTime() - t0) / 1_000_000);
-                List<String> lines = lines(tasks, tenants);
-                t0 = System.nanoTime();
-                EventPublisher.publishYarn(kafka.config().get("kafka.bootstrap.servers"), CLUSTER, lines);
-                awaitIngested(management + "/q/metrics", lines.size());
-                System.out.printf("%,d events (%,d running containers) ingested in %,d ms%n", lines.size(), tasks,
-                        (System.nanoTime() - t0) / 1_000_000);
+                loadRunningTasks(base, management, kafka.config().get("kafka.bootstrap.servers"), tenants, tasks);
                 Thread.sleep(settleSeconds * 1_000L);
                 report("%,d tenants, %,d running tasks".formatted(tenants, tasks), server.pid(), false);
 
                 String cluster = base + "/api/v1/clusters/" + CLUSTER;
                 for (String read : List.of(cluster + "/grants", cluster + "/fairness",
                         base + "/api/v1/admin/clusters/" + CLUSTER + "/statements")) {
-                    t0 = System.nanoTime();
+                    long t0 = System.nanoTime();
                     HttpResponse<String> r = get(read);
                     System.out.printf("GET %s: %d, %,d bytes, %,d ms%n", read.substring(base.length()),
                             r.statusCode(), r.body().length(), (System.nanoTime() - t0) / 1_000_000);
                 }
                 report("after one read each", server.pid(), true);
-                System.out.printf("load average: %s%n", Files.readString(Path.of("/proc/loadavg")).trim());
+                System.out.printf("load average: %s%n", ProcessStats.loadAverage());
             } finally {
                 Processes.stop(server);
             }
         }
     }
 
+    /**
+     * Registers cluster {@value #CLUSTER} with {@code tenants} queues (daily periods) on the server at {@code base}, feeds
+     * {@code tasks} YARN containers through Kafka (ALLOCATED and RUNNING, none finished, all in the first period) and
+     * waits until the server has accepted them all (its ingest counter on {@code management}); prints how long each step
+     * took. Also the last part of {@code HistoryScale}.
+     */
+    public static void loadRunningTasks(String base, String management, String bootstrap, int tenants, int tasks)
+            throws Exception {
+        send("POST", base + "/api/v1/admin/clusters", "{\"id\":\"" + CLUSTER + "\",\"resourceManager\":\"YARN\"}");
+        long t0 = System.nanoTime();
+        send("PUT", base + "/api/v1/admin/clusters/" + CLUSTER + "/ledger-settings", settings(tenants));
+        System.out.printf("settings with %,d tenants stored in %,d ms%n", tenants,
+                (System.nanoTime() - t0) / 1_000_000);
+        List<String> lines = lines(tasks, tenants);
+        t0 = System.nanoTime();
+        EventPublisher.publishYarn(bootstrap, CLUSTER, lines);
+        awaitIngested(management + "/q/metrics", lines.size());
+        System.out.printf("%,d events (%,d running containers) ingested in %,d ms%n", lines.size(), tasks,
+                (System.nanoTime() - t0) / 1_000_000);
+    }
+
     /** The server's resident memory and live heap now; with {@code histogram}, the top of the class histogram. */
     private static void report(String when, long pid, boolean histogram) throws IOException, InterruptedException {
         // resident memory first: the histogram's full collection may give heap back to the system
-        String resident = status(pid, "VmRSS") + ", " + status(pid, "VmHWM");
+        String resident = ProcessStats.status(pid, "VmRSS") + ", " + ProcessStats.status(pid, "VmHWM");
         List<String> classes = jcmd(pid, "GC.class_histogram");
         String total = classes.stream().filter(l -> l.startsWith("Total")).findFirst().orElse("Total ? ?");
         long liveBytes = Long.parseLong(total.trim().split("\\s+")[2]);
@@ -129,11 +140,6 @@ public final class ServerMemory {
             return List.of();
         }
         return out.subList(1, out.size()); // without the "PID:" line
-    }
-
-    private static String status(long pid, String field) throws IOException {
-        return Files.readAllLines(Path.of("/proc/" + pid + "/status")).stream().filter(l -> l.startsWith(field + ":"))
-                .map(l -> l.replaceAll("\\s+", " ")).findFirst().orElse(field + ": ?");
     }
 
     /** The settings: {@code tenants} queues {@code root.q<i>}, daily periods, room for every container. */
