@@ -3,6 +3,7 @@ package io.fairledger.accounting;
 import io.fairledger.tenancy.LedgerSettings;
 import io.fairledger.facts.LedgerFact;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 
 import io.fairledger.core.replay.Replay;
@@ -32,10 +33,42 @@ public final class Books {
      */
     public static List<StatementView> statements(String clusterId, LedgerSettings settings, List<LedgerFact> facts,
             Instant until) {
+        return views(settings, facts, replay(clusterId, settings, facts, until));
+    }
+
+    /**
+     * {@link #statements} from a stored state instead of the registration: the facts after the state's latest one are
+     * applied to it, one instant at a time as the live ledger applies them, so the result equals the replay of every
+     * fact the state holds plus those. {@code from} is used up.
+     */
+    public static List<StatementView> statements(StoredLedgerStates.State from, LedgerSettings settings,
+            List<LedgerFact> facts, Instant until) {
+        List<LedgerFact> after = new ArrayList<>();
+        for (LedgerFact f : facts) {
+            if (f.at() > from.lastApplied()) {
+                after.add(f);
+            }
+        }
+        after.sort(LedgerFeed.ORDER);
+        Replay replay = from.replay();
+        int i = 0;
+        while (i < after.size()) {
+            int j = i;
+            while (j < after.size() && after.get(j).at() == after.get(i).at()) {
+                j++;
+            }
+            from.feed().apply(after.subList(i, j), replay);
+            i = j;
+        }
+        replay.closeUntil(until.toEpochMilli());
+        return views(settings, facts, replay.result(until.toEpochMilli()));
+    }
+
+    private static List<StatementView> views(LedgerSettings settings, List<LedgerFact> facts, ReplayResult result) {
         long watermark = facts.stream().mapToLong(LedgerFact::at).max().orElse(Long.MIN_VALUE);
         long lateness = settings.lateness().toMillis();
         String currency = settings.currency();
-        return replay(clusterId, settings, facts, until).statements().stream()
+        return result.statements().stream()
                 .map(s -> StatementView.of(s, s.period().end() + lateness <= watermark
                         ? StatementView.CLOSED
                         : StatementView.PROVISIONAL, currency))

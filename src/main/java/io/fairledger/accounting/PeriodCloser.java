@@ -53,12 +53,26 @@ public final class PeriodCloser {
         ClosedPeriod store(ClosedPeriod period);
     }
 
-    private final String clusterId;
-    private final ClosedStatements store;
+    /** How statements are computed from facts: {@link Books#statements}, or from a stored state (retention). */
+    @FunctionalInterface
+    public interface Statements {
 
+        /** The statements of every period ended by {@code until}, under {@code settings}, from {@code facts}. */
+        List<StatementView> of(LedgerSettings settings, List<LedgerFact> facts, Instant until);
+    }
+
+    private final ClosedStatements store;
+    private final Statements statements;
+
+    /** A closer that computes statements by replaying the facts from the registration ({@link Books#statements}). */
     public PeriodCloser(String clusterId, ClosedStatements store) {
-        this.clusterId = clusterId;
+        this(store, (settings, facts, until) -> Books.statements(clusterId, settings, facts, until));
+    }
+
+    /** A closer that computes statements with {@code statements}. */
+    public PeriodCloser(ClosedStatements store, Statements statements) {
         this.store = store;
+        this.statements = statements;
     }
 
     /**
@@ -129,7 +143,7 @@ public final class PeriodCloser {
         Map<String, List<StatementView.Adjustment>> due = LateAdjustments.due(
                 closed.stream().map(ClosedPeriod::statement).toList(), recomputed(closed, known, facts));
         List<ClosedPeriod> out = new ArrayList<>();
-        for (StatementView s : Books.statements(clusterId, settings, facts, Instant.ofEpochMilli(through))) {
+        for (StatementView s : statements.of(settings, facts, Instant.ofEpochMilli(through))) {
             if (closedUntil != null && !s.end().isAfter(closedUntil)) {
                 continue;
             }
@@ -193,7 +207,7 @@ public final class PeriodCloser {
         closed.forEach(c -> keptUnder.put(c.statement().period(), c.settings()));
         Map<String, StatementView> out = new LinkedHashMap<>();
         untilBySettings.forEach((settings, until) -> {
-            for (StatementView s : Books.statements(clusterId, settings, facts, until)) {
+            for (StatementView s : statements.of(settings, facts, until)) {
                 if (settings.equals(keptUnder.get(s.period()))) {
                     out.put(s.period(), s);
                 }

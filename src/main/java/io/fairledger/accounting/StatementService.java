@@ -18,6 +18,7 @@ import javax.sql.DataSource;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
 import io.fairledger.facts.FactCursor;
+import io.fairledger.facts.RetentionFloors;
 import io.fairledger.core.chargeback.Period;
 import io.fairledger.core.chargeback.Statement;
 import io.fairledger.core.fairness.FairnessReport;
@@ -27,6 +28,7 @@ import io.fairledger.core.replay.ReplayConfig;
 import io.fairledger.core.replay.ReplayResult;
 import io.fairledger.tenancy.ClosablePeriods;
 import io.fairledger.tenancy.TenancyService;
+import io.fairledger.errors.Conflict;
 import io.fairledger.errors.Invalid;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
@@ -64,6 +66,9 @@ public class StatementService implements ClosablePeriods {
     @Inject
     FairledgerConfig config;
 
+    @Inject
+    RetentionFloors floors;
+
     /** Per cluster: the configuration version and the watermark at which its next period is due to close. */
     private final Map<String, DueAt> due = new ConcurrentHashMap<>();
 
@@ -87,7 +92,7 @@ public class StatementService implements ClosablePeriods {
         LedgerSettings settings = settings(clusterId);
         ClosedStatementTable table = table(clusterId, settings);
         try {
-            List<PeriodCloser.ClosedPeriod> closed = new PeriodCloser(clusterId, table)
+            List<PeriodCloser.ClosedPeriod> closed = closer(clusterId, table, horizon)
                     .closeDue(settings, facts.arrivals(clusterId, horizon));
             closed.forEach(c -> LOG.debugf("cluster %s: period %s closed", clusterId, c.statement().period()));
         } catch (SQLException e) {
@@ -107,13 +112,50 @@ public class StatementService implements ClosablePeriods {
         if (!tenancy.hasLedgerSettings(clusterId)) {
             return null;
         }
+        floors.of(clusterId).ifPresent(floor -> {
+            throw new Conflict("the facts of cluster '" + clusterId + "' before " + floor.replayableFrom()
+                    + " were dropped by retention (fairledger.retention.facts), and a change of its ledger settings or "
+                    + "tenants replays its ledger from the registration under the new configuration: this server "
+                    + "cannot make that change; the oldest instant still replayable is " + floor.replayableFrom());
+        });
         LedgerSettings settings = settings(clusterId);
         due.remove(clusterId);
         try {
-            return new PeriodCloser(clusterId, table(clusterId, settings)).closeEnded(settings,
-                    facts.arrivals(clusterId, facts.horizon()));
+            String horizon = facts.horizon();
+            return closer(clusterId, table(clusterId, settings), horizon).closeEnded(settings,
+                    facts.arrivals(clusterId, horizon));
         } catch (SQLException e) {
             throw new IllegalStateException("cannot read the facts of " + clusterId, e);
+        }
+    }
+
+    /**
+     * The closer of {@code clusterId}: replaying from the registration, or, once retention has dropped facts of the
+     * cluster, from the pinned checkpoint where its kept facts begin ({@link Books#statements(StoredLedgerStates.State,
+     * LedgerSettings, List, Instant)}); a period that would need the dropped facts under other settings is not closed,
+     * and the failure names why.
+     */
+    private PeriodCloser closer(String clusterId, ClosedStatementTable table, String horizon) {
+        Optional<RetentionFloors.Floor> floor = floors.of(clusterId);
+        if (floor.isEmpty()) {
+            return new PeriodCloser(clusterId, table);
+        }
+        return new PeriodCloser(table, (settings, known, until) -> Books.statements(
+                pinned(clusterId, settings, floor.get(), horizon), settings, known, until));
+    }
+
+    /** The pinned state of {@code clusterId} at its retention floor under {@code settings}, restored. */
+    private StoredLedgerStates.State pinned(String clusterId, LedgerSettings settings, RetentionFloors.Floor floor,
+            String horizon) {
+        try {
+            return states.newestAtOrBefore(clusterId, settings, floor.checkpointMs(), horizon)
+                    .filter(s -> s.lastApplied() == floor.checkpointMs())
+                    .orElseThrow(() -> new IllegalStateException("cluster " + clusterId + ": its facts before "
+                            + floor.replayableFrom() + " were dropped by retention, and its checkpoint there is "
+                            + "stored under settings version " + floor.settingsVersion() + ", not under the settings "
+                            + "a statement is asked for"));
+        } catch (SQLException e) {
+            throw new IllegalStateException("cannot read the checkpoints of " + clusterId, e);
         }
     }
 
@@ -200,6 +242,7 @@ public class StatementService implements ClosablePeriods {
                     .orElseGet(() -> new WhatIfReplay(new Replay(usedConfig),
                             new LedgerFeed(usedConfig.cluster().capacity()), config.whatIf().deadline(), gone));
             long after = start.map(StoredLedgerStates.State::lastApplied).orElse(Long.MIN_VALUE);
+            refuseBeforeFloor(clusterId, pricesOnly, from, after);
             facts.forEachBetween(clusterId, after == Long.MIN_VALUE ? after : after + 1, until.toEpochMilli(),
                     horizon, replay::accept);
             ReplayResult result = replay.finish(until.toEpochMilli());
@@ -220,10 +263,47 @@ public class StatementService implements ClosablePeriods {
         }
     }
 
+    /**
+     * Refuses (422) a what-if that would replay facts of {@code clusterId} that retention has dropped: one that starts
+     * before the cluster's floor (from the registration, or from a checkpoint older than the floor).
+     */
+    private void refuseBeforeFloor(String clusterId, boolean pricesOnly, Instant from, long after) {
+        Optional<RetentionFloors.Floor> floor = floors.of(clusterId);
+        if (floor.isEmpty() || after >= floor.get().checkpointMs()) {
+            return;
+        }
+        Instant oldest = floor.get().replayableFrom();
+        throw new Invalid(pricesOnly
+                ? "the facts of cluster '" + clusterId + "' before " + oldest + " were dropped by retention "
+                        + "(fairledger.retention.facts): a what-if from " + from + " would replay them; the oldest "
+                        + "instant still replayable is " + oldest + ": ask from " + oldest + " on"
+                : "the facts of cluster '" + clusterId + "' before " + oldest + " were dropped by retention "
+                        + "(fairledger.retention.facts): a what-if that changes more than prices replays from the "
+                        + "registration; the oldest instant still replayable is " + oldest + ", from which only a "
+                        + "change of prices can be asked");
+    }
+
     /** {@code d} in days, as "92 days" or "92.5 days". */
     private static String days(Duration d) {
         return BigDecimal.valueOf(d.toMillis()).divide(BigDecimal.valueOf(Duration.ofDays(1).toMillis()), 3,
                 RoundingMode.HALF_UP).stripTrailingZeros().toPlainString() + " days";
+    }
+
+    /** The end of the last closed period of {@code clusterId}, null when none is closed (for retention). */
+    public Instant closedUntil(String clusterId) {
+        return PeriodCloser.closedUntil(table(clusterId, settings(clusterId)).closed());
+    }
+
+    /**
+     * The first closed period of {@code clusterId} ending after {@code afterMs} that was kept under other settings
+     * than the live ones, if any (for retention: a late fact for it would be priced from a replay under those
+     * settings, which needs the facts from the registration).
+     */
+    public Optional<String> closedUnderOtherSettings(String clusterId, long afterMs) {
+        LedgerSettings live = settings(clusterId);
+        return table(clusterId, live).closed().stream()
+                .filter(c -> c.statement().end().toEpochMilli() > afterMs && !c.settings().equals(live))
+                .map(c -> c.statement().period()).findFirst();
     }
 
     /** The settings with the cluster's current tenant tree ({@link TenancyService#ledgerSettings}). */

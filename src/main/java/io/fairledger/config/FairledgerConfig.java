@@ -22,6 +22,8 @@ public interface FairledgerConfig {
 
     WhatIf whatIf();
 
+    Retention retention();
+
     Grants grants();
 
     Metrics metrics();
@@ -148,6 +150,25 @@ public interface FairledgerConfig {
          */
         @WithDefault("60s")
         Duration deadline();
+    }
+
+    /** The month partitions of the stored facts and how long facts are kept (docs/operations.md, retention). */
+    interface Retention {
+
+        /**
+         * {@code fairledger.retention.facts}: a month of facts older than this (its end before now minus it) is dropped
+         * once nothing needs it (every period overlapping it closed and a checkpoint after it, in every cluster with
+         * facts in it); none: facts are kept forever.
+         */
+        Optional<Duration> facts();
+
+        /** {@code fairledger.retention.interval}: how often month partitions are created and retention runs; 1h. */
+        @WithDefault("1h")
+        Duration interval();
+
+        /** {@code fairledger.retention.months-ahead}: month partitions created ahead of the current month; 2. */
+        @WithDefault("2")
+        int monthsAhead();
     }
 
     /** The grants endpoint. */

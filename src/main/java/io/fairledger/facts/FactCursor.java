@@ -95,16 +95,17 @@ public class FactCursor {
     }
 
     /**
-     * The earliest event time among the facts of {@code clusterId} stored by transactions in {@code [from, to)}, or
-     * null when there are none: a checkpoint made at horizon {@code from} lacks every such fact.
+     * The earliest event time at or after {@code fromMs} among the facts of {@code clusterId} stored by transactions in
+     * {@code [from, to)}, or null when there are none: a checkpoint made at horizon {@code from} lacks every such fact.
      */
-    public Long earliestStored(String clusterId, String from, String to) throws SQLException {
+    public Long earliestStored(String clusterId, long fromMs, String from, String to) throws SQLException {
         try (Connection c = dataSource.getConnection();
                 PreparedStatement ps = c.prepareStatement("SELECT min(event_time_ms) FROM ledger_fact "
-                        + "WHERE cluster_id = ? AND tx >= ?::xid8 AND tx < ?::xid8")) {
+                        + "WHERE cluster_id = ? AND event_time_ms >= ? AND tx >= ?::xid8 AND tx < ?::xid8")) {
             ps.setString(1, clusterId);
-            ps.setString(2, from);
-            ps.setString(3, to);
+            ps.setLong(2, fromMs);
+            ps.setString(3, from);
+            ps.setString(4, to);
             try (ResultSet rs = ps.executeQuery()) {
                 rs.next();
                 long earliest = rs.getLong(1);
@@ -146,8 +147,11 @@ public class FactCursor {
     /** The stored start of {@code taskId} in {@code clusterId}, or null when none is stored. */
     public LedgerFact taskStart(String clusterId, String taskId) throws SQLException {
         List<LedgerFact> out = new ArrayList<>(1);
-        read(COLUMNS + "WHERE cluster_id = ? AND dedupe_key = ?", List.of(clusterId, LedgerFact.taskKey(taskId, true)),
-                (cluster, fact) -> out.add(fact));
+        // the key table names the month the start is stored in, so one partition is read
+        String key = LedgerFact.taskKey(taskId, true);
+        read(COLUMNS + "WHERE cluster_id = ? AND dedupe_key = ? AND event_time_ms = (SELECT event_time_ms "
+                + "FROM ledger_fact_key WHERE cluster_id = ? AND dedupe_key = ?)",
+                List.of(clusterId, key, clusterId, key), (cluster, fact) -> out.add(fact));
         return out.isEmpty() ? null : out.get(0);
     }
 

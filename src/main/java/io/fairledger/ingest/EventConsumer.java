@@ -30,6 +30,7 @@ import org.jboss.logging.Logger;
 
 import io.fairledger.config.FairledgerConfig;
 import io.fairledger.facts.FactCursor;
+import io.fairledger.facts.RetentionFloors;
 import io.fairledger.facts.LedgerFact;
 import io.fairledger.facts.SourcedFact;
 import io.fairledger.ingest.PoisonRecords.Share;
@@ -95,6 +96,9 @@ public class EventConsumer {
     FactCursor factCursor;
 
     @Inject
+    RetentionFloors retentionFloors;
+
+    @Inject
     MeterRegistry meters;
 
     /** How many task starts the consumer remembers as stored ({@link CommittedStarts}): about 150 bytes each. */
@@ -153,7 +157,7 @@ public class EventConsumer {
         ingestMeters = new IngestMeters(meters);
         committer = Executors.newSingleThreadExecutor(r -> new Thread(r, "fairledger-commit"));
         starts = new CommittedStarts(this.config.ingest().knownStarts());
-        clusters = new RegisteredClusters(tenancy::registrations);
+        clusters = new RegisteredClusters(tenancy::registrations, retentionFloors::all);
         knownStarts = new StoredStarts(this.config.ingest().knownStarts(), factCursor);
         intake = new Intake(clusters, knownStarts);
         running = true;

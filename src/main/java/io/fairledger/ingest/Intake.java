@@ -46,10 +46,20 @@ public final class Intake {
          * its ledger settings, or {@link Instant#MIN} while it has none.
          */
         Instant registeredAt(String clusterId);
+
+        /**
+         * From when {@code clusterId}'s facts are kept: its retention floor (facts before it were dropped, the ledger
+         * there is a pinned checkpoint), or null when retention has dropped none.
+         */
+        default Instant keptFrom(String clusterId) {
+            return null;
+        }
     }
 
     /** The reason code of an event before its cluster's {@code registeredAt}. */
     public static final String BEFORE_REGISTRATION = "before-registration";
+    /** The reason code of an event before its cluster's retention floor. */
+    public static final String BEFORE_RETENTION = "before-retention";
 
     private final Clusters clusters;
     private final KnownStarts starts;
@@ -80,6 +90,12 @@ public final class Intake {
                     + " is before cluster '" + event.cluster() + "' was registered (" + registeredAt
                     + "); its books start there");
         }
+        Instant keptFrom = clusters.keptFrom(event.cluster());
+        if (keptFrom != null && event.eventTime().isBefore(keptFrom)) {
+            return new Rejected(BEFORE_RETENTION, BEFORE_RETENTION + ": eventTime " + event.eventTime()
+                    + " is before " + keptFrom + ", from which cluster '" + event.cluster() + "' keeps its facts: "
+                    + "older ones were dropped by retention and its books there are closed and fixed");
+        }
         Normaliser.Result result = Normaliser.normalise(event, starts);
         if (result instanceof Normaliser.Invalid invalid) {
             return new Rejected("invalid", "invalid: " + invalid.reason());
@@ -87,7 +103,13 @@ public final class Intake {
         if (result instanceof Normaliser.Admission) {
             return new Admission(event);
         }
-        return new Facts(event, ((Normaliser.Facts) result).facts());
+        List<LedgerFact> facts = ((Normaliser.Facts) result).facts();
+        if (keptFrom != null) {
+            // a finish repeats its task's start, which may lie before the floor: the pinned ledger holds it
+            long from = keptFrom.toEpochMilli();
+            facts = facts.stream().filter(f -> f.at() >= from).toList();
+        }
+        return new Facts(event, facts);
     }
 
     /** The facts of {@code clusterId}, one of each dedupe key kept ({@link Dedupe}: a task's earliest start). */

@@ -11,6 +11,7 @@ import io.fairledger.accounting.StoredLedgerStates;
 import io.fairledger.config.FairledgerConfig;
 import io.fairledger.facts.FactCursor;
 import io.fairledger.facts.LedgerFact;
+import io.fairledger.facts.RetentionFloors;
 import io.fairledger.tenancy.LedgerSettings;
 import jakarta.annotation.PostConstruct;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -30,6 +31,11 @@ import org.jboss.logging.Logger;
  * A checkpoint is stored after a period closes, after {@code fairledger.live.checkpoint.every-facts} facts, and after
  * {@code fairledger.live.checkpoint.every} when facts came meanwhile; the {@code keep} newest are kept. A what-if starts
  * from the same checkpoints ({@link StoredLedgerStates}).
+ * <p>
+ * Once retention has dropped facts of a cluster ({@link RetentionFloors}), its ledger is never built from the
+ * registration: only from a checkpoint at or after the pinned one, which holds the dropped facts' effect. Facts before
+ * the floor stored since (none should be: the consumer refuses them) are not counted and do not make that checkpoint
+ * unusable. When no such checkpoint is usable under the live settings, building fails, naming why.
  */
 @ApplicationScoped
 public class BoundedReplays implements StoredLedgerStates {
@@ -60,6 +66,9 @@ public class BoundedReplays implements StoredLedgerStates {
     @Inject
     FairledgerConfig config;
 
+    @Inject
+    RetentionFloors floors;
+
     private final Map<String, Rebuild> rebuilds = new ConcurrentHashMap<>();
     private final Map<String, Mark> marks = new ConcurrentHashMap<>();
 
@@ -75,7 +84,16 @@ public class BoundedReplays implements StoredLedgerStates {
 
     /** The ledger of {@code clusterId} holding every fact stored before {@code horizon}. */
     public LiveLedger build(String clusterId, LedgerSettings settings, String horizon) throws SQLException {
+        Optional<RetentionFloors.Floor> floor = floors.of(clusterId);
         Optional<Restored> restored = restoreNewest(clusterId, settings, Long.MAX_VALUE, horizon);
+        if (floor.isPresent() && restored.map(r -> r.from().eventTimeMs() < floor.get().checkpointMs()).orElse(true)) {
+            throw new IllegalStateException("the ledger of cluster " + clusterId + " cannot be built: its facts before "
+                    + floor.get().replayableFrom()
+                    + " were dropped by retention and no usable checkpoint from there on "
+                    + "is stored under its settings (the pinned one is under settings version "
+                    + floor.get().settingsVersion() + ", the live settings are version "
+                    + LiveLedger.settingsVersion(clusterId, settings) + ")");
+        }
         LiveLedger ledger = restored.map(Restored::ledger).orElseGet(() -> new LiveLedger(clusterId, settings,
                 List.of()));
         LedgerCheckpoints.Stored used = restored.map(Restored::from).orElse(null);
@@ -107,11 +125,12 @@ public class BoundedReplays implements StoredLedgerStates {
     private Optional<Restored> restoreNewest(String clusterId, LedgerSettings settings, long atMs, String horizon)
             throws SQLException {
         String version = LiveLedger.settingsVersion(clusterId, settings);
+        long floorMs = floors.of(clusterId).map(f -> f.replayableFrom().toEpochMilli()).orElse(Long.MIN_VALUE);
         for (LedgerCheckpoints.Stored c : checkpoints.newestFirst(clusterId, version, horizon)) {
             if (c.eventTimeMs() > atMs) {
                 continue;
             }
-            Long lacking = cursor.earliestStored(clusterId, c.horizon(), horizon);
+            Long lacking = cursor.earliestStored(clusterId, floorMs, c.horizon(), horizon);
             if (lacking != null && lacking <= c.eventTimeMs()) {
                 checkpoints.delete(clusterId, version, c);
                 continue;
@@ -179,6 +198,29 @@ public class BoundedReplays implements StoredLedgerStates {
 
     private static Mark mark(LiveLedger ledger) {
         return new Mark(ledger.facts(), ledger.openPeriod(), System.currentTimeMillis());
+    }
+
+    /**
+     * The oldest usable checkpoint of {@code clusterId} under {@code settings} holding every fact before
+     * {@code untilMs} (its event time at or after {@code untilMs - 1}), made at or before {@code horizon}: the one
+     * retention pins before it drops the facts before {@code untilMs}. Empty when there is none.
+     */
+    public Optional<LedgerCheckpoints.Stored> oldestUsableHolding(String clusterId, LedgerSettings settings,
+            long untilMs, String horizon) throws SQLException {
+        String version = LiveLedger.settingsVersion(clusterId, settings);
+        long floorMs = floors.of(clusterId).map(f -> f.replayableFrom().toEpochMilli()).orElse(Long.MIN_VALUE);
+        List<LedgerCheckpoints.Stored> newestFirst = checkpoints.newestFirst(clusterId, version, horizon);
+        for (int i = newestFirst.size() - 1; i >= 0; i--) {
+            LedgerCheckpoints.Stored c = newestFirst.get(i);
+            if (c.eventTimeMs() < untilMs - 1) {
+                continue;
+            }
+            Long lacking = cursor.earliestStored(clusterId, floorMs, c.horizon(), horizon);
+            if (lacking == null || lacking > c.eventTimeMs()) {
+                return Optional.of(c);
+            }
+        }
+        return Optional.empty();
     }
 
     /** How the ledger of {@code clusterId} was last built, if it was (for tests and operators). */

@@ -15,7 +15,8 @@ import jakarta.inject.Inject;
 /**
  * The one owner of table {@code ledger_checkpoint} (V40): the stored states of the live ledgers
  * ({@link LiveLedger#checkpoint}), by cluster, settings version and event time, each with the fact cursor's horizon it
- * was made at. Several replicas may store the same checkpoint: the first one stands.
+ * was made at. Several replicas may store the same checkpoint: the first one stands. A checkpoint retention has pinned
+ * (the ledger's state where the cluster's kept facts begin, {@link #pin}) is never pruned nor deleted.
  */
 @ApplicationScoped
 public class LedgerCheckpoints {
@@ -87,7 +88,7 @@ public class LedgerCheckpoints {
                 ps.executeUpdate();
             }
             try (PreparedStatement ps = c.prepareStatement("DELETE FROM ledger_checkpoint WHERE cluster_id = ? "
-                    + "AND (settings_version <> ? OR event_time_ms < (SELECT min(event_time_ms) FROM (SELECT "
+                    + "AND NOT pinned AND (settings_version <> ? OR event_time_ms < (SELECT min(event_time_ms) FROM (SELECT "
                     + "event_time_ms FROM ledger_checkpoint WHERE cluster_id = ? AND settings_version = ? "
                     + "ORDER BY event_time_ms DESC LIMIT ?) newest))")) {
                 ps.setString(1, clusterId);
@@ -100,15 +101,43 @@ public class LedgerCheckpoints {
         }
     }
 
-    /** Deletes a checkpoint that can no longer be used (it lacks a fact stored since, or cannot be read). */
+    /**
+     * Deletes a checkpoint that can no longer be used (it lacks a fact stored since, or cannot be read), unless it is
+     * pinned.
+     */
     public void delete(String clusterId, String version, Stored stored) throws SQLException {
         try (Connection c = dataSource.getConnection();
                 PreparedStatement ps = c.prepareStatement("DELETE FROM ledger_checkpoint "
-                        + "WHERE cluster_id = ? AND settings_version = ? AND event_time_ms = ?")) {
+                        + "WHERE cluster_id = ? AND settings_version = ? AND event_time_ms = ? AND NOT pinned")) {
             ps.setString(1, clusterId);
             ps.setString(2, version);
             ps.setLong(3, stored.eventTimeMs());
             ps.executeUpdate();
         }
+    }
+
+    /**
+     * Pins the checkpoint of {@code clusterId} under {@code version} at {@code eventTimeMs} and unpins the cluster's
+     * older pins, on the caller's connection and transaction (retention pins with the floor it sets); false when that
+     * checkpoint is gone.
+     */
+    public static boolean pin(Connection c, String clusterId, String version, long eventTimeMs) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement("UPDATE ledger_checkpoint SET pinned = TRUE "
+                + "WHERE cluster_id = ? AND settings_version = ? AND event_time_ms = ?")) {
+            ps.setString(1, clusterId);
+            ps.setString(2, version);
+            ps.setLong(3, eventTimeMs);
+            if (ps.executeUpdate() == 0) {
+                return false;
+            }
+        }
+        try (PreparedStatement ps = c.prepareStatement("UPDATE ledger_checkpoint SET pinned = FALSE "
+                + "WHERE cluster_id = ? AND pinned AND NOT (settings_version = ? AND event_time_ms = ?)")) {
+            ps.setString(1, clusterId);
+            ps.setString(2, version);
+            ps.setLong(3, eventTimeMs);
+            ps.executeUpdate();
+        }
+        return true;
     }
 }

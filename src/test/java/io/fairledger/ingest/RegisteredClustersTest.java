@@ -17,7 +17,7 @@ class RegisteredClustersTest {
     private final RegisteredClusters clusters = new RegisteredClusters(() -> {
         reads++;
         return Map.copyOf(tenancy);
-    });
+    }, Map::of);
 
     @Test
     void aClusterRegisteredWithinTheBatchIsSeenAtOnce() {
