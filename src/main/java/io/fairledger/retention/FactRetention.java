@@ -61,7 +61,7 @@ public class FactRetention {
     private static final String LOCK_KEY = "fairledger.retention";
 
     /** What one pass did. */
-    public record Pass(boolean ran, List<Partition> created, List<Partition> dropped, Optional<Refusal> refused) {
+    public record Pass(boolean ran, List<Partition> created, List<Partition> dropped, List<Refusal> refused) {
     }
 
     /** Why the oldest month due was kept. */
@@ -92,52 +92,54 @@ public class FactRetention {
     @Scheduled(every = "${fairledger.retention.interval}", concurrentExecution = Scheduled.ConcurrentExecution.SKIP)
     void scheduled() {
         try {
-            Pass pass = run(Instant.now());
+            Pass pass = run(Instant.now(), config.retention().facts());
             pass.dropped().forEach(p -> LOG.infof("retention: dropped %s", p.name()));
-            pass.refused().ifPresent(r -> LOG.debugf("retention: kept %s: %s", r.partition().name(), r.reason()));
+            pass.refused().forEach(r -> LOG.debugf("retention: kept %s: %s", r.partition().name(), r.reason()));
         } catch (SQLException | RuntimeException e) {
             LOG.warnf(e, "retention: pass failed, retried at the next one");
         }
     }
 
     /**
-     * One pass at {@code now}: creates the month partitions due, then drops the months due, oldest first, stopping at
-     * the first that is still needed. Skipped (nothing done) while another replica runs one.
+     * One pass at {@code now}: creates the month partitions due, then, when facts are kept for {@code keep} only,
+     * drops each month that ended before {@code now - keep} and that nothing needs, oldest first (a month still needed
+     * does not keep a later one: the floors only move forward). Skipped (nothing done) while another replica runs one.
      */
-    public Pass run(Instant now) throws SQLException {
+    public Pass run(Instant now, Optional<Duration> keep) throws SQLException {
         try (Connection c = dataSource.getConnection()) {
             if (!lock(c, "pg_try_advisory_lock")) {
-                return new Pass(false, List.of(), List.of(), Optional.empty());
+                return new Pass(false, List.of(), List.of(), List.of());
             }
             try {
-                return locked(c, now);
+                return locked(c, now, keep);
             } finally {
                 lock(c, "pg_advisory_unlock");
             }
         }
     }
 
-    private Pass locked(Connection c, Instant now) throws SQLException {
+    private Pass locked(Connection c, Instant now, Optional<Duration> keep) throws SQLException {
         List<Partition> created = inTransaction(c, () -> FactPartitions.ensure(c, now,
                 config.retention().monthsAhead()));
-        Optional<Duration> keep = config.retention().facts();
         List<Partition> dropped = new ArrayList<>();
+        List<Refusal> refused = new ArrayList<>();
         if (keep.isEmpty()) {
-            return new Pass(true, created, dropped, Optional.empty());
+            return new Pass(true, created, dropped, refused);
         }
         long cutoff = now.minus(keep.get()).toEpochMilli();
         for (Partition p : FactPartitions.months(c)) {
             if (p.toMs() > cutoff) {
                 break;
             }
-            Optional<Refusal> refused = inTransaction(c, () -> dropIfUnneeded(c, p));
-            if (refused.isPresent()) {
-                return new Pass(true, created, dropped, refused);
+            Optional<Refusal> refusal = inTransaction(c, () -> dropIfUnneeded(c, p));
+            if (refusal.isPresent()) {
+                refused.add(refusal.get());
+            } else {
+                dropped.add(p);
+                inTransaction(c, () -> FactPartitions.forgetKeys(c, p));
             }
-            dropped.add(p);
-            inTransaction(c, () -> FactPartitions.forgetKeys(c, p));
         }
-        return new Pass(true, created, dropped, Optional.empty());
+        return new Pass(true, created, dropped, refused);
     }
 
     /** Drops {@code p} with its audit entry, pinning and setting each cluster's floor; or audits why not. */
@@ -146,11 +148,11 @@ public class FactRetention {
         long facts = FactPartitions.rows(c, p);
         Map<String, RetentionFloors.Floor> floors = new LinkedHashMap<>();
         for (String cluster : FactPartitions.clustersIn(c, p)) {
-            Object needed = floorOrReason(c, cluster, p, horizon);
-            if (needed instanceof String reason) {
-                return Optional.of(refuse(c, p, facts, reason));
+            Verdict verdict = verdict(c, cluster, p, horizon);
+            if (verdict.keptBecause() != null) {
+                return Optional.of(refuse(c, p, facts, verdict.keptBecause()));
             }
-            floors.put(cluster, (RetentionFloors.Floor) needed);
+            floors.put(cluster, verdict.floor());
         }
         for (Map.Entry<String, RetentionFloors.Floor> e : floors.entrySet()) {
             RetentionFloors.Floor floor = e.getValue();
@@ -170,38 +172,49 @@ public class FactRetention {
         return Optional.empty();
     }
 
-    /** The floor {@code cluster} gets when {@code p} is dropped, or why {@code p} is still needed for it. */
-    private Object floorOrReason(Connection c, String cluster, Partition p, String horizon) throws SQLException {
-        String where = "cluster " + cluster + ": ";
+    /** The floor a cluster gets when a month is dropped, or why the month is still needed for it. */
+    private record Verdict(RetentionFloors.Floor floor, String keptBecause) {
+
+        static Verdict kept(String cluster, String because) {
+            return new Verdict(null, "cluster " + cluster + ": " + because);
+        }
+    }
+
+    /** The verdict on dropping {@code p} for {@code cluster}. */
+    private Verdict verdict(Connection c, String cluster, Partition p, String horizon) throws SQLException {
         if (!tenancy.hasLedgerSettings(cluster)) {
-            return where + "it has no ledger settings, so none of its periods is closed";
+            return Verdict.kept(cluster, "it has no ledger settings, so none of its periods is closed");
         }
         Instant closedUntil = statements.closedUntil(cluster);
         if (closedUntil == null || closedUntil.toEpochMilli() < p.toMs()) {
-            return where + "a period overlapping the month is not closed (closed until " + closedUntil + ")";
+            return Verdict.kept(cluster,
+                    "a period overlapping the month is not closed (closed until " + closedUntil + ")");
         }
         LedgerSettings settings = statements.settings(cluster);
         Optional<String> other = statements.closedUnderOtherSettings(cluster, p.toMs());
         if (other.isPresent()) {
-            return where + "period " + other.get() + ", closed after the month, was kept under other settings than "
-                    + "the live ones";
+            return Verdict.kept(cluster,
+                    "period " + other.get() + ", closed after the month, was kept under other settings than "
+                            + "the live ones");
         }
         Optional<RetentionFloors.Floor> current = RetentionFloors.of(c, cluster);
         if (current.isPresent() && current.get().replayableFrom().toEpochMilli() >= p.toMs()) {
-            return current.get();
+            return new Verdict(current.get(), null);
         }
         Optional<LedgerCheckpoints.Stored> checkpoint = replays.oldestUsableHolding(cluster, settings, p.toMs(),
                 horizon);
         if (checkpoint.isEmpty()) {
-            return where + "no usable checkpoint of its live ledger under the live settings holds every fact before "
-                    + Instant.ofEpochMilli(p.toMs());
+            return Verdict.kept(cluster,
+                    "no usable checkpoint of its live ledger under the live settings holds every fact before "
+                            + Instant.ofEpochMilli(p.toMs()));
         }
         long at = checkpoint.get().eventTimeMs();
         if (at >= closedUntil.toEpochMilli()) {
-            return where + "the oldest checkpoint holding the month, at " + Instant.ofEpochMilli(at)
-                    + ", is not within the closed periods (closed until " + closedUntil + ")";
+            return Verdict.kept(cluster, "the oldest checkpoint holding the month, at " + Instant.ofEpochMilli(at)
+                    + ", is not within the closed periods (closed until " + closedUntil + ")");
         }
-        return new RetentionFloors.Floor(Instant.ofEpochMilli(at + 1), LiveLedger.settingsVersion(cluster, settings));
+        return new Verdict(new RetentionFloors.Floor(Instant.ofEpochMilli(at + 1),
+                LiveLedger.settingsVersion(cluster, settings)), null);
     }
 
     /** Audits a refusal (unless the newest entry about {@code p} refused it for the same reason). */

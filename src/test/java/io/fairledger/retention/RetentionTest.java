@@ -1,0 +1,267 @@
+package io.fairledger.retention;
+
+import static io.restassured.RestAssured.given;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.hamcrest.Matchers.containsString;
+import static org.hamcrest.Matchers.equalTo;
+
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.Statement;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.TimeUnit;
+
+import javax.sql.DataSource;
+
+import org.awaitility.Awaitility;
+import org.eclipse.microprofile.config.inject.ConfigProperty;
+import org.junit.jupiter.api.Test;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+
+import io.fairledger.accounting.Books;
+import io.fairledger.accounting.StatementService;
+import io.fairledger.accounting.StatementView;
+import io.fairledger.facts.FactCursor;
+import io.fairledger.facts.FactPartitions;
+import io.fairledger.facts.LedgerFact;
+import io.fairledger.live.BoundedReplays;
+import io.fairledger.live.LiveLedger;
+import io.fairledger.live.LiveLedgers;
+import io.fairledger.live.LiveView;
+import io.fairledger.tenancy.LedgerSettings;
+import io.fairledger.testsupport.EventPublisher;
+import io.fairledger.testsupport.KafkaResource;
+import io.fairledger.testsupport.PostgresResource;
+import io.fairledger.testsupport.YarnWorkload;
+import io.quarkus.test.common.TestResourceScope;
+import io.quarkus.test.common.WithTestResource;
+import io.quarkus.test.junit.QuarkusTest;
+import io.restassured.http.ContentType;
+import jakarta.inject.Inject;
+
+/**
+ * Retention on the real server (PostgreSQL and Kafka): a cluster's facts span the end of March 2001; the March
+ * partition is kept while a period overlapping it is open and while no checkpoint holds it, each refusal audited with
+ * its reason; then dropped, audited, with the statements unchanged, a restart exact from the pinned checkpoint, later
+ * periods closed as a full replay of every fact would close them, a what-if before the oldest kept instant refused
+ * with 422 naming it, and a settings change refused with 409.
+ */
+@QuarkusTest
+@WithTestResource(value = PostgresResource.class, scope = TestResourceScope.GLOBAL)
+@WithTestResource(value = KafkaResource.class, scope = TestResourceScope.GLOBAL)
+class RetentionTest {
+
+    private static final Instant START = Instant.parse("2001-03-31T23:40:00Z");
+    private static final Instant APRIL = Instant.parse("2001-04-01T00:00:00Z");
+    private static final String CLUSTER = "retention-yarn";
+    private static final String MARCH = "ledger_fact_2001_03";
+    /** A pass at this instant keeping one day finds March 2001 due. */
+    private static final Instant NOW = Instant.parse("2001-04-03T00:00:00Z");
+    private static final Optional<Duration> ONE_DAY = Optional.of(Duration.ofDays(1));
+    private static final long GRANT_INTERVAL_MS = 10_000;
+
+    @ConfigProperty(name = "kafka.bootstrap.servers")
+    String bootstrap;
+
+    @Inject
+    FactRetention retention;
+
+    @Inject
+    LiveLedgers live;
+
+    @Inject
+    BoundedReplays replays;
+
+    @Inject
+    FactCursor cursor;
+
+    @Inject
+    StatementService statements;
+
+    @Inject
+    DataSource dataSource;
+
+    @Inject
+    ObjectMapper json;
+
+    @Test
+    void aMonthIsDroppedOnlyWhenNothingNeedsItAndTheBooksStayExact() throws Exception {
+        String settings = YarnWorkload.settings(START, 4)
+                .replace("\"period\":{\"length\":\"PT1H\"}", "\"period\":{\"length\":\"PT2M\"},"
+                        + "\"allowedLateness\":\"PT1M\"");
+        given().contentType(ContentType.JSON).body("{\"id\":\"" + CLUSTER + "\",\"resourceManager\":\"YARN\"}")
+                .post("/api/v1/admin/clusters").then().statusCode(201);
+        given().contentType(ContentType.JSON).body(settings)
+                .put("/api/v1/admin/clusters/" + CLUSTER + "/ledger-settings").then().statusCode(200);
+        List<String> lines = new ArrayList<>(YarnWorkload.lines(CLUSTER, START, 900, 4, 41));
+        lines.sort(Comparator.comparingLong(this::eventTime));
+        long eightPast = APRIL.plus(Duration.ofMinutes(8)).toEpochMilli();
+
+        // March's facts: the periods at the end of March are still open
+        publish(lines.stream().filter(l -> eventTime(l) < APRIL.toEpochMilli()).toList());
+        assertThat(partitions()).contains(MARCH);
+        FactRetention.Pass open = retention.run(NOW, ONE_DAY);
+        assertThat(refusal(open)).contains("a period overlapping the month is not closed");
+        assertThat(partitions()).contains(MARCH);
+        assertThat(newestAudit()).contains("\"kept\": true").contains("not closed");
+
+        // April's first minutes close March's periods; the live ledger checkpoints as its period moves
+        publish(lines.stream().filter(l -> eventTime(l) >= APRIL.toEpochMilli() && eventTime(l) < eightPast)
+                .toList());
+        publish(lines.stream().filter(l -> eventTime(l) >= eightPast).toList());
+        publish(List.of(YarnWorkload.last(CLUSTER, APRIL.plus(Duration.ofMinutes(30)))));
+        Awaitility.await().atMost(60, TimeUnit.SECONDS).untilAsserted(() -> assertThat(statements.closedUntil(CLUSTER))
+                .isAfter(APRIL.plus(Duration.ofMinutes(20))));
+
+        // without a checkpoint holding March, March stays
+        sql("CREATE TABLE retention_test_saved AS SELECT * FROM ledger_checkpoint WHERE cluster_id = '" + CLUSTER
+                + "'");
+        sql("DELETE FROM ledger_checkpoint WHERE cluster_id = '" + CLUSTER + "'");
+        assertThat(refusal(retention.run(NOW, ONE_DAY))).contains("no usable checkpoint");
+        assertThat(partitions()).contains(MARCH);
+        sql("INSERT INTO ledger_checkpoint SELECT * FROM retention_test_saved");
+        sql("DROP TABLE retention_test_saved");
+
+        List<LedgerFact> allFacts = cursor.facts(CLUSTER);
+        LedgerSettings ledgerSettings = statements.settings(CLUSTER);
+        LiveView before = live.find(CLUSTER).orElseThrow();
+        String statementsBefore = statementsUntil(APRIL.plus(Duration.ofMinutes(20)));
+        long marchFacts = allFacts.stream().filter(f -> f.at() < APRIL.toEpochMilli()).count();
+        assertThat(marchFacts).isPositive();
+
+        FactRetention.Pass pass = retention.run(NOW, ONE_DAY);
+        assertThat(pass.dropped()).extracting(FactPartitions.Partition::name).contains(MARCH);
+        assertThat(partitions()).doesNotContain(MARCH);
+        assertThat(cursor.facts(CLUSTER)).as("March's facts are gone, April's kept")
+                .hasSize(allFacts.size() - (int) marchFacts).allMatch(f -> f.at() >= APRIL.toEpochMilli());
+        String audit = newestAudit();
+        assertThat(audit).contains("\"partition\": \"" + MARCH + "\"").contains("\"facts\": ")
+                .contains("\"" + CLUSTER + "\"").contains("fairledger-retention");
+        Instant floor = Instant.parse(query("SELECT replayable_from_ms FROM retention_floor WHERE cluster_id = '"
+                + CLUSTER + "'", rs -> Instant.ofEpochMilli(rs.getLong(1)).toString()));
+        assertThat(floor).isAfterOrEqualTo(APRIL).isBefore(APRIL.plus(Duration.ofMinutes(20)));
+        assertThat(query("SELECT count(*) FROM ledger_checkpoint WHERE cluster_id = '" + CLUSTER + "' AND pinned "
+                + "AND event_time_ms = " + (floor.toEpochMilli() - 1), rs -> rs.getString(1))).isEqualTo("1");
+        System.out.printf("[fairledger-test] retention dropped %s (%d facts of %s); replayable from %s%n", MARCH,
+                marchFacts, CLUSTER, floor);
+
+        // stored statements unchanged; a restart rebuilds from the pinned checkpoint, exactly
+        assertThat(statementsUntil(APRIL.plus(Duration.ofMinutes(20)))).isEqualTo(statementsBefore);
+        LiveLedger restarted = replays.build(CLUSTER, ledgerSettings, cursor.horizon());
+        assertThat(replays.lastRebuild(CLUSTER).orElseThrow().from()).as("from a checkpoint").isPresent();
+        assertThat(restarted.view(GRANT_INTERVAL_MS)).usingRecursiveComparison()
+                .withComparatorForType(Double::compare, Double.class)
+                .isEqualTo(new LiveLedger(CLUSTER, ledgerSettings, allFacts).view(GRANT_INTERVAL_MS))
+                .isEqualTo(before);
+
+        // later periods close as the full replay of every fact (March's included) states them
+        String closing = YarnWorkload.last(CLUSTER, APRIL.plus(Duration.ofMinutes(50)));
+        publish(List.of(closing));
+        Awaitility.await().atMost(60, TimeUnit.SECONDS).untilAsserted(() -> assertThat(statements.closedUntil(CLUSTER))
+                .isAfter(APRIL.plus(Duration.ofMinutes(40))));
+        List<LedgerFact> withClosing = new ArrayList<>(allFacts);
+        cursor.facts(CLUSTER).stream().filter(f -> f.at() >= APRIL.plus(Duration.ofMinutes(50)).toEpochMilli())
+                .forEach(withClosing::add);
+        Instant closedUntil = statements.closedUntil(CLUSTER);
+        JsonNode stored = json.readTree(statementsUntil(closedUntil));
+        List<StatementView> full = Books.statements(CLUSTER, ledgerSettings, withClosing, closedUntil);
+        assertThat(stored.size()).isEqualTo(full.size());
+        for (int i = 0; i < full.size(); i++) {
+            assertThat(stored.get(i)).as("period " + full.get(i).period())
+                    .isEqualTo(json.readTree(json.writeValueAsString(full.get(i).in(StatementView.CLOSED))));
+        }
+
+        // a what-if that would replay March is refused, naming the oldest instant still replayable
+        String repriced = settings.replace("\"perVcoreHour\":\"0.04\"", "\"perVcoreHour\":\"0.08\"");
+        whatIf(START, APRIL.plus(Duration.ofMinutes(20)), repriced).statusCode(422)
+                .contentType("application/problem+json").body("detail", containsString(floor.toString()));
+        String weighted = settings.replace("{\"path\":\"root.q0\",\"weight\":1}",
+                "{\"path\":\"root.q0\",\"weight\":5}");
+        whatIf(floor, APRIL.plus(Duration.ofMinutes(20)), weighted).statusCode(422)
+                .body("detail", containsString("only a change of prices"));
+        whatIf(floor, APRIL.plus(Duration.ofMinutes(20)), repriced).statusCode(200)
+                .body("startedFrom", equalTo("checkpoint"));
+
+        // a settings change would replay from the registration: refused
+        given().contentType(ContentType.JSON).body(weighted)
+                .put("/api/v1/admin/clusters/" + CLUSTER + "/ledger-settings").then().statusCode(409)
+                .body("detail", containsString("dropped by retention"));
+    }
+
+    private io.restassured.response.ValidatableResponse whatIf(Instant from, Instant until, String settings)
+            throws Exception {
+        var body = json.createObjectNode().put("from", from.toString()).put("until", until.toString());
+        body.set("settings", json.readTree(settings));
+        return given().contentType(ContentType.JSON).body(body.toString())
+                .post("/api/v1/admin/clusters/" + CLUSTER + "/what-if").then();
+    }
+
+    private String statementsUntil(Instant until) {
+        return given().get("/api/v1/admin/clusters/" + CLUSTER + "/statements?until=" + until).then().statusCode(200)
+                .extract().asString();
+    }
+
+    /** Publishes {@code part} and waits until the live ledger has applied it. */
+    private void publish(List<String> part) {
+        EventPublisher.publishYarn(bootstrap, CLUSTER, part);
+        long last = part.stream().filter(l -> !l.contains("\"state\":\"RUNNING\"")).mapToLong(this::eventTime).max()
+                .orElseThrow();
+        String asOf = Instant.ofEpochMilli(last).toString();
+        Awaitility.await().atMost(90, TimeUnit.SECONDS).pollInterval(500, TimeUnit.MILLISECONDS)
+                .untilAsserted(() -> given().get("/api/v1/clusters/" + CLUSTER + "/grants").then().statusCode(200)
+                        .body("asOf", equalTo(asOf)));
+    }
+
+    private static String refusal(FactRetention.Pass pass) {
+        return pass.refused().stream().filter(r -> r.partition().name().equals(MARCH))
+                .map(FactRetention.Refusal::reason)
+                .findFirst().orElse("(not refused: " + pass + ")");
+    }
+
+    private List<String> partitions() throws Exception {
+        try (Connection c = dataSource.getConnection()) {
+            return FactPartitions.months(c).stream().map(FactPartitions.Partition::name).toList();
+        }
+    }
+
+    private String newestAudit() throws Exception {
+        return query(
+                "SELECT actor || ' ' || coalesce(before_value::text, '') || ' ' || coalesce(after_value::text, '') "
+                        + "FROM audit_entry WHERE subject = 'fact-retention " + MARCH + "' ORDER BY id DESC LIMIT 1",
+                rs -> rs.getString(1));
+    }
+
+    private interface Row {
+        String read(ResultSet rs) throws Exception;
+    }
+
+    private String query(String sql, Row row) throws Exception {
+        try (Connection c = dataSource.getConnection();
+                PreparedStatement ps = c.prepareStatement(sql);
+                ResultSet rs = ps.executeQuery()) {
+            return rs.next() ? row.read(rs) : null;
+        }
+    }
+
+    private void sql(String sql) throws Exception {
+        try (Connection c = dataSource.getConnection(); Statement st = c.createStatement()) {
+            st.execute(sql);
+        }
+    }
+
+    private long eventTime(String line) {
+        try {
+            return json.readTree(line).get("eventTime").asLong();
+        } catch (Exception e) {
+            throw new IllegalStateException(e);
+        }
+    }
+}
