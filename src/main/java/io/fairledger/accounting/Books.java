@@ -37,15 +37,20 @@ public final class Books {
     }
 
     /**
-     * {@link #statements} from a stored state instead of the registration: the facts after the state's latest one are
-     * applied to it, one instant at a time as the live ledger applies them, so the result equals the replay of every
+     * {@link #statements} from a stored state instead of the registration: the facts after the state's latest one, up
+     * to {@code until}, are applied to it, one instant at a time as the live ledger applies them, so the result equals the replay of every
      * fact the state holds plus those. {@code from} is used up.
      */
     public static List<StatementView> statements(StoredLedgerStates.State from, LedgerSettings settings,
             List<LedgerFact> facts, Instant until) {
+        long untilMs = until.toEpochMilli();
+        if (untilMs < from.lastApplied()) {
+            throw new IllegalStateException("statements until " + until + " cannot be computed from a state as of "
+                    + Instant.ofEpochMilli(from.lastApplied()));
+        }
         List<LedgerFact> after = new ArrayList<>();
         for (LedgerFact f : facts) {
-            if (f.at() > from.lastApplied()) {
+            if (f.at() > from.lastApplied() && f.at() <= untilMs) {
                 after.add(f);
             }
         }
@@ -60,8 +65,8 @@ public final class Books {
             from.feed().apply(after.subList(i, j), replay);
             i = j;
         }
-        replay.closeUntil(until.toEpochMilli());
-        return views(settings, facts, replay.result(until.toEpochMilli()));
+        replay.closeUntil(untilMs);
+        return views(settings, facts, replay.result(untilMs));
     }
 
     private static List<StatementView> views(LedgerSettings settings, List<LedgerFact> facts, ReplayResult result) {

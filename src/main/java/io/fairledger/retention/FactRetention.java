@@ -31,6 +31,7 @@ import io.fairledger.tenancy.LedgerSettings;
 import io.fairledger.tenancy.TenancyService;
 import io.quarkus.scheduler.Scheduled;
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.context.control.ActivateRequestContext;
 import jakarta.inject.Inject;
 import org.jboss.logging.Logger;
 
@@ -105,6 +106,7 @@ public class FactRetention {
      * drops each month that ended before {@code now - keep} and that nothing needs, oldest first (a month still needed
      * does not keep a later one: the floors only move forward). Skipped (nothing done) while another replica runs one.
      */
+    @ActivateRequestContext
     public Pass run(Instant now, Optional<Duration> keep) throws SQLException {
         try (Connection c = dataSource.getConnection()) {
             if (!lock(c, "pg_try_advisory_lock")) {

@@ -101,25 +101,33 @@ class RetentionTest {
                 .post("/api/v1/admin/clusters").then().statusCode(201);
         given().contentType(ContentType.JSON).body(settings)
                 .put("/api/v1/admin/clusters/" + CLUSTER + "/ledger-settings").then().statusCode(200);
-        List<String> lines = new ArrayList<>(YarnWorkload.lines(CLUSTER, START, 900, 4, 41));
+        List<String> lines = new ArrayList<>(YarnWorkload.lines(CLUSTER, START, 1200, 4, 41));
         lines.sort(Comparator.comparingLong(this::eventTime));
-        long eightPast = APRIL.plus(Duration.ofMinutes(8)).toEpochMilli();
+        long fourPast = APRIL.plus(Duration.ofMinutes(4)).toEpochMilli();
 
-        // March's facts: the periods at the end of March are still open
+        // March's facts, stored in the default partition (no month of 2001 has one yet); the periods at the end of
+        // March are still open
         publish(lines.stream().filter(l -> eventTime(l) < APRIL.toEpochMilli()).toList());
-        assertThat(partitions()).contains(MARCH);
+        long inMarch = cursor.facts(CLUSTER).size();
+        assertThat(partitions()).doesNotContain(MARCH);
         FactRetention.Pass open = retention.run(NOW, ONE_DAY);
+        assertThat(open.created()).extracting(FactPartitions.Partition::name).as("March's, and months ahead of NOW")
+                .contains(MARCH, "ledger_fact_2001_04", "ledger_fact_2001_06");
+        assertThat(cursor.facts(CLUSTER)).as("moved out of the default partition, none lost").hasSize((int) inMarch);
+        assertThat(query("SELECT count(*) FROM " + MARCH + " WHERE cluster_id = '" + CLUSTER + "'",
+                rs -> rs.getString(1))).isEqualTo(Long.toString(inMarch));
         assertThat(refusal(open)).contains("a period overlapping the month is not closed");
         assertThat(partitions()).contains(MARCH);
         assertThat(newestAudit()).contains("\"kept\": true").contains("not closed");
 
         // April's first minutes close March's periods; the live ledger checkpoints as its period moves
-        publish(lines.stream().filter(l -> eventTime(l) >= APRIL.toEpochMilli() && eventTime(l) < eightPast)
+        publish(lines.stream().filter(l -> eventTime(l) >= APRIL.toEpochMilli() && eventTime(l) < fourPast)
                 .toList());
-        publish(lines.stream().filter(l -> eventTime(l) >= eightPast).toList());
+        publish(lines.stream().filter(l -> eventTime(l) >= fourPast).toList());
         publish(List.of(YarnWorkload.last(CLUSTER, APRIL.plus(Duration.ofMinutes(30)))));
-        Awaitility.await().atMost(60, TimeUnit.SECONDS).untilAsserted(() -> assertThat(statements.closedUntil(CLUSTER))
-                .isAfter(APRIL.plus(Duration.ofMinutes(20))));
+        Awaitility.await().atMost(60, TimeUnit.SECONDS).pollInSameThread()
+                .untilAsserted(() -> assertThat(statements.closedUntil(CLUSTER))
+                        .isAfter(APRIL.plus(Duration.ofMinutes(20))));
 
         // without a checkpoint holding March, March stays
         sql("CREATE TABLE retention_test_saved AS SELECT * FROM ledger_checkpoint WHERE cluster_id = '" + CLUSTER
@@ -163,10 +171,13 @@ class RetentionTest {
                 .isEqualTo(before);
 
         // later periods close as the full replay of every fact (March's included) states them
-        String closing = YarnWorkload.last(CLUSTER, APRIL.plus(Duration.ofMinutes(50)));
+        // (another container than the first closing one, whose finish is stored already)
+        String closing = YarnWorkload.last(CLUSTER, APRIL.plus(Duration.ofMinutes(50)))
+                .replace("_9999_01_000001", "_9999_01_000002");
         publish(List.of(closing));
-        Awaitility.await().atMost(60, TimeUnit.SECONDS).untilAsserted(() -> assertThat(statements.closedUntil(CLUSTER))
-                .isAfter(APRIL.plus(Duration.ofMinutes(40))));
+        Awaitility.await().atMost(60, TimeUnit.SECONDS).pollInSameThread()
+                .untilAsserted(() -> assertThat(statements.closedUntil(CLUSTER))
+                        .isAfter(APRIL.plus(Duration.ofMinutes(40))));
         List<LedgerFact> withClosing = new ArrayList<>(allFacts);
         cursor.facts(CLUSTER).stream().filter(f -> f.at() >= APRIL.plus(Duration.ofMinutes(50)).toEpochMilli())
                 .forEach(withClosing::add);
