@@ -8,6 +8,7 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -17,6 +18,8 @@ import javax.sql.DataSource;
 import org.apache.kafka.common.TopicPartition;
 import org.junit.jupiter.api.Test;
 
+import io.fairledger.core.ledger.LedgerEvent;
+import io.fairledger.facts.FactPartitions;
 import io.fairledger.facts.SourcedFact;
 import io.fairledger.facts.LedgerFact;
 import io.fairledger.facts.FactCursor;
@@ -29,7 +32,8 @@ import jakarta.inject.Inject;
 
 /**
  * Both ways a batch reaches {@code ledger_fact}: copied straight in when none of its keys is stored, and through the
- * staging table when one is, with the same result as a row-by-row insert that skips stored keys.
+ * staging table when one is, with the same result as a row-by-row insert that skips stored keys; one fact per key across
+ * the month partitions, an earlier start moving its task's start into an earlier month.
  */
 @QuarkusTest
 @WithTestResource(value = PostgresResource.class, scope = TestResourceScope.GLOBAL)
@@ -90,6 +94,53 @@ class BatchStoreTest {
         List<LedgerFact> read = cursor.between(horizon, cursor.horizon()).get(early);
         assertThat(read).as("the live ledgers read the replaced row as a fresh (late) fact").hasSize(1);
         assertThat(read.get(0).at()).isEqualTo(1_000);
+    }
+
+    @Test
+    void aStartMovedIntoAnEarlierMonthIsStillOneFactAndAFinishStaysTheFirst() throws SQLException {
+        String cluster = "fact-store-months";
+        long february = Instant.parse("2026-02-01T00:00:05Z").toEpochMilli();
+        long january = Instant.parse("2026-01-31T23:59:59Z").toEpochMilli();
+        store.commit("fact-store-months-group", batch(200, start(cluster, "m", february)), List.of(),
+                Map.of(PARTITION, 201L));
+        try (Connection c = dataSource.getConnection()) {
+            c.setAutoCommit(false);
+            FactPartitions.ensure(c, Instant.parse("2026-01-15T00:00:00Z"), 1);
+            c.commit();
+        }
+        assertThat(partitionOf(cluster, "task:m:start")).as("moved out of the default partition")
+                .containsExactly("ledger_fact_2026_02");
+        String horizon = cursor.horizon();
+
+        int earlier = store.commit("fact-store-months-group", batch(201, start(cluster, "m", january)), List.of(),
+                Map.of(PARTITION, 202L));
+        assertThat(earlier).as("the earlier start replaces the stored one across the month boundary").isEqualTo(1);
+        assertThat(partitionOf(cluster, "task:m:start")).as("one row, in January").containsExactly(
+                "ledger_fact_2026_01");
+        assertThat(cursor.taskStart(cluster, "m").at()).isEqualTo(january);
+        assertThat(cursor.between(horizon, cursor.horizon()).get(cluster)).as("read again as a late fact")
+                .extracting(LedgerFact::at).containsExactly(january);
+
+        int later = store.commit("fact-store-months-group", batch(202, start(cluster, "m", february + 86_400_000L)),
+                List.of(), Map.of(PARTITION, 203L));
+        assertThat(later).as("a later start in another month changes nothing").isZero();
+        LedgerFact firstFinish = new LedgerFact.Event(new LedgerEvent.TaskFinished(cluster, "m", february + 1_000),
+                "task:m:finish");
+        LedgerFact otherFinish = new LedgerFact.Event(new LedgerEvent.TaskFinished(cluster, "m", january + 500),
+                "task:m:finish");
+        store.commit("fact-store-months-group", batch(203, firstFinish), List.of(), Map.of(PARTITION, 204L));
+        assertThat(store.commit("fact-store-months-group", batch(204, otherFinish), List.of(),
+                Map.of(PARTITION, 205L))).as("a finish with the same key in another month: the first stays").isZero();
+        assertThat(partitionOf(cluster, "task:m:finish")).containsExactly("ledger_fact_2026_02");
+        assertThat(cursor.facts(cluster)).extracting(LedgerFact::at).containsExactly(january, february + 1_000);
+    }
+
+    /** The partitions holding the facts of {@code cluster} with {@code key}. */
+    private List<String> partitionOf(String cluster, String key) throws SQLException {
+        List<String> out = new ArrayList<>();
+        query("SELECT tableoid::regclass::text FROM ledger_fact WHERE cluster_id = '" + cluster + "' AND dedupe_key = '"
+                + key + "'", rs -> out.add(rs.getString(1)));
+        return out;
     }
 
     private static List<SourcedFact> batch(long firstOffset, LedgerFact... facts) {
