@@ -207,6 +207,16 @@ class RetentionTest {
                 .body("detail", containsString("dropped by retention"));
     }
 
+    @Test
+    void aPassIsSkippedWhileAnotherReplicaRunsOne() throws Exception {
+        try (Connection other = dataSource.getConnection(); Statement st = other.createStatement()) {
+            st.execute("SELECT pg_advisory_lock(hashtext('fairledger.retention'))");
+            assertThat(retention.run(NOW, ONE_DAY).ran()).as("the other replica holds the lock").isFalse();
+            st.execute("SELECT pg_advisory_unlock(hashtext('fairledger.retention'))");
+        }
+        assertThat(retention.run(Instant.now(), Optional.empty()).ran()).isTrue();
+    }
+
     private io.restassured.response.ValidatableResponse whatIf(Instant from, Instant until, String settings)
             throws Exception {
         var body = json.createObjectNode().put("from", from.toString()).put("until", until.toString());
