@@ -184,7 +184,11 @@ public class FactRetention {
 
     /** The verdict on dropping {@code p} for {@code cluster}. */
     private Verdict verdict(Connection c, String cluster, Partition p, String horizon) throws SQLException {
-        if (!tenancy.hasLedgerSettings(cluster)) {
+        Instant registeredAt = tenancy.registrations().get(cluster);
+        if (registeredAt == null) {
+            return Verdict.kept(cluster, "no such cluster is registered, so none of its periods is closed");
+        }
+        if (registeredAt.equals(Instant.MIN)) {
             return Verdict.kept(cluster, "it has no ledger settings, so none of its periods is closed");
         }
         Instant closedUntil = statements.closedUntil(cluster);
