@@ -17,6 +17,7 @@ final class RegisteredClusters implements Intake.Clusters {
     /** How often the retention floors are read again. */
     static final long FLOORS_EVERY_MS = 60_000;
 
+    private final long floorsEveryMs;
     private final Supplier<Map<String, Instant>> read;
     private final Supplier<Map<String, Instant>> readFloors;
     private Map<String, Instant> known = Map.of();
@@ -29,17 +30,28 @@ final class RegisteredClusters implements Intake.Clusters {
      * @param readFloors every cluster's retention floor (docs/operations.md, retention), for those that have one
      */
     RegisteredClusters(Supplier<Map<String, Instant>> read, Supplier<Map<String, Instant>> readFloors) {
+        this(read, readFloors, FLOORS_EVERY_MS);
+    }
+
+    /** The same, reading the floors again at most every {@code floorsEveryMs}. */
+    RegisteredClusters(Supplier<Map<String, Instant>> read, Supplier<Map<String, Instant>> readFloors,
+            long floorsEveryMs) {
         this.read = read;
         this.readFloors = readFloors;
+        this.floorsEveryMs = floorsEveryMs;
     }
 
     /** A new batch: the clusters may be read again once, and the floors when a minute has passed. */
     void newBatch() {
         readThisBatch = false;
         long now = System.currentTimeMillis();
-        if (floorsReadAt == Long.MIN_VALUE || now - floorsReadAt >= FLOORS_EVERY_MS) {
-            floors = Map.copyOf(readFloors.get());
-            floorsReadAt = now;
+        if (floorsReadAt == Long.MIN_VALUE || now - floorsReadAt >= floorsEveryMs) {
+            try {
+                floors = Map.copyOf(readFloors.get());
+                floorsReadAt = now;
+            } catch (RuntimeException e) {
+                // PostgreSQL away: the last floors stand, read again at the next batch (the commit waits for it anyway)
+            }
         }
     }
 

@@ -40,4 +40,23 @@ class RegisteredClustersTest {
         assertThat(clusters.registeredAt("b")).isEqualTo(REGISTERED);
         assertThat(reads).isEqualTo(2);
     }
+
+    @Test
+    void retentionFloorsAreReadWithTheFirstBatchAndKeptWhilePostgresqlIsAway() {
+        Instant floor = Instant.parse("2026-10-01T00:00:00Z");
+        boolean[] away = {false};
+        RegisteredClusters withFloors = new RegisteredClusters(() -> Map.copyOf(tenancy), () -> {
+            if (away[0]) {
+                throw new IllegalStateException("cannot read the retention floors");
+            }
+            return Map.of("a", floor);
+        }, 0);
+        assertThat(withFloors.keptFrom("a")).as("none before the first batch").isNull();
+        withFloors.newBatch();
+        assertThat(withFloors.keptFrom("a")).isEqualTo(floor);
+        assertThat(withFloors.keptFrom("b")).isNull();
+        away[0] = true;
+        withFloors.newBatch();
+        assertThat(withFloors.keptFrom("a")).as("read again and failed: the last floors stand").isEqualTo(floor);
+    }
 }
