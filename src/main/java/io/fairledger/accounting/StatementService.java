@@ -194,14 +194,12 @@ public class StatementService implements ClosablePeriods {
             Optional<StoredLedgerStates.State> start = pricesOnly
                     ? states.newestAtOrBefore(clusterId, live, from.toEpochMilli(), horizon)
                     : Optional.empty();
-            WhatIfReplay replay = start
-                    .map(s -> new WhatIfReplay(s.replay().repriced(usedConfig), s.feed(), config.whatIf().deadline(),
-                            gone))
-                    .orElseGet(() -> new WhatIfReplay(new Replay(usedConfig),
-                            new LedgerFeed(usedConfig.cluster().capacity()), config.whatIf().deadline(), gone));
+            WhatIfReplay replay = new WhatIfReplay(start
+                    .map(s -> new StreamedReplay(s.replay().repriced(usedConfig), s.feed()))
+                    .orElseGet(() -> StreamedReplay.fromRegistration(usedConfig)), config.whatIf().deadline(), gone);
             long after = start.map(StoredLedgerStates.State::lastApplied).orElse(Long.MIN_VALUE);
-            facts.forEachBetween(clusterId, after == Long.MIN_VALUE ? after : after + 1, until.toEpochMilli(),
-                    horizon, replay::accept);
+            facts.forEachBetween(clusterId, StreamedReplay.firstAfter(start), until.toEpochMilli(), horizon,
+                    replay::accept);
             ReplayResult result = replay.finish(until.toEpochMilli());
             List<WhatIfPeriod> out = new ArrayList<>();
             for (int i = 0; i < result.statements().size(); i++) {
