@@ -72,7 +72,7 @@ public class StatementService implements ClosablePeriods {
 
     /**
      * Closes the periods of {@code clusterId} that the watermark has passed by their end plus the allowed lateness,
-     * each at the arrival that passed it ({@link PeriodCloser#closeDue}), reading only the facts stored by transactions
+     * each at the transaction that passed it ({@link PeriodCloser#closeDue}), reading only the facts stored by transactions
      * before {@code horizon} (final ones, the same for every replica). Cheap when nothing is due: the instant the next
      * period is due is kept per configuration version.
      *
@@ -86,13 +86,8 @@ public class StatementService implements ClosablePeriods {
         }
         LedgerSettings settings = settings(clusterId);
         ClosedStatementTable table = table(clusterId, settings);
-        try {
-            List<PeriodCloser.ClosedPeriod> closed = new PeriodCloser(clusterId, table)
-                    .closeDue(settings, facts.arrivals(clusterId, horizon));
-            closed.forEach(c -> LOG.debugf("cluster %s: period %s closed", clusterId, c.statement().period()));
-        } catch (SQLException e) {
-            throw new IllegalStateException("cannot read the facts of " + clusterId, e);
-        }
+        List<PeriodCloser.ClosedPeriod> closed = closer(clusterId, table, horizon).closeDue(settings);
+        closed.forEach(c -> LOG.debugf("cluster %s: period %s closed", clusterId, c.statement().period()));
         Period open = PeriodCloser.nextToClose(settings, table.closed());
         due.put(clusterId, new DueAt(version, open.end() + settings.lateness().toMillis()));
     }
@@ -110,11 +105,15 @@ public class StatementService implements ClosablePeriods {
         LedgerSettings settings = settings(clusterId);
         due.remove(clusterId);
         try {
-            return new PeriodCloser(clusterId, table(clusterId, settings)).closeEnded(settings,
-                    facts.arrivals(clusterId, facts.horizon()));
+            return closer(clusterId, table(clusterId, settings), facts.horizon()).closeEnded(settings);
         } catch (SQLException e) {
-            throw new IllegalStateException("cannot read the facts of " + clusterId, e);
+            throw new IllegalStateException("cannot read the fact horizon for " + clusterId, e);
         }
+    }
+
+    /** The closer of {@code clusterId} over the facts stored before {@code horizon}. */
+    private PeriodCloser closer(String clusterId, ClosedStatementTable table, String horizon) {
+        return new PeriodCloser(clusterId, table, new StoredFactsBelow(facts, states, clusterId, horizon));
     }
 
     private ClosedStatementTable table(String clusterId, LedgerSettings settings) {
