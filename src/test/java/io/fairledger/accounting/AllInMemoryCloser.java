@@ -19,17 +19,17 @@ import io.fairledger.tenancy.LedgerSettings;
  * received a late fact recomputed the same way. A reference for {@link PeriodCloserProperties}, which checks that the
  * streamed {@link PeriodCloser} closes the same statements; not used by the server.
  */
-final class AllInMemoryCloser {
+public final class AllInMemoryCloser {
 
     private final String clusterId;
     private final PeriodCloser.ClosedStatements store;
 
-    AllInMemoryCloser(String clusterId, PeriodCloser.ClosedStatements store) {
+    public AllInMemoryCloser(String clusterId, PeriodCloser.ClosedStatements store) {
         this.clusterId = clusterId;
         this.store = store;
     }
 
-    List<ClosedPeriod> closeDue(LedgerSettings settings, List<Arrival> arrivals) {
+    public List<ClosedPeriod> closeDue(LedgerSettings settings, List<Arrival> arrivals) {
         List<ClosedPeriod> closed = new ArrayList<>(store.closed());
         List<ClosedPeriod> out = new ArrayList<>();
         long lateness = settings.lateness().toMillis();

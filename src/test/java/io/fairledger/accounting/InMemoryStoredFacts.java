@@ -28,10 +28,10 @@ import io.fairledger.tenancy.LedgerSettings;
  * {@code live.BoundedReplays} decides; it is handed out restored from its bytes ({@link Checkpoint}, {@link LedgerFeed}
  * written and read), so the closer continues a state that went through the codec.
  */
-final class InMemoryStoredFacts implements PeriodCloser.StoredFacts {
+public final class InMemoryStoredFacts implements PeriodCloser.StoredFacts {
 
     /** A fact with the position (transaction) that stored it. */
-    record Arrival(long position, LedgerFact fact) {
+    public record Arrival(long position, LedgerFact fact) {
     }
 
     private final String clusterId;
