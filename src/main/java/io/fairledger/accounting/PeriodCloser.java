@@ -226,14 +226,19 @@ public final class PeriodCloser {
 
     /**
      * The statements under {@code settings} of every period ending at or before {@code through}, from the facts stored
-     * up to {@code position}: the newest usable stored state, or the registration, then the facts after it streamed.
+     * up to {@code position}: the newest usable stored state, or the registration, then the facts after it up to
+     * {@code through} streamed. A state past {@code through} has those periods stated already, from every fact before
+     * their end (it is usable: it lacks no fact at or before its latest one).
      */
     private List<Statement> statements(LedgerSettings settings, long position, long through) {
         ReplayConfig config = settings.toReplayConfig(clusterId, Instant.ofEpochMilli(through));
-        Optional<StoredLedgerStates.State> start = facts.newestState(settings, through, position);
+        Optional<StoredLedgerStates.State> start = facts.newestState(settings, Long.MAX_VALUE, position);
         StreamedReplay replay = StreamedReplay.from(start, config);
-        facts.forEachStored(position, StreamedReplay.firstAfter(start), through, replay::accept);
-        return replay.finish(through).statements();
+        long from = StreamedReplay.firstAfter(start);
+        if (from <= through) {
+            facts.forEachStored(position, from, through, replay::accept);
+        }
+        return replay.statementsThrough(through);
     }
 
     private static PeriodSchedule schedule(LedgerSettings settings) {

@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 
+import io.fairledger.core.chargeback.Statement;
 import io.fairledger.core.replay.Replay;
 import io.fairledger.core.replay.ReplayConfig;
 import io.fairledger.core.replay.ReplayResult;
@@ -56,6 +57,16 @@ final class StreamedReplay {
         applyInstant();
         replay.closeUntil(until);
         return replay.result(until);
+    }
+
+    /**
+     * The statements of every period ending at or before {@code through}; the replay may have gone past it (a stored
+     * state later than {@code through}), then those periods were stated when it passed their end.
+     */
+    List<Statement> statementsThrough(long through) {
+        applyInstant();
+        replay.closeUntil(through);
+        return replay.statements().stream().filter(s -> s.period().end() <= through).toList();
     }
 
     /** How many facts it has read. */

@@ -46,7 +46,7 @@ import io.fairledger.tenancy.LedgerSettings;
  * (every stored fact decoded into a list, {@code FactCursor.arrivals}, then replayed at once: {@link
  * AllInMemoryCloser}); <b>streamed from the registration</b> ({@link PeriodCloser} with no stored state); and
  * <b>streamed from a checkpoint</b> (the newest one a live ledger storing one every {@value #CHECKPOINT_EVERY} facts
- * would have, restored from its bytes). The "table" is compact arrays from which each read decodes fresh fact objects,
+ * would have, restored from its bytes; it may be past the period's end, then the period is stated already). The "table" is compact arrays from which each read decodes fresh fact objects,
  * as the cursor decodes rows. For each it prints the time, the bytes the closing thread allocated and the peak heap
  * above the baseline (sampled every millisecond, garbage included), and that the three closed the same statement. In
  * memory only: PostgreSQL's part (the aggregate over the transactions, the read of the facts) is not in these figures.
@@ -226,14 +226,9 @@ public final class PeriodClosing {
         throw new IllegalStateException("the facts never reach " + Instant.ofEpochMilli(instant));
     }
 
-    /** The checkpoint a live ledger storing one every {@value #CHECKPOINT_EVERY} facts has last made before day 19 closes. */
+    /** The checkpoint a live ledger storing one every {@value #CHECKPOINT_EVERY} facts has last made by {@code closing}. */
     private static Checkpointed checkpoint(Table table, LedgerSettings settings, long closing) throws IOException {
-        long end19 = START.plus(Duration.ofDays(19)).toEpochMilli();
-        int held = 0;
-        for (int n = CHECKPOINT_EVERY; n <= table.storedUpTo(closing)
-                && table.at()[n - 1] <= end19; n += CHECKPOINT_EVERY) {
-            held = n;
-        }
+        int held = table.storedUpTo(closing) / CHECKPOINT_EVERY * CHECKPOINT_EVERY;
         ReplayConfig config = settings.toReplayConfig(CLUSTER, settings.registeredAt());
         Replay replay = new Replay(config);
         LedgerFeed feed = new LedgerFeed(config.cluster().capacity());
