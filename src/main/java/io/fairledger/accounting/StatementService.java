@@ -72,8 +72,8 @@ public class StatementService implements ClosablePeriods {
 
     /**
      * Closes the periods of {@code clusterId} that the watermark has passed by their end plus the allowed lateness,
-     * each at the transaction that passed it ({@link PeriodCloser#closeDue}), reading only the facts stored by transactions
-     * before {@code horizon} (final ones, the same for every replica). Cheap when nothing is due: the instant the next
+     * each at the transaction that passed it ({@link PeriodCloser#closeDue}), reading only the facts stored by
+     * transactions before {@code horizon} (final ones, the same for every replica). Cheap when nothing is due: the instant the next
      * period is due is kept per configuration version.
      *
      * @param version   the cluster's configuration version ({@link TenancyService#configurationVersion})
