@@ -78,11 +78,11 @@ public final class PeriodCloser {
         void forEachStored(long position, long fromMs, long untilMs, Consumer<LedgerFact> sink);
 
         /**
-         * The newest usable stored ledger state under {@code settings} whose latest fact is at or before {@code atMs}
-         * and that, with the facts after that instant stored at or before {@code position}, holds every fact stored
-         * at or before {@code position}; empty when there is none.
+         * The newest usable stored ledger state under {@code settings}: with the facts after its latest one stored at
+         * or before {@code position}, it holds every fact stored at or before {@code position}; empty when there is
+         * none.
          */
-        Optional<StoredLedgerStates.State> newestState(LedgerSettings settings, long atMs, long position);
+        Optional<StoredLedgerStates.State> newestState(LedgerSettings settings, long position);
     }
 
     /**
@@ -232,7 +232,7 @@ public final class PeriodCloser {
      */
     private List<Statement> statements(LedgerSettings settings, long position, long through) {
         ReplayConfig config = settings.toReplayConfig(clusterId, Instant.ofEpochMilli(through));
-        Optional<StoredLedgerStates.State> start = facts.newestState(settings, Long.MAX_VALUE, position);
+        Optional<StoredLedgerStates.State> start = facts.newestState(settings, position);
         StreamedReplay replay = StreamedReplay.from(start, config);
         long from = StreamedReplay.firstAfter(start);
         if (from <= through) {

@@ -48,9 +48,9 @@ final class StoredFactsBelow implements PeriodCloser.StoredFacts {
     }
 
     @Override
-    public Optional<StoredLedgerStates.State> newestState(LedgerSettings settings, long atMs, long position) {
+    public Optional<StoredLedgerStates.State> newestState(LedgerSettings settings, long position) {
         try {
-            return states.newestAtOrBefore(clusterId, settings, atMs, after(position));
+            return states.newestAtOrBefore(clusterId, settings, Long.MAX_VALUE, after(position));
         } catch (SQLException e) {
             throw unreadable(e);
         }

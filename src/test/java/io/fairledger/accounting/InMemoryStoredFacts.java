@@ -70,7 +70,7 @@ public final class InMemoryStoredFacts implements PeriodCloser.StoredFacts {
     }
 
     @Override
-    public Optional<StoredLedgerStates.State> newestState(LedgerSettings settings, long atMs, long position) {
+    public Optional<StoredLedgerStates.State> newestState(LedgerSettings settings, long position) {
         long best = Long.MIN_VALUE;
         Long bestHorizon = null;
         for (long horizon : checkpointHorizons.headSet(position + 1, true)) {
@@ -81,7 +81,7 @@ public final class InMemoryStoredFacts implements PeriodCloser.StoredFacts {
             long lastApplied = held.get(held.size() - 1).at();
             boolean lacking = arrived.stream().anyMatch(a -> a.position() >= horizon && a.position() <= position
                     && a.fact().at() <= lastApplied);
-            if (lastApplied <= atMs && !lacking && lastApplied > best) {
+            if (!lacking && lastApplied > best) {
                 best = lastApplied;
                 bestHorizon = horizon;
             }

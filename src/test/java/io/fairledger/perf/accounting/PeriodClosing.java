@@ -132,8 +132,8 @@ public final class PeriodClosing {
         }
 
         @Override
-        public Optional<StoredLedgerStates.State> newestState(LedgerSettings settings, long atMs, long position) {
-            if (checkpoint == null || checkpoint.lastApplied() > atMs || checkpoint.horizon() > position + 1) {
+        public Optional<StoredLedgerStates.State> newestState(LedgerSettings settings, long position) {
+            if (checkpoint == null || checkpoint.horizon() > position + 1) {
                 return Optional.empty();
             }
             return Optional.of(checkpoint.restore(settings));
