@@ -134,59 +134,89 @@ public final class PeriodCloser {
      * closing position.
      */
     private List<Step> steps(LedgerSettings settings, boolean ended) {
-        long lateness = settings.lateness().toMillis();
-        PeriodSchedule schedule = schedule(settings);
-        // closing position -> {latest end of the periods closed there, earliest event time stored after it and up to
-        // the next closing position}
-        TreeMap<Long, long[]> closings = new TreeMap<>();
-        List<ClosedPeriod> closed = store.closed();
-        for (ClosedPeriod c : closed) {
-            closings.merge(c.position(), new long[]{c.statement().end().toEpochMilli(), Long.MAX_VALUE},
-                    (a, b) -> new long[]{Math.max(a[0], b[0]), Long.MAX_VALUE});
+        Planner planner = new Planner(settings, store.closed());
+        facts.forEachTransaction(planner);
+        if (ended) {
+            planner.closeEnded();
         }
-        List<Step> steps = new ArrayList<>();
-        Instant[] closedUntil = {closedUntil(closed)};
-        long[] due = {nextToClose(settings, closedUntil[0]).end() + lateness};
-        long[] watermark = {Long.MIN_VALUE};
-        Long[] last = {null};
-        facts.forEachTransaction(t -> {
+        return planner.steps;
+    }
+
+    /** {@link #steps}: takes the transactions in position order. */
+    private static final class Planner implements Consumer<StoredTransaction> {
+
+        private final LedgerSettings settings;
+        private final long lateness;
+        private final PeriodSchedule schedule;
+        /**
+         * By closing position: {latest end of the periods closed there, earliest event time stored after it and up to
+         * the next closing position}.
+         */
+        private final TreeMap<Long, long[]> closings = new TreeMap<>();
+        private final List<Step> steps = new ArrayList<>();
+        private Instant closedUntil;
+        private long due;
+        private long watermark = Long.MIN_VALUE;
+        private Long last;
+
+        Planner(LedgerSettings settings, List<ClosedPeriod> closed) {
+            this.settings = settings;
+            this.lateness = settings.lateness().toMillis();
+            this.schedule = schedule(settings);
+            for (ClosedPeriod c : closed) {
+                closings.merge(c.position(), new long[]{c.statement().end().toEpochMilli(), Long.MAX_VALUE},
+                        (x, y) -> new long[]{Math.max(x[0], y[0]), Long.MAX_VALUE});
+            }
+            closedUntil = closedUntil(closed);
+            due = nextToClose(settings, closedUntil).end() + lateness;
+        }
+
+        @Override
+        public void accept(StoredTransaction t) {
             Map.Entry<Long, long[]> before = closings.lowerEntry(t.position());
             if (before != null) {
                 before.getValue()[1] = Math.min(before.getValue()[1], t.earliest());
             }
-            watermark[0] = Math.max(watermark[0], t.latest());
-            last[0] = t.position();
-            if (watermark[0] >= due[0]) {
+            watermark = Math.max(watermark, t.latest());
+            last = t.position();
+            if (watermark >= due) {
                 // every period whose end plus the lateness the watermark has reached: those ending by the start of
                 // the period that holds watermark - lateness
-                long through = schedule.periodOf(watermark[0] - lateness).start();
-                steps.add(new Step(t.position(), through, lateSince(closings)));
-                closings.merge(t.position(), new long[]{through, Long.MAX_VALUE},
-                        (a, b) -> new long[]{Math.max(a[0], b[0]), a[1]});
-                closedUntil[0] = Instant.ofEpochMilli(through);
-                due[0] = nextToClose(settings, closedUntil[0]).end() + lateness;
-            }
-        });
-        if (ended && last[0] != null) {
-            long through = schedule.periodOf(watermark[0]).start();
-            if (nextToClose(settings, closedUntil[0]).end() <= through) {
-                steps.add(new Step(last[0], through, lateSince(closings)));
+                closeAt(t.position(), schedule.periodOf(watermark - lateness).start());
             }
         }
-        return steps;
-    }
 
-    /** The earliest event time stored after each closing position, where it is before the end of a period closed there. */
-    private static Map<Long, Long> lateSince(TreeMap<Long, long[]> closings) {
-        Map<Long, Long> out = new HashMap<>();
-        long earliest = Long.MAX_VALUE;
-        for (Map.Entry<Long, long[]> e : closings.descendingMap().entrySet()) {
-            earliest = Math.min(earliest, e.getValue()[1]);
-            if (earliest < e.getValue()[0]) {
-                out.put(e.getKey(), earliest);
+        /** At the last position, every period ended by the watermark. */
+        void closeEnded() {
+            if (last == null) {
+                return;
+            }
+            long through = schedule.periodOf(watermark).start();
+            if (nextToClose(settings, closedUntil).end() <= through) {
+                closeAt(last, through);
             }
         }
-        return out;
+
+        private void closeAt(long position, long through) {
+            steps.add(new Step(position, through, lateSince()));
+            closings.merge(position, new long[]{through, Long.MAX_VALUE},
+                    (x, y) -> new long[]{Math.max(x[0], y[0]), x[1]});
+            closedUntil = Instant.ofEpochMilli(through);
+            due = nextToClose(settings, closedUntil).end() + lateness;
+        }
+
+        /** The earliest event time stored after each closing position, where it is before the end of a period closed there. */
+        private Map<Long, Long> lateSince() {
+            Map<Long, Long> out = new HashMap<>();
+            long earliest = Long.MAX_VALUE;
+            for (Map.Entry<Long, long[]> e : closings.descendingMap().entrySet()) {
+                earliest = Math.min(earliest, e.getValue()[1]);
+                if (earliest < e.getValue()[0]) {
+                    out.put(e.getKey(), earliest);
+                }
+            }
+            return out;
+        }
     }
 
     private List<ClosedPeriod> close(LedgerSettings settings, List<Step> steps) {
