@@ -3,7 +3,6 @@ package io.fairledger.accounting;
 import io.fairledger.tenancy.LedgerSettings;
 import io.fairledger.facts.LedgerFact;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.List;
 
 import io.fairledger.core.replay.Replay;
@@ -34,39 +33,6 @@ public final class Books {
     public static List<StatementView> statements(String clusterId, LedgerSettings settings, List<LedgerFact> facts,
             Instant until) {
         return views(settings, facts, replay(clusterId, settings, facts, until));
-    }
-
-    /**
-     * {@link #statements} from a stored state instead of the registration: the facts after the state's latest one, up
-     * to {@code until}, are applied to it, one instant at a time as the live ledger applies them, so the result equals the replay of every
-     * fact the state holds plus those. {@code from} is used up.
-     */
-    public static List<StatementView> statements(StoredLedgerStates.State from, LedgerSettings settings,
-            List<LedgerFact> facts, Instant until) {
-        long untilMs = until.toEpochMilli();
-        if (untilMs < from.lastApplied()) {
-            throw new IllegalStateException("statements until " + until + " cannot be computed from a state as of "
-                    + Instant.ofEpochMilli(from.lastApplied()));
-        }
-        List<LedgerFact> after = new ArrayList<>();
-        for (LedgerFact f : facts) {
-            if (f.at() > from.lastApplied() && f.at() <= untilMs) {
-                after.add(f);
-            }
-        }
-        after.sort(LedgerFeed.ORDER);
-        Replay replay = from.replay();
-        int i = 0;
-        while (i < after.size()) {
-            int j = i;
-            while (j < after.size() && after.get(j).at() == after.get(i).at()) {
-                j++;
-            }
-            from.feed().apply(after.subList(i, j), replay);
-            i = j;
-        }
-        replay.closeUntil(untilMs);
-        return views(settings, facts, replay.result(untilMs));
     }
 
     private static List<StatementView> views(LedgerSettings settings, List<LedgerFact> facts, ReplayResult result) {

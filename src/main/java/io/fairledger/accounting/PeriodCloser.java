@@ -6,36 +6,45 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
+import java.util.TreeMap;
+import java.util.function.Consumer;
 
 import io.fairledger.core.chargeback.Period;
+import io.fairledger.core.chargeback.Statement;
 import io.fairledger.core.replay.PeriodSchedule;
-import io.fairledger.facts.Arrival;
+import io.fairledger.core.replay.ReplayConfig;
 import io.fairledger.facts.LedgerFact;
+import io.fairledger.facts.StoredTransaction;
 import io.fairledger.tenancy.LedgerSettings;
 
 /**
  * The one rule that closes a cluster's periods (docs/accounting.md, "Closed periods and late events"), a plain class
- * over the arrivals of facts and a store of closed statements, so the server and the in-memory property test run the
- * same code.
+ * over the stored facts ({@link StoredFacts}) and a store of closed statements, so the server and the in-memory
+ * property test run the same code.
  *
  * <p>
- * <b>When.</b> The watermark is the latest event time among the facts that have arrived. A period closes at the first
- * arrival (in arrival order, {@link Arrival#position()}) that brings the watermark to its end plus the allowed
- * lateness, whether or not anyone reads it; its statement is computed from every fact arrived up to and including that
- * position, under the settings in force, and stored with those settings and the position: it never changes. What
- * decides a closed statement is therefore the sequence of arrivals and of settings changes, never when the books were
- * read or when the server looked. A configuration change first closes what is due, then every period that has ended
- * (its end at or before the watermark), at the latest position, under the settings in force until then
- * ({@link #closeEnded}): the change takes effect from the start of the open period.
+ * <b>When.</b> The watermark is the latest event time among the facts that have arrived. Facts arrive in the order of
+ * the transactions that stored them (their position). A period closes at the first position that brings the watermark
+ * to its end plus the allowed lateness, whether or not anyone reads it; its statement is computed from every fact
+ * stored up to and including that position, under the settings in force, and stored with those settings and the
+ * position: it never changes. What decides a closed statement is therefore the sequence of arrivals and of settings
+ * changes, never when the books were read or when the server looked. A configuration change first closes what is due,
+ * then every period that has ended (its end at or before the watermark), at the latest position, under the settings in
+ * force until then ({@link #closeEnded}): the change takes effect from the start of the open period.
  *
  * <p>
- * <b>Late facts.</b> A fact for a closed period changes that period's recomputation under the settings stored with it
- * (not today's); {@link LateAdjustments} turns the difference into adjustment lines carried by the next period to
- * close.
+ * <b>Late facts.</b> A fact for a closed period (stored after the period's position, for an instant before its end)
+ * changes that period's recomputation under the settings stored with it (not today's); {@link LateAdjustments} turns
+ * the difference into adjustment lines carried by the next period to close.
  *
  * <p>
- * <b>Cost.</b> The periods that close at one arrival are stated from one replay of the facts arrived so far, plus one
- * replay per distinct stored settings among the closed periods that received a late fact; each period closes once.
+ * <b>Cost.</b> Nothing holds the facts. The closing positions and the late facts are found from the transactions alone
+ * (position, earliest and latest event time: one pass, memory per closed period). The periods closing at one position
+ * are stated by one replay of the facts stored up to it, and each closed period that received a late fact is
+ * recomputed by one replay per distinct stored settings; each replay starts from the newest usable stored ledger state
+ * ({@link StoredFacts#newestState}), or from the registration, and streams the facts after it one instant at a time
+ * ({@link StreamedReplay}).
  */
 public final class PeriodCloser {
 
@@ -53,61 +62,57 @@ public final class PeriodCloser {
         ClosedPeriod store(ClosedPeriod period);
     }
 
-    /** How statements are computed from facts: {@link Books#statements}, or from a stored state (retention). */
-    @FunctionalInterface
-    public interface Statements {
+    /**
+     * A cluster's stored facts as the closer reads them, up to a horizon the implementation fixes (the server's:
+     * {@link StoredFactsBelow}). Every method streams: nothing needs to hold all facts.
+     */
+    public interface StoredFacts {
 
-        /** The statements of every period ended by {@code until}, under {@code settings}, from {@code facts}. */
-        List<StatementView> of(LedgerSettings settings, List<LedgerFact> facts, Instant until);
-    }
+        /** Each transaction that stored facts, in position order, with the span of their event times. */
+        void forEachTransaction(Consumer<StoredTransaction> sink);
 
-    private final ClosedStatements store;
-    private final Statements statements;
+        /**
+         * The facts stored at or before {@code position} with event time in {@code [fromMs, untilMs]}, in
+         * {@link LedgerFeed#ORDER}.
+         */
+        void forEachStored(long position, long fromMs, long untilMs, Consumer<LedgerFact> sink);
 
-    /** A closer that computes statements by replaying the facts from the registration ({@link Books#statements}). */
-    public PeriodCloser(String clusterId, ClosedStatements store) {
-        this(store, (settings, facts, until) -> Books.statements(clusterId, settings, facts, until));
-    }
-
-    /** A closer that computes statements with {@code statements}. */
-    public PeriodCloser(ClosedStatements store, Statements statements) {
-        this.store = store;
-        this.statements = statements;
+        /**
+         * The newest usable stored ledger state under {@code settings}: with the facts after its latest one stored at
+         * or before {@code position}, it holds every fact stored at or before {@code position}; empty when there is
+         * none.
+         */
+        Optional<StoredLedgerStates.State> newestState(LedgerSettings settings, long position);
     }
 
     /**
-     * Closes every period whose end plus the allowed lateness the watermark has passed, each at the first arrival that
+     * Periods to close at {@code position}: those not closed yet ending at or before {@code through}.
+     *
+     * @param lateSince by the position of closed periods that may have received a late fact: the earliest event time
+     *                  among the facts stored after that position up to {@code position}
+     */
+    private record Step(long position, long through, Map<Long, Long> lateSince) {
+    }
+
+    private final String clusterId;
+    private final ClosedStatements store;
+    private final StoredFacts facts;
+
+    public PeriodCloser(String clusterId, ClosedStatements store, StoredFacts facts) {
+        this.clusterId = clusterId;
+        this.store = store;
+        this.facts = facts;
+    }
+
+    /**
+     * Closes every period whose end plus the allowed lateness the watermark has passed, each at the first position that
      * passed it.
      *
      * @param settings the settings in force (every period not yet closed is kept under them)
-     * @param arrivals every fact arrived so far, in position order
      * @return the periods closed now, in order
      */
-    public List<ClosedPeriod> closeDue(LedgerSettings settings, List<Arrival> arrivals) {
-        List<ClosedPeriod> closed = new ArrayList<>(store.closed());
-        List<ClosedPeriod> out = new ArrayList<>();
-        long lateness = settings.lateness().toMillis();
-        PeriodSchedule schedule = schedule(settings);
-        long due = nextToClose(settings, closed).end() + lateness;
-        long watermark = Long.MIN_VALUE;
-        int i = 0;
-        while (i < arrivals.size()) {
-            long position = arrivals.get(i).position();
-            int j = i;
-            while (j < arrivals.size() && arrivals.get(j).position() == position) {
-                watermark = Math.max(watermark, arrivals.get(j).fact().at());
-                j++;
-            }
-            if (watermark >= due) {
-                // every period whose end plus the lateness the watermark has reached: those ending by the start of
-                // the period that holds watermark - lateness
-                long through = schedule.periodOf(watermark - lateness).start();
-                out.addAll(closeThrough(through, settings, arrivals.subList(0, j), position, closed));
-                due = nextToClose(settings, closed).end() + lateness;
-            }
-            i = j;
-        }
-        return out;
+    public List<ClosedPeriod> closeDue(LedgerSettings settings) {
+        return close(settings, steps(settings, false));
     }
 
     /**
@@ -116,43 +121,154 @@ public final class PeriodCloser {
      *
      * @return the start of the open period, from which the change takes effect
      */
-    public Instant closeEnded(LedgerSettings settings, List<Arrival> arrivals) {
-        List<ClosedPeriod> closed = new ArrayList<>(store.closed());
-        closed.addAll(closeDue(settings, arrivals));
-        if (!arrivals.isEmpty()) {
-            long watermark = arrivals.stream().mapToLong(a -> a.fact().at()).max().orElseThrow();
-            closeThrough(schedule(settings).periodOf(watermark).start(), settings, arrivals,
-                    arrivals.get(arrivals.size() - 1).position(), closed);
-        }
-        return Instant.ofEpochMilli(nextToClose(settings, closed).start());
+    public Instant closeEnded(LedgerSettings settings) {
+        close(settings, steps(settings, true));
+        return Instant.ofEpochMilli(nextToClose(settings, closedUntil(store.closed())).start());
     }
 
     /**
-     * Closes at {@code position} every period not closed yet that ends at or before {@code through}, from one replay
-     * of the facts {@code known} then; the first of them carries the adjustments due for earlier closed periods (the
-     * others, computed from the same facts, have none left to carry). Adds them to {@code closed}.
+     * Where periods close, from one pass over the transactions: at each position that brings the watermark past the
+     * next period's end plus the lateness (then, with {@code ended}, at the last position every period ended by the
+     * watermark). For each, which closed periods may have received a late fact by then: the earliest event time stored
+     * after each closing position is kept per range between two closing positions, so a look costs one entry per
+     * closing position.
      */
-    private List<ClosedPeriod> closeThrough(long through, LedgerSettings settings, List<Arrival> known, long position,
-            List<ClosedPeriod> closed) {
+    private List<Step> steps(LedgerSettings settings, boolean ended) {
+        Planner planner = new Planner(settings, store.closed());
+        facts.forEachTransaction(planner);
+        if (ended) {
+            planner.closeEnded();
+        }
+        return planner.steps;
+    }
+
+    /** {@link #steps}: takes the transactions in position order. */
+    private static final class Planner implements Consumer<StoredTransaction> {
+
+        private final LedgerSettings settings;
+        private final long lateness;
+        private final PeriodSchedule schedule;
+        /**
+         * By closing position: {latest end of the periods closed there, earliest event time stored after it and up to
+         * the next closing position}.
+         */
+        private final TreeMap<Long, long[]> closings = new TreeMap<>();
+        private final List<Step> steps = new ArrayList<>();
+        private Instant closedUntil;
+        private long due;
+        private long watermark = Long.MIN_VALUE;
+        private Long last;
+
+        Planner(LedgerSettings settings, List<ClosedPeriod> closed) {
+            this.settings = settings;
+            this.lateness = settings.lateness().toMillis();
+            this.schedule = schedule(settings);
+            for (ClosedPeriod c : closed) {
+                closings.merge(c.position(), new long[]{c.statement().end().toEpochMilli(), Long.MAX_VALUE},
+                        (x, y) -> new long[]{Math.max(x[0], y[0]), Long.MAX_VALUE});
+            }
+            closedUntil = closedUntil(closed);
+            due = nextToClose(settings, closedUntil).end() + lateness;
+        }
+
+        @Override
+        public void accept(StoredTransaction t) {
+            Map.Entry<Long, long[]> before = closings.lowerEntry(t.position());
+            if (before != null) {
+                before.getValue()[1] = Math.min(before.getValue()[1], t.earliest());
+            }
+            watermark = Math.max(watermark, t.latest());
+            last = t.position();
+            if (watermark >= due) {
+                // every period whose end plus the lateness the watermark has reached: those ending by the start of
+                // the period that holds watermark - lateness
+                closeAt(t.position(), schedule.periodOf(watermark - lateness).start());
+            }
+        }
+
+        /** At the last position, every period ended by the watermark. */
+        void closeEnded() {
+            if (last == null) {
+                return;
+            }
+            long through = schedule.periodOf(watermark).start();
+            if (nextToClose(settings, closedUntil).end() <= through) {
+                closeAt(last, through);
+            }
+        }
+
+        private void closeAt(long position, long through) {
+            steps.add(new Step(position, through, lateSince()));
+            closings.merge(position, new long[]{through, Long.MAX_VALUE},
+                    (x, y) -> new long[]{Math.max(x[0], y[0]), x[1]});
+            closedUntil = Instant.ofEpochMilli(through);
+            due = nextToClose(settings, closedUntil).end() + lateness;
+        }
+
+        /** The earliest event time stored after each closing position, where it is before the end of a period closed there. */
+        private Map<Long, Long> lateSince() {
+            Map<Long, Long> out = new HashMap<>();
+            long earliest = Long.MAX_VALUE;
+            for (Map.Entry<Long, long[]> e : closings.descendingMap().entrySet()) {
+                earliest = Math.min(earliest, e.getValue()[1]);
+                if (earliest < e.getValue()[0]) {
+                    out.put(e.getKey(), earliest);
+                }
+            }
+            return out;
+        }
+    }
+
+    private List<ClosedPeriod> close(LedgerSettings settings, List<Step> steps) {
+        List<ClosedPeriod> closed = new ArrayList<>(store.closed());
+        List<ClosedPeriod> out = new ArrayList<>();
+        for (Step step : steps) {
+            out.addAll(closeThrough(step, settings, closed));
+        }
+        return out;
+    }
+
+    /**
+     * Closes at the step's position every period not closed yet that ends at or before its {@code through}, from one
+     * replay of the facts stored up to it; the first of them carries the adjustments due for earlier closed periods
+     * (the others, computed from the same facts, have none left to carry). Adds them to {@code closed}.
+     */
+    private List<ClosedPeriod> closeThrough(Step step, LedgerSettings settings, List<ClosedPeriod> closed) {
         Instant closedUntil = closedUntil(closed);
-        if (nextToClose(settings, closed).end() > through) {
+        if (nextToClose(settings, closedUntil).end() > step.through()) {
             return List.of();
         }
-        List<LedgerFact> facts = new ArrayList<>(known.size());
-        known.forEach(a -> facts.add(a.fact()));
         Map<String, List<StatementView.Adjustment>> due = LateAdjustments.due(
-                closed.stream().map(ClosedPeriod::statement).toList(), recomputed(closed, known, facts));
+                closed.stream().map(ClosedPeriod::statement).toList(), recomputed(closed, step));
         List<ClosedPeriod> out = new ArrayList<>();
-        for (StatementView s : statements.of(settings, facts, Instant.ofEpochMilli(through))) {
-            if (closedUntil != null && !s.end().isAfter(closedUntil)) {
+        for (Statement s : statements(settings, step.position(), step.through())) {
+            StatementView view = StatementView.of(s, StatementView.CLOSED, settings.currency());
+            if (closedUntil != null && !view.end().isAfter(closedUntil)) {
                 continue;
             }
-            StatementView closing = LateAdjustments.carry(s.in(StatementView.CLOSED), out.isEmpty() ? due : Map.of());
-            ClosedPeriod c = store.store(new ClosedPeriod(closing, settings, position));
+            StatementView closing = LateAdjustments.carry(view, out.isEmpty() ? due : Map.of());
+            ClosedPeriod c = store.store(new ClosedPeriod(closing, settings, step.position()));
             closed.add(c);
             out.add(c);
         }
         return out;
+    }
+
+    /**
+     * The statements under {@code settings} of every period ending at or before {@code through}, from the facts stored
+     * up to {@code position}: the newest usable stored state, or the registration, then the facts after it up to
+     * {@code through} streamed. A state past {@code through} has those periods stated already, from every fact before
+     * their end (it is usable: it lacks no fact at or before its latest one).
+     */
+    private List<Statement> statements(LedgerSettings settings, long position, long through) {
+        ReplayConfig config = settings.toReplayConfig(clusterId, Instant.ofEpochMilli(through));
+        Optional<StoredLedgerStates.State> start = facts.newestState(settings, position);
+        StreamedReplay replay = StreamedReplay.from(start, config);
+        long from = StreamedReplay.firstAfter(start);
+        if (from <= through) {
+            facts.forEachStored(position, from, through, replay::accept);
+        }
+        return replay.statementsThrough(through);
     }
 
     private static PeriodSchedule schedule(LedgerSettings settings) {
@@ -166,50 +282,35 @@ public final class PeriodCloser {
 
     /** The earliest period not closed under {@code settings}' schedule. */
     public static Period nextToClose(LedgerSettings settings, List<ClosedPeriod> closed) {
-        Instant until = closedUntil(closed);
-        return schedule(settings)
-                .periodOf(until == null ? settings.registeredAt().toEpochMilli() : until.toEpochMilli());
+        return nextToClose(settings, closedUntil(closed));
     }
 
-    /** The index of the first arrival after {@code position} ({@code known.size()} when none). */
-    private static int firstAfter(List<Arrival> known, long position) {
-        int lo = 0;
-        int hi = known.size();
-        while (lo < hi) {
-            int mid = (lo + hi) >>> 1;
-            if (known.get(mid).position() <= position) {
-                lo = mid + 1;
-            } else {
-                hi = mid;
-            }
-        }
-        return lo;
+    private static Period nextToClose(LedgerSettings settings, Instant closedUntil) {
+        return schedule(settings).periodOf(
+                closedUntil == null ? settings.registeredAt().toEpochMilli() : closedUntil.toEpochMilli());
     }
 
     /**
-     * The closed periods that received a late fact (one arrived after the period closed, for an instant before its
-     * end), recomputed from {@code facts} under the settings stored with each, by period id.
+     * The closed periods that received a late fact by the step's position, recomputed from the facts stored up to it
+     * under the settings stored with each, by period id.
      */
-    private Map<String, StatementView> recomputed(List<ClosedPeriod> closed, List<Arrival> known,
-            List<LedgerFact> facts) {
-        long[] earliestAfter = new long[known.size() + 1];
-        earliestAfter[known.size()] = Long.MAX_VALUE;
-        for (int k = known.size() - 1; k >= 0; k--) {
-            earliestAfter[k] = Math.min(earliestAfter[k + 1], known.get(k).fact().at());
-        }
-        Map<LedgerSettings, Instant> untilBySettings = new LinkedHashMap<>();
+    private Map<String, StatementView> recomputed(List<ClosedPeriod> closed, Step step) {
+        Map<LedgerSettings, Long> untilBySettings = new LinkedHashMap<>();
         for (ClosedPeriod c : closed) {
-            if (earliestAfter[firstAfter(known, c.position())] < c.statement().end().toEpochMilli()) {
-                untilBySettings.merge(c.settings(), c.statement().end(), (a, b) -> a.isAfter(b) ? a : b);
+            Long earliest = step.lateSince().get(c.position());
+            long end = c.statement().end().toEpochMilli();
+            if (earliest != null && earliest < end) {
+                untilBySettings.merge(c.settings(), end, Math::max);
             }
         }
         Map<String, LedgerSettings> keptUnder = new HashMap<>();
         closed.forEach(c -> keptUnder.put(c.statement().period(), c.settings()));
         Map<String, StatementView> out = new LinkedHashMap<>();
         untilBySettings.forEach((settings, until) -> {
-            for (StatementView s : statements.of(settings, facts, until)) {
-                if (settings.equals(keptUnder.get(s.period()))) {
-                    out.put(s.period(), s);
+            for (Statement s : statements(settings, step.position(), until)) {
+                StatementView view = StatementView.of(s, StatementView.CLOSED, settings.currency());
+                if (settings.equals(keptUnder.get(view.period()))) {
+                    out.put(view.period(), view);
                 }
             }
         });

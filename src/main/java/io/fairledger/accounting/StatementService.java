@@ -77,8 +77,8 @@ public class StatementService implements ClosablePeriods {
 
     /**
      * Closes the periods of {@code clusterId} that the watermark has passed by their end plus the allowed lateness,
-     * each at the arrival that passed it ({@link PeriodCloser#closeDue}), reading only the facts stored by transactions
-     * before {@code horizon} (final ones, the same for every replica). Cheap when nothing is due: the instant the next
+     * each at the transaction that passed it ({@link PeriodCloser#closeDue}), reading only the facts stored by
+     * transactions before {@code horizon} (final ones, the same for every replica). Cheap when nothing is due: the instant the next
      * period is due is kept per configuration version.
      *
      * @param version   the cluster's configuration version ({@link TenancyService#configurationVersion})
@@ -91,13 +91,8 @@ public class StatementService implements ClosablePeriods {
         }
         LedgerSettings settings = settings(clusterId);
         ClosedStatementTable table = table(clusterId, settings);
-        try {
-            List<PeriodCloser.ClosedPeriod> closed = closer(clusterId, table, horizon)
-                    .closeDue(settings, facts.arrivals(clusterId, horizon));
-            closed.forEach(c -> LOG.debugf("cluster %s: period %s closed", clusterId, c.statement().period()));
-        } catch (SQLException e) {
-            throw new IllegalStateException("cannot read the facts of " + clusterId, e);
-        }
+        List<PeriodCloser.ClosedPeriod> closed = closer(clusterId, table, horizon).closeDue(settings);
+        closed.forEach(c -> LOG.debugf("cluster %s: period %s closed", clusterId, c.statement().period()));
         Period open = PeriodCloser.nextToClose(settings, table.closed());
         due.put(clusterId, new DueAt(version, open.end() + settings.lateness().toMillis()));
     }
@@ -121,42 +116,19 @@ public class StatementService implements ClosablePeriods {
         LedgerSettings settings = settings(clusterId);
         due.remove(clusterId);
         try {
-            String horizon = facts.horizon();
-            return closer(clusterId, table(clusterId, settings), horizon).closeEnded(settings,
-                    facts.arrivals(clusterId, horizon));
+            return closer(clusterId, table(clusterId, settings), facts.horizon()).closeEnded(settings);
         } catch (SQLException e) {
-            throw new IllegalStateException("cannot read the facts of " + clusterId, e);
+            throw new IllegalStateException("cannot read the fact horizon for " + clusterId, e);
         }
     }
 
     /**
-     * The closer of {@code clusterId}: replaying from the registration, or, once retention has dropped facts of the
-     * cluster, from the pinned checkpoint where its kept facts begin ({@link Books#statements(StoredLedgerStates.State,
-     * LedgerSettings, List, Instant)}); a period that would need the dropped facts under other settings is not closed,
-     * and the failure names why.
+     * The closer of {@code clusterId} over the facts stored before {@code horizon}; once retention has dropped facts of
+     * the cluster, it starts only from stored states at or after the pinned checkpoint ({@link StoredFactsBelow}).
      */
     private PeriodCloser closer(String clusterId, ClosedStatementTable table, String horizon) {
-        Optional<RetentionFloors.Floor> floor = floors.of(clusterId);
-        if (floor.isEmpty()) {
-            return new PeriodCloser(clusterId, table);
-        }
-        return new PeriodCloser(table, (settings, known, until) -> Books.statements(
-                pinned(clusterId, settings, floor.get(), horizon), settings, known, until));
-    }
-
-    /** The pinned state of {@code clusterId} at its retention floor under {@code settings}, restored. */
-    private StoredLedgerStates.State pinned(String clusterId, LedgerSettings settings, RetentionFloors.Floor floor,
-            String horizon) {
-        try {
-            return states.newestAtOrBefore(clusterId, settings, floor.checkpointMs(), horizon)
-                    .filter(s -> s.lastApplied() == floor.checkpointMs())
-                    .orElseThrow(() -> new IllegalStateException("cluster " + clusterId + ": its facts before "
-                            + floor.replayableFrom() + " were dropped by retention, and its checkpoint there is "
-                            + "stored under settings version " + floor.settingsVersion() + ", not under the settings "
-                            + "a statement is asked for"));
-        } catch (SQLException e) {
-            throw new IllegalStateException("cannot read the checkpoints of " + clusterId, e);
-        }
+        return new PeriodCloser(clusterId, table,
+                new StoredFactsBelow(facts, states, clusterId, horizon, floors.of(clusterId)));
     }
 
     private ClosedStatementTable table(String clusterId, LedgerSettings settings) {
@@ -236,15 +208,13 @@ public class StatementService implements ClosablePeriods {
             Optional<StoredLedgerStates.State> start = pricesOnly
                     ? states.newestAtOrBefore(clusterId, live, from.toEpochMilli(), horizon)
                     : Optional.empty();
-            WhatIfReplay replay = start
-                    .map(s -> new WhatIfReplay(s.replay().repriced(usedConfig), s.feed(), config.whatIf().deadline(),
-                            gone))
-                    .orElseGet(() -> new WhatIfReplay(new Replay(usedConfig),
-                            new LedgerFeed(usedConfig.cluster().capacity()), config.whatIf().deadline(), gone));
+            WhatIfReplay replay = new WhatIfReplay(start
+                    .map(s -> new StreamedReplay(s.replay().repriced(usedConfig), s.feed()))
+                    .orElseGet(() -> StreamedReplay.fromRegistration(usedConfig)), config.whatIf().deadline(), gone);
             long after = start.map(StoredLedgerStates.State::lastApplied).orElse(Long.MIN_VALUE);
             refuseBeforeFloor(clusterId, pricesOnly, from, after);
-            facts.forEachBetween(clusterId, after == Long.MIN_VALUE ? after : after + 1, until.toEpochMilli(),
-                    horizon, replay::accept);
+            facts.forEachBetween(clusterId, StreamedReplay.firstAfter(start), until.toEpochMilli(), horizon,
+                    replay::accept);
             ReplayResult result = replay.finish(until.toEpochMilli());
             List<WhatIfPeriod> out = new ArrayList<>();
             for (int i = 0; i < result.statements().size(); i++) {

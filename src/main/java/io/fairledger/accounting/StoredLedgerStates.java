@@ -7,8 +7,8 @@ import io.fairledger.core.replay.Replay;
 import io.fairledger.tenancy.LedgerSettings;
 
 /**
- * The ledger states the live ledgers store (their checkpoints, docs/architecture.md "Checkpoints"), for a what-if that
- * need not replay from the registration. Declared here and implemented by {@code live.BoundedReplays}, so that
+ * The ledger states the live ledgers store (their checkpoints, docs/architecture.md "Checkpoints"), for a what-if or a
+ * period close ({@link PeriodCloser}) that need not replay from the registration. Declared here and implemented by {@code live.BoundedReplays}, so that
  * accounting does not depend on the live ledgers.
  */
 public interface StoredLedgerStates {

@@ -1,19 +1,15 @@
 package io.fairledger.accounting;
 
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.function.BooleanSupplier;
 
-import io.fairledger.core.replay.Replay;
 import io.fairledger.core.replay.ReplayResult;
 import io.fairledger.errors.NotReady;
 import io.fairledger.facts.LedgerFact;
 
 /**
- * One what-if's replay: facts streamed in event-time order into the core's {@link Replay}, one instant at a time (as
- * the live ledger applies them, {@link LedgerFeed#apply}), so the result equals {@link Books#replay} of the same facts
- * without holding them. Every {@value #CHECK_EVERY} facts, the first included, it looks at the deadline and whether the
+ * One what-if's replay: facts streamed in event-time order through a {@link StreamedReplay}, so the result equals
+ * {@link Books#replay} of the same facts without holding them. Every {@value #CHECK_EVERY} facts, the first included, it looks at the deadline and whether the
  * caller is still there, and stops with {@link NotReady} (503 with {@code Retry-After}) when either says so.
  */
 final class WhatIfReplay {
@@ -21,13 +17,10 @@ final class WhatIfReplay {
     /** Facts read between two looks at the deadline and the caller. */
     static final int CHECK_EVERY = 1_000;
 
-    private final Replay replay;
-    private final LedgerFeed feed;
+    private final StreamedReplay replay;
     private final Duration deadline;
     private final long stopAtNanos;
     private final BooleanSupplier gone;
-    private final List<LedgerFact> instant = new ArrayList<>();
-    private long read;
 
     /**
      * @param deadline
@@ -35,9 +28,8 @@ final class WhatIfReplay {
      * @param gone
      *            whether the caller has gone (its connection closed)
      */
-    WhatIfReplay(Replay replay, LedgerFeed feed, Duration deadline, BooleanSupplier gone) {
+    WhatIfReplay(StreamedReplay replay, Duration deadline, BooleanSupplier gone) {
         this.replay = replay;
-        this.feed = feed;
         this.deadline = deadline;
         this.stopAtNanos = System.nanoTime() + deadline.toNanos();
         this.gone = gone;
@@ -45,29 +37,24 @@ final class WhatIfReplay {
 
     /** Takes the next fact in event-time order. */
     void accept(LedgerFact fact) {
-        if (read % CHECK_EVERY == 0) {
+        if (replay.factsRead() % CHECK_EVERY == 0) {
             stopIfDue();
         }
-        read++;
-        if (!instant.isEmpty() && instant.get(0).at() != fact.at()) {
-            applyInstant();
-        }
-        instant.add(fact);
+        replay.accept(fact);
     }
 
     /** The result at {@code until}: every period ending at or before it closed and stated. */
     ReplayResult finish(long until) {
-        applyInstant();
-        replay.closeUntil(until);
-        return replay.result(until);
+        return replay.finish(until);
     }
 
     /** How many facts it has read. */
     long factsRead() {
-        return read;
+        return replay.factsRead();
     }
 
     private void stopIfDue() {
+        long read = replay.factsRead();
         if (gone.getAsBoolean()) {
             throw new NotReady("the what-if stopped after " + read + " facts: the client has gone");
         }
@@ -75,13 +62,5 @@ final class WhatIfReplay {
             throw new NotReady("the what-if stopped after " + read + " facts: it took longer than its deadline of "
                     + deadline + " (fairledger.what-if.deadline); ask for a shorter window or retry later");
         }
-    }
-
-    private void applyInstant() {
-        if (instant.isEmpty()) {
-            return;
-        }
-        feed.apply(instant, replay);
-        instant.clear();
     }
 }

@@ -115,25 +115,25 @@ public class FactCursor {
     }
 
     /**
-     * Every fact of {@code clusterId} stored by transactions before {@code to}, in arrival order (transaction id, then
-     * event time and dedupe key within one transaction).
+     * Every transaction before {@code to} that stored facts of {@code clusterId}, in position order, with the span of
+     * their event times: one aggregate streamed through a cursor, no fact read. What the period closer finds its
+     * closing positions and late facts by ({@code accounting.PeriodCloser}).
      */
-    public List<Arrival> arrivals(String clusterId, String to) throws SQLException {
-        List<Arrival> out = new ArrayList<>();
+    public void forEachTransaction(String clusterId, String to, Consumer<StoredTransaction> sink) throws SQLException {
         try (Connection c = dataSource.getConnection()) {
             boolean own = c.getAutoCommit();
             c.setAutoCommit(false);
-            try (PreparedStatement ps = c.prepareStatement("SELECT cluster_id, kind, event_time_ms, dedupe_key, fact, "
-                    + "tx::text AS position FROM ledger_fact WHERE cluster_id = ? AND tx < ?::xid8 "
-                    // the table's column: an unqualified name would sort by the text output column (10 before 9)
-                    + "ORDER BY ledger_fact.tx, event_time_ms, dedupe_key")) {
+            // ordered by the table's column: the text output column would sort 10 before 9
+            try (PreparedStatement ps = c.prepareStatement("SELECT tx::text AS position, min(event_time_ms), "
+                    + "max(event_time_ms) FROM ledger_fact WHERE cluster_id = ? AND tx < ?::xid8 "
+                    + "GROUP BY ledger_fact.tx ORDER BY ledger_fact.tx")) {
                 ps.setString(1, clusterId);
                 ps.setString(2, to);
                 ps.setFetchSize(FETCH_SIZE);
                 try (ResultSet rs = ps.executeQuery()) {
                     while (rs.next()) {
-                        out.add(new Arrival(Long.parseLong(rs.getString(6)), FactCodec.decode(rs.getString(2),
-                                rs.getString(1), rs.getLong(3), rs.getString(4), rs.getString(5))));
+                        sink.accept(new StoredTransaction(Long.parseLong(rs.getString(1)), rs.getLong(2),
+                                rs.getLong(3)));
                     }
                 }
             }
@@ -141,7 +141,6 @@ public class FactCursor {
                 c.commit();
             }
         }
-        return out;
     }
 
     /** The stored start of {@code taskId} in {@code clusterId}, or null when none is stored. */

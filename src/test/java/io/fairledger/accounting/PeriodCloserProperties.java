@@ -9,13 +9,15 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.NavigableSet;
 import java.util.Random;
+import java.util.TreeSet;
 
 import io.fairledger.accounting.PeriodCloser.ClosedPeriod;
 import io.fairledger.core.ledger.LedgerEvent;
 import io.fairledger.core.model.ResourceVector;
 import io.fairledger.core.model.TenantPath;
-import io.fairledger.facts.Arrival;
+import io.fairledger.accounting.InMemoryStoredFacts.Arrival;
 import io.fairledger.facts.LedgerFact;
 import io.fairledger.tenancy.LedgerSettings;
 import net.jqwik.api.ForAll;
@@ -26,7 +28,9 @@ import net.jqwik.api.constraints.IntRange;
 /**
  * Closed statements depend only on the facts, the order they arrived in and the settings in force, never on when the
  * books were looked at: the same arrivals and settings changes, with the closer run after every transaction or only
- * now and then (a server's ticks, reads and restarts fall anywhere), store the same closed periods.
+ * now and then (a server's ticks, reads and restarts fall anywhere), store the same closed periods. And the streamed
+ * closer, starting its replays from stored states (checkpoints) or from the registration, closes the same statements
+ * as the plain computation over every fact in memory ({@link AllInMemoryCloser}).
  */
 class PeriodCloserProperties {
 
@@ -42,9 +46,9 @@ class PeriodCloserProperties {
     void closedStatementsDoNotDependOnWhenTheCloserRuns(@ForAll long seed,
             @ForAll @IntRange(min = 1, max = 40) int containers, @ForAll @IntRange(min = 0, max = 3) int changes) {
         History h = history(new Random(seed), containers, changes);
-        List<ClosedPeriod> everyTransaction = run(h, new Random(seed + 1), 1.0);
-        List<ClosedPeriod> nowAndThen = run(h, new Random(seed + 2), 0.2);
-        List<ClosedPeriod> onlyAtChanges = run(h, new Random(seed + 3), 0.0);
+        List<ClosedPeriod> everyTransaction = run(h, new Random(seed + 1), 1.0, Mode.CHECKPOINTED);
+        List<ClosedPeriod> nowAndThen = run(h, new Random(seed + 2), 0.2, Mode.CHECKPOINTED);
+        List<ClosedPeriod> onlyAtChanges = run(h, new Random(seed + 3), 0.0, Mode.CHECKPOINTED);
         assertThat(nowAndThen).isEqualTo(everyTransaction);
         assertThat(onlyAtChanges).isEqualTo(everyTransaction);
         Statistics.label("late facts adjusted").collect(everyTransaction.stream()
@@ -58,6 +62,24 @@ class PeriodCloserProperties {
                 assertThat(l.balance()).isEqualByComparingTo(l.lent().subtract(l.owed()));
             }
         }
+    }
+
+    /**
+     * The streamed closer, from checkpoints or from the registration, stores what the computation over every fact in
+     * memory stores, with late facts and settings changes, whenever it runs.
+     */
+    @Property(tries = 200)
+    void streamedClosingEqualsTheAllInMemoryOne(@ForAll long seed,
+            @ForAll @IntRange(min = 1, max = 40) int containers, @ForAll @IntRange(min = 0, max = 3) int changes,
+            @ForAll @IntRange(min = 0, max = 10) int tickTenths) {
+        History h = history(new Random(seed), containers, changes);
+        double ticks = tickTenths / 10.0;
+        List<ClosedPeriod> allInMemory = run(h, new Random(seed + 1), ticks, Mode.ALL_IN_MEMORY);
+        assertThat(run(h, new Random(seed + 1), ticks, Mode.FROM_REGISTRATION)).isEqualTo(allInMemory);
+        assertThat(run(h, new Random(seed + 1), ticks, Mode.CHECKPOINTED)).isEqualTo(allInMemory);
+        Statistics.label("adjustments").collect(allInMemory.stream()
+                .anyMatch(c -> c.statement().lines().stream().anyMatch(l -> !l.adjustments().isEmpty())));
+        Statistics.label("settings kept").collect(allInMemory.stream().map(ClosedPeriod::settings).distinct().count());
     }
 
     /** Without late facts and settings changes, the closed statements are those {@code account} computes. */
@@ -76,18 +98,34 @@ class PeriodCloserProperties {
         }
         LedgerSettings settings = settings(1.0);
         Store store = new Store();
-        new PeriodCloser(CLUSTER, store).closeDue(settings, arrivals);
+        new PeriodCloser(CLUSTER, store, new InMemoryStoredFacts(CLUSTER, arrivals, new TreeSet<>()))
+                .closeDue(settings);
         long watermark = facts.get(facts.size() - 1).at();
         List<StatementView> offline = Books.statements(CLUSTER, settings, facts, Instant.ofEpochMilli(watermark))
                 .stream().filter(s -> StatementView.CLOSED.equals(s.state())).toList();
         assertThat(store.closed().stream().map(ClosedPeriod::statement).toList()).isEqualTo(offline);
     }
 
-    private static List<ClosedPeriod> run(History h, Random ticks, double tickProbability) {
+    /** How the closer computes: streamed from checkpoints, streamed from the registration, or every fact in memory. */
+    private enum Mode {
+        CHECKPOINTED, FROM_REGISTRATION, ALL_IN_MEMORY
+    }
+
+    private static List<ClosedPeriod> run(History h, Random ticks, double tickProbability, Mode mode) {
         Store store = new Store();
-        PeriodCloser closer = new PeriodCloser(CLUSTER, store);
-        LedgerSettings inForce = settings(1.0);
         List<Arrival> arrived = new ArrayList<>();
+        // a live ledger checkpoints after some transactions: at the horizon just after them
+        NavigableSet<Long> checkpoints = new TreeSet<>();
+        Random checkpointing = new Random(h.arrivals().size());
+        h.arrivals().forEach(a -> {
+            if (mode == Mode.CHECKPOINTED && checkpointing.nextInt(3) == 0) {
+                checkpoints.add(a.position() + 1);
+            }
+        });
+        InMemoryStoredFacts facts = new InMemoryStoredFacts(CLUSTER, arrived, checkpoints);
+        PeriodCloser streamed = new PeriodCloser(CLUSTER, store, facts);
+        AllInMemoryCloser plain = new AllInMemoryCloser(CLUSTER, store);
+        LedgerSettings inForce = settings(1.0);
         List<Arrival> all = h.arrivals();
         for (int i = 0; i < all.size(); i++) {
             arrived.add(all.get(i));
@@ -97,14 +135,30 @@ class PeriodCloserProperties {
             }
             LedgerSettings change = h.changesAfter().get(all.get(i).position());
             if (change != null) {
-                closer.closeEnded(inForce, arrived);
+                if (mode == Mode.ALL_IN_MEMORY) {
+                    plain.closeEnded(inForce, arrived);
+                } else {
+                    streamed.closeEnded(inForce);
+                }
                 inForce = change;
             } else if (ticks.nextDouble() < tickProbability) {
-                closer.closeDue(inForce, arrived);
+                closeDue(mode, streamed, plain, inForce, arrived);
             }
         }
-        closer.closeDue(inForce, arrived);
+        closeDue(mode, streamed, plain, inForce, arrived);
+        if (mode == Mode.CHECKPOINTED) {
+            Statistics.label("a replay started from a stored state").collect(facts.statesUsed() > 0);
+        }
         return store.closed();
+    }
+
+    private static void closeDue(Mode mode, PeriodCloser streamed, AllInMemoryCloser plain, LedgerSettings settings,
+            List<Arrival> arrived) {
+        if (mode == Mode.ALL_IN_MEMORY) {
+            plain.closeDue(settings, arrived);
+        } else {
+            streamed.closeDue(settings);
+        }
     }
 
     private static History history(Random random, int containers, int changes) {

@@ -9,7 +9,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
 
-import io.fairledger.core.replay.Replay;
 import io.fairledger.core.replay.ReplayConfig;
 import io.fairledger.core.replay.ReplayResult;
 import io.fairledger.errors.NotReady;
@@ -37,7 +36,7 @@ class WhatIfReplayProperties {
         ReplayResult expected = Books.replay(CLUSTER, settings, facts, until);
 
         ReplayConfig config = settings.toReplayConfig(CLUSTER, until);
-        WhatIfReplay streamed = new WhatIfReplay(new Replay(config), new LedgerFeed(config.cluster().capacity()),
+        WhatIfReplay streamed = new WhatIfReplay(StreamedReplay.fromRegistration(config),
                 Duration.ofDays(1), () -> false);
         facts.forEach(streamed::accept);
         ReplayResult actual = streamed.finish(until.toEpochMilli());
@@ -54,7 +53,7 @@ class WhatIfReplayProperties {
         ReplayConfig config = PeriodCloserProperties.settings(1.0).toReplayConfig(CLUSTER,
                 Instant.ofEpochMilli(facts.get(facts.size() - 1).at()));
         int[] looks = {0};
-        WhatIfReplay replay = new WhatIfReplay(new Replay(config), new LedgerFeed(config.cluster().capacity()),
+        WhatIfReplay replay = new WhatIfReplay(StreamedReplay.fromRegistration(config),
                 Duration.ofDays(1), () -> ++looks[0] > 1);
         assertThatThrownBy(() -> facts.forEach(replay::accept)).isInstanceOf(NotReady.class)
                 .hasMessageContaining("stopped after " + WhatIfReplay.CHECK_EVERY + " facts: the client has gone");
@@ -66,7 +65,7 @@ class WhatIfReplayProperties {
         List<LedgerFact> facts = facts(8, 10);
         ReplayConfig config = PeriodCloserProperties.settings(1.0).toReplayConfig(CLUSTER,
                 Instant.ofEpochMilli(facts.get(facts.size() - 1).at()));
-        WhatIfReplay replay = new WhatIfReplay(new Replay(config), new LedgerFeed(config.cluster().capacity()),
+        WhatIfReplay replay = new WhatIfReplay(StreamedReplay.fromRegistration(config),
                 Duration.ofDays(-1), () -> false);
         assertThatThrownBy(() -> replay.accept(facts.get(0))).isInstanceOf(NotReady.class)
                 .hasMessageContaining("longer than its deadline");

@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.sql.Connection;
 import java.sql.PreparedStatement;
+import java.util.ArrayList;
+import java.util.List;
 
 import javax.sql.DataSource;
 
@@ -13,7 +15,7 @@ import org.junit.jupiter.api.Test;
 
 import io.quarkus.test.junit.QuarkusTest;
 
-/** {@link FactCursor} on the real PostgreSQL: arrival positions are transaction ids, ordered as numbers. */
+/** {@link FactCursor} on the real PostgreSQL: positions are transaction ids, ordered as numbers. */
 @QuarkusTest
 class FactCursorTest {
 
@@ -26,13 +28,13 @@ class FactCursorTest {
     DataSource dataSource;
 
     @Test
-    void arrivalsComeInTransactionOrderAcrossADigitBoundary() throws Exception {
-        // stored by transactions 11, 9 and 10 (below any horizon): a text order would give 10, 11, 9
+    void transactionsComeInPositionOrderAcrossADigitBoundary() throws Exception {
+        // stored by transactions 11, 9 and 10 (twice; below any horizon): a text order would give 10, 11, 9
         try (Connection c = dataSource.getConnection();
                 PreparedStatement ps = c.prepareStatement("INSERT INTO ledger_fact (cluster_id, dedupe_key, event_id, "
                         + "event_time_ms, kind, fact, source_topic, source_partition, source_offset, tx) "
                         + "VALUES (?, ?, ?, ?, 'TaskStarted', ?, 't', 0, ?, ?::xid8)")) {
-            long[] txs = {11, 9, 10};
+            long[] txs = {11, 9, 10, 10};
             for (int i = 0; i < txs.length; i++) {
                 ps.setString(1, CLUSTER);
                 ps.setString(2, "task:t" + i + ":start");
@@ -46,7 +48,9 @@ class FactCursorTest {
             }
             ps.executeBatch();
         }
-        assertThat(cursor.arrivals(CLUSTER, cursor.horizon())).extracting(Arrival::position).containsExactly(9L,
-                10L, 11L);
+        List<StoredTransaction> stored = new ArrayList<>();
+        cursor.forEachTransaction(CLUSTER, cursor.horizon(), stored::add);
+        assertThat(stored).containsExactly(new StoredTransaction(9, 2_000, 2_000),
+                new StoredTransaction(10, 0, 1_000), new StoredTransaction(11, 3_000, 3_000));
     }
 }

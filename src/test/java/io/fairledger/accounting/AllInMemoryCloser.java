@@ -1,0 +1,117 @@
+package io.fairledger.accounting;
+
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+import io.fairledger.accounting.InMemoryStoredFacts.Arrival;
+import io.fairledger.accounting.PeriodCloser.ClosedPeriod;
+import io.fairledger.core.replay.PeriodSchedule;
+import io.fairledger.facts.LedgerFact;
+import io.fairledger.tenancy.LedgerSettings;
+
+/**
+ * The closing rule computed the plain way, as the server did before it streamed: every arrival in memory, every
+ * statement from {@link Books#statements} of every fact known at the closing position, every closed period that
+ * received a late fact recomputed the same way. A reference for {@link PeriodCloserProperties}, which checks that the
+ * streamed {@link PeriodCloser} closes the same statements; not used by the server.
+ */
+public final class AllInMemoryCloser {
+
+    private final String clusterId;
+    private final PeriodCloser.ClosedStatements store;
+
+    public AllInMemoryCloser(String clusterId, PeriodCloser.ClosedStatements store) {
+        this.clusterId = clusterId;
+        this.store = store;
+    }
+
+    public List<ClosedPeriod> closeDue(LedgerSettings settings, List<Arrival> arrivals) {
+        List<ClosedPeriod> closed = new ArrayList<>(store.closed());
+        List<ClosedPeriod> out = new ArrayList<>();
+        long lateness = settings.lateness().toMillis();
+        PeriodSchedule schedule = schedule(settings);
+        long due = PeriodCloser.nextToClose(settings, closed).end() + lateness;
+        long watermark = Long.MIN_VALUE;
+        int i = 0;
+        while (i < arrivals.size()) {
+            long position = arrivals.get(i).position();
+            int j = i;
+            while (j < arrivals.size() && arrivals.get(j).position() == position) {
+                watermark = Math.max(watermark, arrivals.get(j).fact().at());
+                j++;
+            }
+            if (watermark >= due) {
+                long through = schedule.periodOf(watermark - lateness).start();
+                out.addAll(closeThrough(through, settings, arrivals.subList(0, j), position, closed));
+                due = PeriodCloser.nextToClose(settings, closed).end() + lateness;
+            }
+            i = j;
+        }
+        return out;
+    }
+
+    Instant closeEnded(LedgerSettings settings, List<Arrival> arrivals) {
+        List<ClosedPeriod> closed = new ArrayList<>(store.closed());
+        closed.addAll(closeDue(settings, arrivals));
+        if (!arrivals.isEmpty()) {
+            long watermark = arrivals.stream().mapToLong(a -> a.fact().at()).max().orElseThrow();
+            closeThrough(schedule(settings).periodOf(watermark).start(), settings, arrivals,
+                    arrivals.get(arrivals.size() - 1).position(), closed);
+        }
+        return Instant.ofEpochMilli(PeriodCloser.nextToClose(settings, closed).start());
+    }
+
+    private List<ClosedPeriod> closeThrough(long through, LedgerSettings settings, List<Arrival> known, long position,
+            List<ClosedPeriod> closed) {
+        Instant closedUntil = PeriodCloser.closedUntil(closed);
+        if (PeriodCloser.nextToClose(settings, closed).end() > through) {
+            return List.of();
+        }
+        List<LedgerFact> facts = new ArrayList<>(known.size());
+        known.forEach(a -> facts.add(a.fact()));
+        Map<String, List<StatementView.Adjustment>> due = LateAdjustments.due(
+                closed.stream().map(ClosedPeriod::statement).toList(), recomputed(closed, known, facts));
+        List<ClosedPeriod> out = new ArrayList<>();
+        for (StatementView s : Books.statements(clusterId, settings, facts, Instant.ofEpochMilli(through))) {
+            if (closedUntil != null && !s.end().isAfter(closedUntil)) {
+                continue;
+            }
+            StatementView closing = LateAdjustments.carry(s.in(StatementView.CLOSED), out.isEmpty() ? due : Map.of());
+            ClosedPeriod c = store.store(new ClosedPeriod(closing, settings, position));
+            closed.add(c);
+            out.add(c);
+        }
+        return out;
+    }
+
+    private static PeriodSchedule schedule(LedgerSettings settings) {
+        return settings.toReplayConfig("schedule", settings.registeredAt()).periods();
+    }
+
+    private Map<String, StatementView> recomputed(List<ClosedPeriod> closed, List<Arrival> known,
+            List<LedgerFact> facts) {
+        Map<LedgerSettings, Instant> untilBySettings = new LinkedHashMap<>();
+        for (ClosedPeriod c : closed) {
+            boolean late = known.stream().anyMatch(a -> a.position() > c.position()
+                    && a.fact().at() < c.statement().end().toEpochMilli());
+            if (late) {
+                untilBySettings.merge(c.settings(), c.statement().end(), (a, b) -> a.isAfter(b) ? a : b);
+            }
+        }
+        Map<String, LedgerSettings> keptUnder = new HashMap<>();
+        closed.forEach(c -> keptUnder.put(c.statement().period(), c.settings()));
+        Map<String, StatementView> out = new LinkedHashMap<>();
+        untilBySettings.forEach((settings, until) -> {
+            for (StatementView s : Books.statements(clusterId, settings, facts, until)) {
+                if (settings.equals(keptUnder.get(s.period()))) {
+                    out.put(s.period(), s);
+                }
+            }
+        });
+        return out;
+    }
+}

@@ -1,0 +1,131 @@
+package io.fairledger.accounting;
+
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.DataInputStream;
+import java.io.DataOutputStream;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.NavigableSet;
+import java.util.Optional;
+import java.util.TreeSet;
+import java.util.function.Consumer;
+
+import io.fairledger.core.replay.Checkpoint;
+import io.fairledger.core.replay.Replay;
+import io.fairledger.core.replay.ReplayConfig;
+import io.fairledger.facts.LedgerFact;
+import io.fairledger.facts.StoredTransaction;
+import io.fairledger.tenancy.LedgerSettings;
+
+/**
+ * The period closer's stored facts in memory, for tests: the arrivals so far (a list the caller appends to, in position
+ * order) and, optionally, checkpoints made as a live ledger makes them: at horizon {@code H}, holding every fact stored
+ * before {@code H}, its last applied instant the latest of them. A checkpoint is usable for the facts stored up to
+ * {@code p} when {@code H <= p + 1} and no fact stored in {@code [H, p]} is at or before that instant, as
+ * {@code live.BoundedReplays} decides; it is handed out restored from its bytes ({@link Checkpoint}, {@link LedgerFeed}
+ * written and read), so the closer continues a state that went through the codec.
+ */
+public final class InMemoryStoredFacts implements PeriodCloser.StoredFacts {
+
+    /** A fact with the position (transaction) that stored it. */
+    public record Arrival(long position, LedgerFact fact) {
+    }
+
+    private final String clusterId;
+    private final List<Arrival> arrived;
+    private final NavigableSet<Long> checkpointHorizons;
+    private long statesUsed;
+
+    /**
+     * @param arrived            the facts stored so far, in position order (read live: the caller may append)
+     * @param checkpointHorizons the horizons at which checkpoints were made (none: always from the registration)
+     */
+    InMemoryStoredFacts(String clusterId, List<Arrival> arrived, NavigableSet<Long> checkpointHorizons) {
+        this.clusterId = clusterId;
+        this.arrived = arrived;
+        this.checkpointHorizons = new TreeSet<>(checkpointHorizons);
+    }
+
+    @Override
+    public void forEachTransaction(Consumer<StoredTransaction> sink) {
+        int i = 0;
+        while (i < arrived.size()) {
+            long position = arrived.get(i).position();
+            long earliest = Long.MAX_VALUE;
+            long latest = Long.MIN_VALUE;
+            for (; i < arrived.size() && arrived.get(i).position() == position; i++) {
+                earliest = Math.min(earliest, arrived.get(i).fact().at());
+                latest = Math.max(latest, arrived.get(i).fact().at());
+            }
+            sink.accept(new StoredTransaction(position, earliest, latest));
+        }
+    }
+
+    @Override
+    public void forEachStored(long position, long fromMs, long untilMs, Consumer<LedgerFact> sink) {
+        storedBefore(position + 1).stream().filter(f -> f.at() >= fromMs && f.at() <= untilMs).forEach(sink);
+    }
+
+    @Override
+    public Optional<StoredLedgerStates.State> newestState(LedgerSettings settings, long position) {
+        long best = Long.MIN_VALUE;
+        Long bestHorizon = null;
+        for (long horizon : checkpointHorizons.headSet(position + 1, true)) {
+            List<LedgerFact> held = storedBefore(horizon);
+            if (held.isEmpty()) {
+                continue;
+            }
+            long lastApplied = held.get(held.size() - 1).at();
+            boolean lacking = arrived.stream().anyMatch(a -> a.position() >= horizon && a.position() <= position
+                    && a.fact().at() <= lastApplied);
+            if (!lacking && lastApplied > best) {
+                best = lastApplied;
+                bestHorizon = horizon;
+            }
+        }
+        if (bestHorizon == null) {
+            return Optional.empty();
+        }
+        statesUsed++;
+        return Optional.of(restored(settings, storedBefore(bestHorizon)));
+    }
+
+    /** How many times a stored state was handed out. */
+    long statesUsed() {
+        return statesUsed;
+    }
+
+    /** The facts stored before {@code horizon}, in {@link LedgerFeed#ORDER}. */
+    private List<LedgerFact> storedBefore(long horizon) {
+        List<LedgerFact> out = new ArrayList<>();
+        arrived.stream().filter(a -> a.position() < horizon).forEach(a -> out.add(a.fact()));
+        out.sort(LedgerFeed.ORDER);
+        return out;
+    }
+
+    /** The ledger state of {@code facts} as a live ledger builds it (one instant at a time), through the codec. */
+    private StoredLedgerStates.State restored(LedgerSettings settings, List<LedgerFact> facts) {
+        ReplayConfig config = settings.toReplayConfig(clusterId, settings.registeredAt());
+        Replay replay = new Replay(config);
+        LedgerFeed feed = new LedgerFeed(config.cluster().capacity());
+        StreamedReplay building = new StreamedReplay(replay, feed);
+        facts.forEach(building::accept);
+        long lastApplied = facts.get(facts.size() - 1).at();
+        // a live ledger has closed the periods ending by its latest fact, as applying that fact does
+        building.finish(lastApplied);
+        try {
+            ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+            try (DataOutputStream out = new DataOutputStream(bytes)) {
+                feed.write(out);
+            }
+            LedgerFeed readFeed = LedgerFeed.read(new DataInputStream(new ByteArrayInputStream(bytes.toByteArray())));
+            return new StoredLedgerStates.State(Checkpoint.fromBytes(config, Checkpoint.toBytes(replay)), readFeed,
+                    lastApplied, facts.size());
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+}
