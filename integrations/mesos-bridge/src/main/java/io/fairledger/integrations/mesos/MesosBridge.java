@@ -38,6 +38,17 @@ public final class MesosBridge implements AutoCloseable {
 
     /** Which masters, which cluster, how long silence may last, how long to wait before resubscribing. */
     public record Settings(List<URI> masters, String cluster, Duration heartbeatTimeout, Duration reconnectDelay) {
+
+        /** The ids fairledger registers (its {@code ConfigurationChanges.CLUSTER_ID_PATTERN}); it goes into URLs. */
+        static final String CLUSTER_ID_PATTERN = "[a-z0-9][a-z0-9-]{0,62}";
+
+        /** @throws IllegalArgumentException for a cluster id fairledger would not register, saying what it accepts */
+        public Settings {
+            if (cluster == null || !cluster.matches(CLUSTER_ID_PATTERN)) {
+                throw new IllegalArgumentException("--cluster is '" + cluster + "': fairledger's cluster ids are 1 to "
+                        + "63 lower-case letters, digits and '-', starting with a letter or digit");
+            }
+        }
     }
 
     private final Settings settings;

@@ -40,9 +40,14 @@ public final class MesosBridgeMain {
             masters.add(URI.create(m.trim()));
         }
         kafka.put("bootstrap.servers", required(options, "bootstrap-servers"));
-        MesosBridge.Settings settings = new MesosBridge.Settings(masters, required(options, "cluster"),
-                Duration.ofSeconds(Long.parseLong(options.getOrDefault("heartbeat-timeout", "45"))),
-                Duration.ofMillis(Long.parseLong(options.getOrDefault("reconnect-delay", "2000"))));
+        MesosBridge.Settings settings = null;
+        try {
+            settings = new MesosBridge.Settings(masters, required(options, "cluster"),
+                    Duration.ofSeconds(Long.parseLong(options.getOrDefault("heartbeat-timeout", "45"))),
+                    Duration.ofMillis(Long.parseLong(options.getOrDefault("reconnect-delay", "2000"))));
+        } catch (IllegalArgumentException e) {
+            usage(e.getMessage());
+        }
         MesosBridge bridge = new MesosBridge(settings, new KafkaSink(kafka)).start();
         Runtime.getRuntime().addShutdownHook(new Thread(bridge::close));
         String grantsUrl = options.get("grants-url");

@@ -21,9 +21,15 @@ public record BridgeConfig(String cluster, Path journalDir, long segmentBytes, b
     public static final String JOURNAL_FSYNC = "fairledger.journal.fsync";
     public static final String DEMAND_INTERVAL = "fairledger.demand.interval-ms";
     private static final String KAFKA_PREFIX = "fairledger.kafka.";
+    /** The ids fairledger registers (its {@code ConfigurationChanges.CLUSTER_ID_PATTERN}); the bridge puts it in URLs. */
+    static final String CLUSTER_ID_PATTERN = "[a-z0-9][a-z0-9-]{0,62}";
 
     public static BridgeConfig from(Configuration conf) {
         String cluster = required(conf, CLUSTER);
+        if (!cluster.matches(CLUSTER_ID_PATTERN)) {
+            throw new IllegalArgumentException(CLUSTER + " is '" + cluster + "': fairledger's cluster ids are 1 to 63 "
+                    + "lower-case letters, digits and '-', starting with a letter or digit (docs/integrations.md)");
+        }
         required(conf, BOOTSTRAP);
         Map<String, Object> kafka = new HashMap<>();
         for (Map.Entry<String, String> e : conf.getPropsWithPrefix(KAFKA_PREFIX).entrySet()) {
