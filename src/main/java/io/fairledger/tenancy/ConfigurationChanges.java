@@ -123,12 +123,7 @@ public class ConfigurationChanges {
         LedgerSettings before = tenancy.hasLedgerSettings(clusterId) ? tenancy.ledgerSettings(clusterId) : null;
         Instant effectiveFrom = periods.closeBeforeChange(clusterId);
         settings.validate(clusterId);
-        for (LedgerSettings.Tenant t : settings.tenants() == null
-                ? List.<LedgerSettings.Tenant>of()
-                : settings.tenants()) {
-            tenancy.upsertTenant(clusterId, t.path(), BigDecimal.valueOf(t.weight()),
-                    t.discountOverride() == null ? null : BigDecimal.valueOf(t.discountOverride()));
-        }
+        tenancy.upsertTenants(clusterId, settings.tenants() == null ? List.of() : settings.tenants());
         tenancy.storeLedgerSettings(clusterId, settings);
         LedgerSettings after = tenancy.ledgerSettings(clusterId);
         audit.record(clusterId, "ledger-settings", before, after,

@@ -189,22 +189,63 @@ public class TenancyService {
     public TenantEntity upsertTenant(String clusterId, String path, BigDecimal weight,
             BigDecimal discountRateOverride) {
         ClusterEntity cluster = cluster(clusterId);
+        Map<String, TenantEntity> byPath = new HashMap<>();
+        for (String known : TenantPath.parse(checkedPath(cluster, path)).ancestors(cluster.resourceManager
+                .pathSyntax())) {
+            TenantEntity ancestor = TenantEntity.byPath(clusterId, known);
+            if (ancestor != null) {
+                byPath.put(known, ancestor);
+            }
+        }
+        TenantEntity existing = TenantEntity.byPath(clusterId, path);
+        if (existing != null) {
+            byPath.put(path, existing);
+        }
+        return upsert(cluster, byPath, path, weight, discountRateOverride);
+    }
+
+    /**
+     * {@link #upsertTenant} for each of {@code tenants}, in one transaction, reading the cluster's tenants once: the
+     * cost grows with the number of tenants, not with its square (no query, hence no flush, between two upserts).
+     */
+    @Transactional
+    public void upsertTenants(String clusterId, List<LedgerSettings.Tenant> tenants) {
+        ClusterEntity cluster = cluster(clusterId);
+        Map<String, TenantEntity> byPath = new HashMap<>();
+        for (TenantEntity t : TenantEntity.ofCluster(clusterId)) {
+            byPath.put(t.path, t);
+        }
+        for (LedgerSettings.Tenant t : tenants) {
+            upsert(cluster, byPath, checkedPath(cluster, t.path()), BigDecimal.valueOf(t.weight()),
+                    t.discountOverride() == null ? null : BigDecimal.valueOf(t.discountOverride()));
+        }
+    }
+
+    /** {@code path} if it is a tenant path of the cluster's resource manager; {@code Invalid} saying why if not. */
+    private static String checkedPath(ClusterEntity cluster, String path) {
         String problem = TenantPath.problem(cluster.resourceManager.pathSyntax(), path);
         if (problem != null) {
             throw new Invalid(problem);
         }
+        return path;
+    }
+
+    /** Upserts {@code path} and its missing ancestors, looking tenants up in (and adding them to) {@code byPath}. */
+    private static TenantEntity upsert(ClusterEntity cluster, Map<String, TenantEntity> byPath, String path,
+            BigDecimal weight, BigDecimal discountRateOverride) {
         for (String ancestor : TenantPath.parse(path).ancestors(cluster.resourceManager.pathSyntax())) {
-            if (TenantEntity.byPath(clusterId, ancestor) == null) {
-                save(new TenantEntity(), cluster, ancestor, DEFAULT_WEIGHT, null);
-            }
+            byPath.computeIfAbsent(ancestor, a -> save(new TenantEntity(), cluster, a, DEFAULT_WEIGHT, null));
         }
-        TenantEntity tenant = TenantEntity.byPath(clusterId, path);
+        TenantEntity tenant = byPath.get(path);
         if (tenant == null) {
             tenant = new TenantEntity();
         } else if (discountRateOverride == null) {
             discountRateOverride = tenant.discountRateOverride;
         }
-        return save(tenant, cluster, path, weight == null ? DEFAULT_WEIGHT : weight, discountRateOverride);
+        TenantEntity saved = save(tenant, cluster, path, weight == null ? DEFAULT_WEIGHT : weight,
+                discountRateOverride);
+        byPath.put(path, saved);
+        return saved;
     }
 
     private static TenantEntity save(TenantEntity tenant, ClusterEntity cluster, String path, BigDecimal weight,

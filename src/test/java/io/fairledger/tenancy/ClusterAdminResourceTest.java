@@ -45,6 +45,24 @@ class ClusterAdminResourceTest {
     }
 
     @Test
+    void ledgerSettingsCreateMissingAncestorsAndKeepAnOverrideTheyDoNotName() {
+        given().contentType(ContentType.JSON).body("{\"id\":\"settings-tree\",\"resourceManager\":\"YARN\"}")
+                .post(CLUSTERS).then().statusCode(201);
+        given().contentType(ContentType.JSON).body("{\"weight\":2,\"discountRateOverride\":0.25}")
+                .put(CLUSTERS + "/settings-tree/tenants/root.kept").then().statusCode(200);
+        given().contentType(ContentType.JSON).body("""
+                {"registeredAt":"2026-01-01T00:00:00Z","capacity":{"vcores":8,"memoryMb":8192,"gpus":0},
+                 "period":{"length":"PT1H"},"tenants":[{"path":"root.kept","weight":4},
+                 {"path":"root.x.y","weight":3},{"path":"root.x.z","weight":5}]}""")
+                .put(CLUSTERS + "/settings-tree/ledger-settings").then().statusCode(200);
+        given().get(CLUSTERS + "/settings-tree/tenants")
+                .then().statusCode(200)
+                .body("path", contains("root", "root.kept", "root.x", "root.x.y", "root.x.z"))
+                .body("weight", contains(1.0f, 4.0f, 1.0f, 3.0f, 5.0f))
+                .body("discountRateOverride[1]", equalTo(0.25f));
+    }
+
+    @Test
     void mesosRolesUseSlashes() {
         given().contentType(ContentType.JSON).body("{\"id\":\"roles-mesos\",\"resourceManager\":\"MESOS\"}")
                 .post(CLUSTERS).then().statusCode(201);
