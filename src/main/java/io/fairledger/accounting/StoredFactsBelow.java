@@ -2,6 +2,7 @@ package io.fairledger.accounting;
 
 import java.sql.SQLException;
 import java.util.Optional;
+import java.util.OptionalLong;
 import java.util.function.Consumer;
 
 import io.fairledger.facts.FactCursor;
@@ -38,9 +39,19 @@ final class StoredFactsBelow implements PeriodCloser.StoredFacts {
     }
 
     @Override
-    public void forEachTransaction(Consumer<StoredTransaction> sink) {
+    public void forEachTransactionAfter(long position, Consumer<StoredTransaction> sink) {
         try {
-            cursor.forEachTransaction(clusterId, horizon, sink);
+            cursor.forEachTransaction(clusterId, after(position), horizon, sink);
+        } catch (SQLException e) {
+            throw unreadable(e);
+        }
+    }
+
+    @Override
+    public OptionalLong latestStored(long position) {
+        try {
+            Long latest = cursor.latestStored(clusterId, after(position));
+            return latest == null ? OptionalLong.empty() : OptionalLong.of(latest);
         } catch (SQLException e) {
             throw unreadable(e);
         }
