@@ -147,9 +147,9 @@ public final class PeriodCloser {
      * watermark). The pass starts after the latest position a period was closed at, with the watermark there
      * ({@link Planner#resumeAfter}), so it reads only the transactions stored since; from the first transaction when
      * nothing is closed yet, or when that watermark is at or past the next due instant already (a settings change moved
-     * the schedule or shortened the lateness: the rule then closes at the first position that passed it). For each, which closed periods may have received a late fact by then: the earliest event time stored
-     * after each closing position is kept per range between two closing positions, so a look costs one entry per
-     * closing position.
+     * the schedule or shortened the lateness: the rule then closes at the first position that passed it). For each,
+     * which closed periods may have received a late fact by then: the earliest event time stored after each closing
+     * position is kept per range between two closing positions, so a look costs one entry per closing position.
      */
     private List<Step> steps(LedgerSettings settings, boolean ended) {
         List<ClosedPeriod> closed = store.closed();

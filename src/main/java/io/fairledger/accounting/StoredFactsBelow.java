@@ -13,9 +13,10 @@ import io.fairledger.tenancy.LedgerSettings;
 
 /**
  * The stored facts of one cluster below a horizon of the fact cursor, as the period closer reads them
- * ({@link PeriodCloser.StoredFacts}): the transactions by one aggregate, the facts up to a position (the horizon just
- * after it) by the cursor, in event-time order, and the live ledgers' checkpoints as starting states. A database error
- * is an {@link IllegalStateException} naming the cluster.
+ * ({@link PeriodCloser.StoredFacts}): the transactions after a position by one aggregate, the latest event time stored
+ * up to a position by one read of the event-time index, the facts up to a position (the horizon just after it) by the
+ * cursor, in event-time order, and the live ledgers' checkpoints as starting states. A database error is an
+ * {@link IllegalStateException} naming the cluster.
  */
 final class StoredFactsBelow implements PeriodCloser.StoredFacts {
 
