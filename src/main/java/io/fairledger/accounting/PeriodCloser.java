@@ -7,6 +7,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalLong;
 import java.util.TreeMap;
 import java.util.function.Consumer;
 
@@ -40,7 +41,9 @@ import io.fairledger.tenancy.LedgerSettings;
  *
  * <p>
  * <b>Cost.</b> Nothing holds the facts. The closing positions and the late facts are found from the transactions alone
- * (position, earliest and latest event time: one pass, memory per closed period). The periods closing at one position
+ * (position, earliest and latest event time: memory per closed period), and only from those stored after the latest
+ * position a period was closed at, with the watermark there (one read of the latest event time stored up to it): a
+ * close costs what was stored since the last one, not every fact of the cluster. The periods closing at one position
  * are stated by one replay of the facts stored up to it, and each closed period that received a late fact is
  * recomputed by one replay per distinct stored settings; each replay starts from the newest usable stored ledger state
  * ({@link StoredFacts#newestState}), or from the registration, and streams the facts after it one instant at a time
@@ -68,8 +71,17 @@ public final class PeriodCloser {
      */
     public interface StoredFacts {
 
-        /** Each transaction that stored facts, in position order, with the span of their event times. */
-        void forEachTransaction(Consumer<StoredTransaction> sink);
+        /**
+         * Each transaction after {@code position} that stored facts, in position order, with the span of their event
+         * times; {@link PeriodCloser#BEFORE_ANY} for every transaction.
+         */
+        void forEachTransactionAfter(long position, Consumer<StoredTransaction> sink);
+
+        /**
+         * The latest event time among the facts stored at or before {@code position} (the watermark then); empty when
+         * there is none.
+         */
+        OptionalLong latestStored(long position);
 
         /**
          * The facts stored at or before {@code position} with event time in {@code [fromMs, untilMs]}, in
@@ -93,6 +105,9 @@ public final class PeriodCloser {
      */
     private record Step(long position, long through, Map<Long, Long> lateSince) {
     }
+
+    /** The position before every transaction: {@link StoredFacts#forEachTransactionAfter} it reads them all. */
+    public static final long BEFORE_ANY = -1L;
 
     private final String clusterId;
     private final ClosedStatements store;
@@ -129,13 +144,24 @@ public final class PeriodCloser {
     /**
      * Where periods close, from one pass over the transactions: at each position that brings the watermark past the
      * next period's end plus the lateness (then, with {@code ended}, at the last position every period ended by the
-     * watermark). For each, which closed periods may have received a late fact by then: the earliest event time stored
-     * after each closing position is kept per range between two closing positions, so a look costs one entry per
-     * closing position.
+     * watermark). The pass starts after the latest position a period was closed at, with the watermark there
+     * ({@link Planner#resumeAfter}), so it reads only the transactions stored since; from the first transaction when
+     * nothing is closed yet, or when that watermark is at or past the next due instant already (a settings change moved
+     * the schedule or shortened the lateness: the rule then closes at the first position that passed it). For each,
+     * which closed periods may have received a late fact by then: the earliest event time stored after each closing
+     * position is kept per range between two closing positions, so a look costs one entry per closing position.
      */
     private List<Step> steps(LedgerSettings settings, boolean ended) {
-        Planner planner = new Planner(settings, store.closed());
-        facts.forEachTransaction(planner);
+        List<ClosedPeriod> closed = store.closed();
+        Planner planner = new Planner(settings, closed);
+        if (!closed.isEmpty()) {
+            long last = closed.stream().mapToLong(ClosedPeriod::position).max().orElseThrow();
+            long watermark = facts.latestStored(last).orElse(Long.MIN_VALUE);
+            if (watermark < planner.due) {
+                planner.resumeAfter(last, watermark);
+            }
+        }
+        facts.forEachTransactionAfter(planner.after, planner);
         if (ended) {
             planner.closeEnded();
         }
@@ -158,6 +184,8 @@ public final class PeriodCloser {
         private long due;
         private long watermark = Long.MIN_VALUE;
         private Long last;
+        /** The position after which the transactions are taken: {@link #BEFORE_ANY} unless {@link #resumeAfter}. */
+        private long after = BEFORE_ANY;
 
         Planner(LedgerSettings settings, List<ClosedPeriod> closed) {
             this.settings = settings;
@@ -169,6 +197,24 @@ public final class PeriodCloser {
             }
             closedUntil = closedUntil(closed);
             due = nextToClose(settings, closedUntil).end() + lateness;
+        }
+
+        /**
+         * Starts after {@code position}, the latest position a period was closed at, where the watermark was
+         * {@code watermark}, below the next due instant. The pass from the first transaction finds the same steps: up
+         * to that position it closes nothing more (the watermark only grows, and it is below the next due instant
+         * there); and the late facts stored up to it were found by the step at that position, which recomputed their
+         * periods from every fact stored up to it and issued the differences, so that for every closed period its
+         * statement plus the adjustments issued for it is what the facts stored up to that position say. Only a fact
+         * stored after it, for an instant before a closed period's end, can call for an adjustment: the closing
+         * positions start with no earliest event time after them, and the first step after such a fact finds it (later
+         * steps of the same pass recompute its period again and find nothing left to issue, as the pass from the first
+         * transaction does for every late fact ever stored).
+         */
+        void resumeAfter(long position, long watermark) {
+            this.after = position;
+            this.last = position;
+            this.watermark = watermark;
         }
 
         @Override

@@ -115,20 +115,23 @@ public class FactCursor {
     }
 
     /**
-     * Every transaction before {@code to} that stored facts of {@code clusterId}, in position order, with the span of
-     * their event times: one aggregate streamed through a cursor, no fact read. What the period closer finds its
-     * closing positions and late facts by ({@code accounting.PeriodCloser}).
+     * Every transaction in {@code [from, to)} that stored facts of {@code clusterId}, in position order, with the span
+     * of their event times: one aggregate streamed through a cursor, no fact decoded. What the period closer finds its
+     * closing positions and late facts by ({@code accounting.PeriodCloser}); it starts after its latest closing
+     * position, so the transaction index ({@code ledger_fact_tx}) bounds the read to the facts stored since.
      */
-    public void forEachTransaction(String clusterId, String to, Consumer<StoredTransaction> sink) throws SQLException {
+    public void forEachTransaction(String clusterId, String from, String to, Consumer<StoredTransaction> sink)
+            throws SQLException {
         try (Connection c = dataSource.getConnection()) {
             boolean own = c.getAutoCommit();
             c.setAutoCommit(false);
             // ordered by the table's column: the text output column would sort 10 before 9
             try (PreparedStatement ps = c.prepareStatement("SELECT tx::text AS position, min(event_time_ms), "
-                    + "max(event_time_ms) FROM ledger_fact WHERE cluster_id = ? AND tx < ?::xid8 "
+                    + "max(event_time_ms) FROM ledger_fact WHERE cluster_id = ? AND tx >= ?::xid8 AND tx < ?::xid8 "
                     + "GROUP BY ledger_fact.tx ORDER BY ledger_fact.tx")) {
                 ps.setString(1, clusterId);
-                ps.setString(2, to);
+                ps.setString(2, from);
+                ps.setString(3, to);
                 ps.setFetchSize(FETCH_SIZE);
                 try (ResultSet rs = ps.executeQuery()) {
                     while (rs.next()) {
@@ -139,6 +142,26 @@ public class FactCursor {
             }
             if (own) {
                 c.commit();
+            }
+        }
+    }
+
+    /**
+     * The latest event time among the facts of {@code clusterId} stored by transactions before {@code to}, or null when
+     * there are none: the watermark the period closer resumes from. The time index ({@code ledger_fact_time}) is read
+     * backwards from the latest fact, so only the facts stored at or after {@code to} with a later event time are
+     * passed over.
+     */
+    public Long latestStored(String clusterId, String to) throws SQLException {
+        try (Connection c = dataSource.getConnection();
+                PreparedStatement ps = c.prepareStatement(
+                        "SELECT max(event_time_ms) FROM ledger_fact WHERE cluster_id = ? AND tx < ?::xid8")) {
+            ps.setString(1, clusterId);
+            ps.setString(2, to);
+            try (ResultSet rs = ps.executeQuery()) {
+                rs.next();
+                long latest = rs.getLong(1);
+                return rs.wasNull() ? null : latest;
             }
         }
     }

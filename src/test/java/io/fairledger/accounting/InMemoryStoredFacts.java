@@ -10,6 +10,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.NavigableSet;
 import java.util.Optional;
+import java.util.OptionalLong;
 import java.util.TreeSet;
 import java.util.function.Consumer;
 
@@ -38,6 +39,7 @@ public final class InMemoryStoredFacts implements PeriodCloser.StoredFacts {
     private final List<Arrival> arrived;
     private final NavigableSet<Long> checkpointHorizons;
     private long statesUsed;
+    private long transactionsRead;
 
     /**
      * @param arrived            the facts stored so far, in position order (read live: the caller may append)
@@ -50,9 +52,13 @@ public final class InMemoryStoredFacts implements PeriodCloser.StoredFacts {
     }
 
     @Override
-    public void forEachTransaction(Consumer<StoredTransaction> sink) {
+    public void forEachTransactionAfter(long after, Consumer<StoredTransaction> sink) {
         int i = 0;
+        while (i < arrived.size() && arrived.get(i).position() <= after) {
+            i++;
+        }
         while (i < arrived.size()) {
+            transactionsRead++;
             long position = arrived.get(i).position();
             long earliest = Long.MAX_VALUE;
             long latest = Long.MIN_VALUE;
@@ -62,6 +68,11 @@ public final class InMemoryStoredFacts implements PeriodCloser.StoredFacts {
             }
             sink.accept(new StoredTransaction(position, earliest, latest));
         }
+    }
+
+    @Override
+    public OptionalLong latestStored(long position) {
+        return arrived.stream().filter(a -> a.position() <= position).mapToLong(a -> a.fact().at()).max();
     }
 
     @Override
@@ -91,6 +102,11 @@ public final class InMemoryStoredFacts implements PeriodCloser.StoredFacts {
         }
         statesUsed++;
         return Optional.of(restored(settings, storedBefore(bestHorizon)));
+    }
+
+    /** How many transactions {@link #forEachTransactionAfter} handed out. */
+    long transactionsRead() {
+        return transactionsRead;
     }
 
     /** How many times a stored state was handed out. */

@@ -82,6 +82,49 @@ class PeriodCloserProperties {
         Statistics.label("settings kept").collect(allInMemory.stream().map(ClosedPeriod::settings).distinct().count());
     }
 
+    /**
+     * Also when a change shortens or lengthens the allowed lateness, so that the watermark at the latest closing
+     * position may be past the next due instant already (the closer then reads from the first transaction).
+     */
+    @Property(tries = 100)
+    void streamedClosingEqualsTheAllInMemoryOneWhenTheLatenessChanges(@ForAll long seed,
+            @ForAll @IntRange(min = 1, max = 40) int containers, @ForAll @IntRange(min = 1, max = 3) int changes,
+            @ForAll @IntRange(min = 0, max = 10) int tickTenths) {
+        History h = history(new Random(seed), containers, changes, true);
+        double ticks = tickTenths / 10.0;
+        List<ClosedPeriod> allInMemory = run(h, new Random(seed + 1), ticks, Mode.ALL_IN_MEMORY);
+        assertThat(run(h, new Random(seed + 1), ticks, Mode.CHECKPOINTED)).isEqualTo(allInMemory);
+    }
+
+    /**
+     * A close reads only the transactions stored after the latest position a period was closed at, not every
+     * transaction of the cluster: run after every transaction, each run reads what was stored since the last close.
+     */
+    @Property(tries = 100)
+    void aCloseReadsOnlyTheTransactionsStoredSinceTheLastClose(@ForAll long seed,
+            @ForAll @IntRange(min = 1, max = 40) int containers) {
+        History h = history(new Random(seed), containers, 0);
+        Store store = new Store();
+        List<Arrival> arrived = new ArrayList<>();
+        InMemoryStoredFacts facts = new InMemoryStoredFacts(CLUSTER, arrived, new TreeSet<>());
+        PeriodCloser closer = new PeriodCloser(CLUSTER, store, facts);
+        List<Arrival> all = h.arrivals();
+        for (int i = 0; i < all.size(); i++) {
+            arrived.add(all.get(i));
+            if (i + 1 < all.size() && all.get(i + 1).position() == all.get(i).position()) {
+                continue;
+            }
+            long lastClosed = store.closed().stream().mapToLong(ClosedPeriod::position).max()
+                    .orElse(PeriodCloser.BEFORE_ANY);
+            long since = arrived.stream().filter(a -> a.position() > lastClosed).map(Arrival::position).distinct()
+                    .count();
+            long before = facts.transactionsRead();
+            closer.closeDue(settings(1.0));
+            assertThat(facts.transactionsRead() - before).isEqualTo(since);
+        }
+        Statistics.label("periods closed").collect(store.closed().size() > 0);
+    }
+
     /** Without late facts and settings changes, the closed statements are those {@code account} computes. */
     @Property(tries = 100)
     void inOrderArrivalsCloseWhatTheOfflineReplayStates(@ForAll long seed,
@@ -162,6 +205,11 @@ class PeriodCloserProperties {
     }
 
     private static History history(Random random, int containers, int changes) {
+        return history(random, containers, changes, false);
+    }
+
+    /** With {@code lateness}, each change also sets the allowed lateness to 0 to 90 minutes. */
+    private static History history(Random random, int containers, int changes, boolean lateness) {
         List<LedgerFact> facts = new ArrayList<>();
         for (int i = 0; i < containers; i++) {
             facts.addAll(container(random, i));
@@ -183,7 +231,10 @@ class PeriodCloserProperties {
         Map<Long, LedgerSettings> changesAfter = new LinkedHashMap<>();
         for (int c = 0; c < changes; c++) {
             long at = arrivals.get(random.nextInt(arrivals.size())).position();
-            changesAfter.put(at, settings(1 + random.nextInt(4)));
+            double weightB = 1 + random.nextInt(4);
+            changesAfter.put(at, lateness
+                    ? settings(weightB, Duration.ofMinutes(15L * random.nextInt(7)))
+                    : settings(weightB));
         }
         return new History(arrivals, changesAfter);
     }
@@ -203,9 +254,14 @@ class PeriodCloserProperties {
 
     /** Hourly periods, 30 minutes of lateness, eta 0.5, USAGE at 1 per vcore-hour; root.b weighs {@code weightB}. */
     static LedgerSettings settings(double weightB) {
+        return settings(weightB, Duration.ofMinutes(30));
+    }
+
+    /** As {@link #settings(double)}, with {@code lateness} allowed. */
+    static LedgerSettings settings(double weightB, Duration lateness) {
         return new LedgerSettings(T0, new LedgerSettings.Capacity(10, 10240, 0), 0.5,
                 new LedgerSettings.Memory("FULL", null, null, null), null, null,
-                new LedgerSettings.Period(null, Duration.ofHours(1)), Duration.ofMinutes(30),
+                new LedgerSettings.Period(null, Duration.ofHours(1)), lateness,
                 new LedgerSettings.Chargeback(null,
                         List.of(new LedgerSettings.Plan("std", BigDecimal.ONE, BigDecimal.ZERO, BigDecimal.ZERO)),
                         "std", null, 2, "EUR"),

@@ -49,8 +49,17 @@ class FactCursorTest {
             ps.executeBatch();
         }
         List<StoredTransaction> stored = new ArrayList<>();
-        cursor.forEachTransaction(CLUSTER, cursor.horizon(), stored::add);
+        cursor.forEachTransaction(CLUSTER, FactCursor.START, cursor.horizon(), stored::add);
         assertThat(stored).containsExactly(new StoredTransaction(9, 2_000, 2_000),
                 new StoredTransaction(10, 0, 1_000), new StoredTransaction(11, 3_000, 3_000));
+        // from a position on: the closer reads only what was stored after its last closing position
+        List<StoredTransaction> since = new ArrayList<>();
+        cursor.forEachTransaction(CLUSTER, "10", cursor.horizon(), since::add);
+        assertThat(since).containsExactly(new StoredTransaction(10, 0, 1_000), new StoredTransaction(11, 3_000, 3_000));
+        // the watermark at a position: the latest event time stored before the horizon just after it
+        assertThat(cursor.latestStored(CLUSTER, "9")).isNull();
+        assertThat(cursor.latestStored(CLUSTER, "10")).isEqualTo(2_000L);
+        assertThat(cursor.latestStored(CLUSTER, "11")).isEqualTo(2_000L);
+        assertThat(cursor.latestStored(CLUSTER, "12")).isEqualTo(3_000L);
     }
 }

@@ -17,6 +17,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalLong;
 import java.util.Random;
 import java.util.function.Consumer;
 import java.util.function.Supplier;
@@ -104,8 +105,18 @@ public final class PeriodClosing {
     private record Facts(Table table, long last, Checkpointed checkpoint) implements PeriodCloser.StoredFacts {
 
         @Override
-        public void forEachTransaction(Consumer<StoredTransaction> sink) {
-            for (long p = 1; p <= last; p++) {
+        public OptionalLong latestStored(long position) {
+            int to = table.storedUpTo(Math.min(position, last));
+            long latest = Long.MIN_VALUE;
+            for (int i = 0; i < to; i++) {
+                latest = Math.max(latest, table.at()[i]);
+            }
+            return to == 0 ? OptionalLong.empty() : OptionalLong.of(latest);
+        }
+
+        @Override
+        public void forEachTransactionAfter(long after, Consumer<StoredTransaction> sink) {
+            for (long p = Math.max(1, after + 1); p <= last; p++) {
                 int from = (int) ((p - 1) * BATCH);
                 int to = table.storedUpTo(p);
                 long earliest = Long.MAX_VALUE;
