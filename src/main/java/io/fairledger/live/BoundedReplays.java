@@ -78,6 +78,8 @@ public class BoundedReplays implements StoredLedgerStates {
     MeterRegistry registry;
 
     private Timer checkpointTimer;
+    private Timer restoreTimer;
+    private Timer queryTimer;
 
     private final Map<String, Rebuild> rebuilds = new ConcurrentHashMap<>();
     private final Map<String, Mark> marks = new ConcurrentHashMap<>();
@@ -94,12 +96,16 @@ public class BoundedReplays implements StoredLedgerStates {
             throw new IllegalStateException("fairledger.live.checkpoint.periods must be >= 0, got " + every.periods());
         }
         checkpointTimer = LiveLedgers.tickTimer(registry, "checkpoint");
+        restoreTimer = LiveLedgers.tickTimer(registry, "restore");
+        queryTimer = LiveLedgers.tickTimer(registry, "query");
     }
 
     /** The ledger of {@code clusterId} holding every fact stored before {@code horizon}. */
     public LiveLedger build(String clusterId, LedgerSettings settings, String horizon) throws SQLException {
         Optional<RetentionFloors.Floor> floor = floors.of(clusterId);
+        long started = System.nanoTime();
         Optional<Restored> restored = restoreNewest(clusterId, settings, Long.MAX_VALUE, horizon);
+        restoreTimer.record(System.nanoTime() - started, TimeUnit.NANOSECONDS);
         if (floor.isPresent() && restored.map(r -> r.from().eventTimeMs() < floor.get().checkpointMs()).orElse(true)) {
             throw new IllegalStateException("the ledger of cluster " + clusterId + " cannot be built: its facts before "
                     + floor.get().replayableFrom()
@@ -115,7 +121,13 @@ public class BoundedReplays implements StoredLedgerStates {
         long before = ledger.facts();
         long from = ledger.lastApplied() == Long.MIN_VALUE ? Long.MIN_VALUE : ledger.lastApplied() + 1;
         Instants instants = new Instants(clusterId, ledger, horizon);
-        cursor.forEachSince(clusterId, from, horizon, instants::add);
+        long querying = System.nanoTime();
+        cursor.forEachSince(clusterId, from, horizon, fact -> {
+            if (instants.instant.isEmpty() && ledger.facts() == before) {
+                queryTimer.record(System.nanoTime() - querying, TimeUnit.NANOSECONDS);
+            }
+            instants.add(fact);
+        });
         instants.flush();
         rebuilds.put(clusterId, new Rebuild(Optional.ofNullable(used), ledger.facts() - before));
         return ledger;

@@ -83,7 +83,8 @@ public final class MetricNames {
     /**
      * Timer: the live ledgers' tick, per cluster and {@link #PHASE}: apply (new facts streamed in), rebuild (from a
      * checkpoint, after a late fact or a settings change), view (the published view), close (periods due closed),
-     * publish (metrics, once per tick), checkpoint (storing one; part of apply or rebuild).
+     * publish (metrics, once per tick), checkpoint (storing one; part of apply or rebuild); and within rebuild, restore
+     * (finding and restoring the checkpoint) and query (the facts after it: until their first row arrives).
      */
     public static final String LIVE_TICK = "fairledger.live.tick";
 
