@@ -136,9 +136,9 @@ public interface FairledgerConfig {
             int keep();
 
             /**
-             * {@code fairledger.live.checkpoint.periods}: besides the {@code keep} newest, the newest checkpoint of each
-             * of this many latest periods is kept (the state at an ended period's end), so a what-if over a recent
-             * period and the period closer start near it; 62 (two months of daily periods). 0 keeps none of them.
+             * {@code fairledger.live.checkpoint.periods}: besides the {@code keep} newest, the newest checkpoint of
+             * each of this many latest periods is kept (the state at an ended period's end), so a what-if over a
+             * recent period and the period closer start near it; 62 (two months of daily periods). 0 keeps none.
              */
             @WithDefault("62")
             int periods();

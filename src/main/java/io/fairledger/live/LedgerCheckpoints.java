@@ -92,10 +92,11 @@ public class LedgerCheckpoints {
                 ps.executeUpdate();
             }
             try (PreparedStatement ps = c.prepareStatement("DELETE FROM ledger_checkpoint WHERE cluster_id = ? "
-                    + "AND NOT pinned AND (settings_version <> ? OR (event_time_ms < (SELECT min(event_time_ms) FROM "
-                    + "(SELECT event_time_ms FROM ledger_checkpoint WHERE cluster_id = ? AND settings_version = ? "
-                    + "ORDER BY event_time_ms DESC LIMIT ?) newest) AND event_time_ms NOT IN (SELECT max(event_time_ms) "
-                    + "FROM ledger_checkpoint WHERE cluster_id = ? AND settings_version = ? AND open_period IS NOT NULL "
+                    + "AND NOT pinned AND (settings_version <> ? OR (event_time_ms < (SELECT min(event_time_ms) "
+                    + "FROM (SELECT event_time_ms FROM ledger_checkpoint WHERE cluster_id = ? "
+                    + "AND settings_version = ? ORDER BY event_time_ms DESC LIMIT ?) newest) "
+                    + "AND event_time_ms NOT IN (SELECT max(event_time_ms) FROM ledger_checkpoint "
+                    + "WHERE cluster_id = ? AND settings_version = ? AND open_period IS NOT NULL "
                     + "GROUP BY open_period ORDER BY max(event_time_ms) DESC LIMIT ?)))")) {
                 ps.setString(1, clusterId);
                 ps.setString(2, version);

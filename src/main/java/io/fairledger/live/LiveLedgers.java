@@ -32,9 +32,10 @@ import org.jboss.logging.Logger;
  * Every cluster's live ledger in this server, fed from the stored facts of the whole consumer group (so every replica
  * answers the same, whichever partitions it consumes): on each tick, the facts stored since the last horizon
  * ({@link FactCursor}) are streamed into each cluster's ledger in event-time order, one instant at a time (however
- * many came while the previous tick ran, they are never held together), a cluster whose settings changed or that received a fact older than its latest one
- * is rebuilt from its newest usable checkpoint and the facts after it ({@link BoundedReplays}), and a fresh immutable
- * {@link LiveView} is published for each cluster that changed. Readers never wait for the tick.
+ * many came while the previous tick ran, they are never held together), a cluster whose settings changed or that
+ * received a fact older than its latest one is rebuilt from its newest usable checkpoint and the facts after it
+ * ({@link BoundedReplays}), and a fresh immutable {@link LiveView} is published for each cluster that changed. Readers
+ * never wait for the tick; the time of each phase is published ({@link MetricNames#LIVE_TICK}).
  */
 @ApplicationScoped
 public class LiveLedgers implements EndedPeriods {
