@@ -120,7 +120,7 @@ public interface FairledgerConfig {
         /** Checkpoints of the live ledgers, so a restart or a late fact replays only the facts after one. */
         Checkpoint checkpoint();
 
-        /** When the live ledgers store checkpoints (besides at every period close) and how many they keep. */
+        /** When the live ledgers store checkpoints (besides at every period's end) and how many they keep. */
         interface Checkpoint {
 
             /** {@code fairledger.live.checkpoint.every-facts}: a checkpoint at least every this many facts; 100000. */
@@ -134,6 +134,14 @@ public interface FairledgerConfig {
             /** {@code fairledger.live.checkpoint.keep}: checkpoints kept per cluster, the newest; 6. */
             @WithDefault("6")
             int keep();
+
+            /**
+             * {@code fairledger.live.checkpoint.periods}: besides the {@code keep} newest, the newest checkpoint of
+             * each of this many latest periods is kept (the state at an ended period's end), so a what-if over a
+             * recent period and the period closer start near it; 62 (two months of daily periods). 0 keeps none.
+             */
+            @WithDefault("62")
+            int periods();
         }
     }
 

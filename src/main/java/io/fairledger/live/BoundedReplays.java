@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
 
 import io.fairledger.accounting.StoredLedgerStates;
 import io.fairledger.config.FairledgerConfig;
@@ -13,6 +14,8 @@ import io.fairledger.facts.FactCursor;
 import io.fairledger.facts.LedgerFact;
 import io.fairledger.facts.RetentionFloors;
 import io.fairledger.tenancy.LedgerSettings;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
 import jakarta.annotation.PostConstruct;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
@@ -28,9 +31,11 @@ import org.jboss.logging.Logger;
  * unusable; those are deleted when found, so a late fact rebuilds from the newest checkpoint before it. The facts after
  * the checkpoint are streamed in event-time order through the fact cursor and applied one instant at a time.
  * <p>
- * A checkpoint is stored after a period closes, after {@code fairledger.live.checkpoint.every-facts} facts, and after
- * {@code fairledger.live.checkpoint.every} when facts came meanwhile; the {@code keep} newest are kept. A what-if starts
- * from the same checkpoints ({@link StoredLedgerStates}).
+ * A checkpoint is stored at each period's end (before the first fact after it), after
+ * {@code fairledger.live.checkpoint.every-facts} facts, and after {@code fairledger.live.checkpoint.every} when facts
+ * came meanwhile; the {@code keep} newest are kept, and the newest of each of the {@code periods} latest periods (the
+ * one at its end, once it ended), so a what-if over a recent period, or the period closer, starts near its window. A
+ * what-if starts from the same checkpoints ({@link StoredLedgerStates}).
  * <p>
  * Once retention has dropped facts of a cluster ({@link RetentionFloors}), its ledger is never built from the
  * registration: only from a checkpoint at or after the pinned one, which holds the dropped facts' effect. Facts before
@@ -53,8 +58,8 @@ public class BoundedReplays implements StoredLedgerStates {
     public record Rebuild(Optional<LedgerCheckpoints.Stored> from, long factsReplayed) {
     }
 
-    /** When a ledger was last checkpointed: its fact count, open period and the wall clock. */
-    private record Mark(long facts, String openPeriod, long wallMs) {
+    /** When a ledger was last checkpointed: its fact count and the wall clock. */
+    private record Mark(long facts, long wallMs) {
     }
 
     @Inject
@@ -69,6 +74,13 @@ public class BoundedReplays implements StoredLedgerStates {
     @Inject
     RetentionFloors floors;
 
+    @Inject
+    MeterRegistry registry;
+
+    private Timer checkpointTimer;
+    private Timer restoreTimer;
+    private Timer queryTimer;
+
     private final Map<String, Rebuild> rebuilds = new ConcurrentHashMap<>();
     private final Map<String, Mark> marks = new ConcurrentHashMap<>();
 
@@ -80,12 +92,20 @@ public class BoundedReplays implements StoredLedgerStates {
             throw new IllegalStateException("fairledger.live.checkpoint.every-facts and .keep must be >= 1 and .every "
                     + "> 0, got " + every.everyFacts() + ", " + every.keep() + " and " + every.every());
         }
+        if (every.periods() < 0) {
+            throw new IllegalStateException("fairledger.live.checkpoint.periods must be >= 0, got " + every.periods());
+        }
+        checkpointTimer = LiveLedgers.tickTimer(registry, "checkpoint");
+        restoreTimer = LiveLedgers.tickTimer(registry, "restore");
+        queryTimer = LiveLedgers.tickTimer(registry, "query");
     }
 
     /** The ledger of {@code clusterId} holding every fact stored before {@code horizon}. */
     public LiveLedger build(String clusterId, LedgerSettings settings, String horizon) throws SQLException {
         Optional<RetentionFloors.Floor> floor = floors.of(clusterId);
+        long started = System.nanoTime();
         Optional<Restored> restored = restoreNewest(clusterId, settings, Long.MAX_VALUE, horizon);
+        restoreTimer.record(System.nanoTime() - started, TimeUnit.NANOSECONDS);
         if (floor.isPresent() && restored.map(r -> r.from().eventTimeMs() < floor.get().checkpointMs()).orElse(true)) {
             throw new IllegalStateException("the ledger of cluster " + clusterId + " cannot be built: its facts before "
                     + floor.get().replayableFrom()
@@ -100,17 +120,57 @@ public class BoundedReplays implements StoredLedgerStates {
         marks.put(clusterId, mark(ledger));
         long before = ledger.facts();
         long from = ledger.lastApplied() == Long.MIN_VALUE ? Long.MIN_VALUE : ledger.lastApplied() + 1;
-        LiveLedger building = ledger;
-        List<LedgerFact> instant = new ArrayList<>();
+        Instants instants = new Instants(clusterId, ledger, horizon);
+        long querying = System.nanoTime();
         cursor.forEachSince(clusterId, from, horizon, fact -> {
-            if (!instant.isEmpty() && instant.get(0).at() != fact.at()) {
-                apply(clusterId, building, instant, horizon);
+            if (instants.instant.isEmpty() && ledger.facts() == before) {
+                queryTimer.record(System.nanoTime() - querying, TimeUnit.NANOSECONDS);
             }
-            instant.add(fact);
+            instants.add(fact);
         });
-        apply(clusterId, building, instant, horizon);
+        instants.flush();
         rebuilds.put(clusterId, new Rebuild(Optional.ofNullable(used), ledger.facts() - before));
         return ledger;
+    }
+
+    /**
+     * Applies to {@code ledger}, which holds every fact of {@code clusterId} stored before {@code from}, the facts
+     * stored in {@code [from, to)}, streamed in event-time order one instant at a time (never all held), storing
+     * checkpoints as they fall due; returns how many were applied. Every one of those facts must be later than the
+     * ledger's last applied one (else it must be rebuilt, {@link #build}); one that is not fails the call, and the
+     * ledger, partly advanced, must then be dropped.
+     */
+    public long advance(String clusterId, LiveLedger ledger, String from, String to) throws SQLException {
+        long before = ledger.facts();
+        Instants instants = new Instants(clusterId, ledger, to);
+        cursor.forEachStored(clusterId, from, to, instants::add);
+        instants.flush();
+        return ledger.facts() - before;
+    }
+
+    /** Gathers facts read in event-time order into instants and applies each when the next begins. */
+    private final class Instants {
+        private final String clusterId;
+        private final LiveLedger ledger;
+        private final String horizon;
+        private final List<LedgerFact> instant = new ArrayList<>();
+
+        Instants(String clusterId, LiveLedger ledger, String horizon) {
+            this.clusterId = clusterId;
+            this.ledger = ledger;
+            this.horizon = horizon;
+        }
+
+        void add(LedgerFact fact) {
+            if (!instant.isEmpty() && instant.get(0).at() != fact.at()) {
+                flush();
+            }
+            instant.add(fact);
+        }
+
+        void flush() {
+            apply(clusterId, ledger, instant, horizon);
+        }
     }
 
     /** A ledger restored from a stored checkpoint. */
@@ -157,10 +217,16 @@ public class BoundedReplays implements StoredLedgerStates {
                 .map(l -> new State(l.replay(), l.feed(), l.lastApplied(), l.facts()));
     }
 
-    /** Applies the facts of one instant, then stores a checkpoint if one is due. */
+    /**
+     * Applies the facts of one instant, storing a checkpoint first when they close the open period (so the state at
+     * every period's end is stored: {@link #checkpointAtClose}), and after them when one is due.
+     */
     private void apply(String clusterId, LiveLedger ledger, List<LedgerFact> instant, String horizon) {
         if (instant.isEmpty()) {
             return;
+        }
+        if (instant.get(0).at() >= ledger.openPeriodEnd()) {
+            checkpointAtClose(clusterId, ledger, horizon);
         }
         if (!ledger.offer(instant)) {
             throw new IllegalStateException("facts read in event-time order came out of order for " + clusterId);
@@ -170,34 +236,56 @@ public class BoundedReplays implements StoredLedgerStates {
     }
 
     /**
-     * Stores a checkpoint of {@code ledger}, which holds every fact stored before {@code horizon}, when one is due:
-     * a period closed, or enough facts or time passed since the last one. A checkpoint that cannot be stored is logged
-     * and tried again at the next fact: the ledger itself is right either way.
+     * Stores a checkpoint of {@code ledger} as it stands at the end of its open period, before the first fact after
+     * that end is applied, unless the last one stored is this state: the newest checkpoint of each period, the one
+     * {@link LedgerCheckpoints#save} keeps for {@code fairledger.live.checkpoint.periods} periods back, holds every
+     * fact before the next period, so a what-if or a period close starting at that period's end replays nothing before
+     * it.
      */
-    public void checkpointIfDue(String clusterId, LiveLedger ledger, String horizon) {
+    private void checkpointAtClose(String clusterId, LiveLedger ledger, String horizon) {
+        Mark last = marks.get(clusterId);
+        if (ledger.facts() > 0 && (last == null || ledger.facts() > last.facts())) {
+            store(clusterId, ledger, horizon);
+        }
+    }
+
+    /**
+     * Stores a checkpoint of {@code ledger}, which holds every fact stored before {@code horizon}, when one is due:
+     * enough facts or time passed since the last one (a period's end is checkpointed before the instant that closes
+     * it, {@link #checkpointAtClose}). A checkpoint that cannot be stored is logged and tried again at the next fact:
+     * the ledger itself is right either way.
+     */
+    private void checkpointIfDue(String clusterId, LiveLedger ledger, String horizon) {
         Mark last = marks.get(clusterId);
         FairledgerConfig.Live.Checkpoint every = config.live().checkpoint();
         long newFacts = last == null ? ledger.facts() : ledger.facts() - last.facts();
         boolean due = last == null
                 ? ledger.facts() > 0
-                : newFacts > 0 && (!ledger.openPeriod().equals(last.openPeriod())
-                        || newFacts >= every.everyFacts()
+                : newFacts > 0 && (newFacts >= every.everyFacts()
                         || System.currentTimeMillis() - last.wallMs() >= every.every().toMillis());
-        if (!due) {
-            return;
+        if (due) {
+            store(clusterId, ledger, horizon);
         }
+    }
+
+    /** Stores a checkpoint of {@code ledger} now, labelled with its open period; logged when it cannot be. */
+    private void store(String clusterId, LiveLedger ledger, String horizon) {
+        FairledgerConfig.Live.Checkpoint every = config.live().checkpoint();
+        long started = System.nanoTime();
         try {
             checkpoints.save(clusterId, ledger.settingsVersion(),
-                    new LedgerCheckpoints.Stored(ledger.lastApplied(), horizon, ledger.facts()), ledger.checkpoint(),
-                    every.keep());
+                    new LedgerCheckpoints.Stored(ledger.lastApplied(), horizon, ledger.facts()), ledger.openPeriod(),
+                    ledger.checkpoint(), every.keep(), every.periods());
             marks.put(clusterId, mark(ledger));
         } catch (SQLException | RuntimeException e) {
             LOG.warnf(e, "checkpoint of cluster %s at %d not stored", clusterId, ledger.lastApplied());
+        } finally {
+            checkpointTimer.record(System.nanoTime() - started, TimeUnit.NANOSECONDS);
         }
     }
 
     private static Mark mark(LiveLedger ledger) {
-        return new Mark(ledger.facts(), ledger.openPeriod(), System.currentTimeMillis());
+        return new Mark(ledger.facts(), System.currentTimeMillis());
     }
 
     /**

@@ -71,31 +71,41 @@ public class LedgerCheckpoints {
     }
 
     /**
-     * Stores a checkpoint (unless one of the same cluster, version and event time exists), then keeps only the
-     * {@code keep} newest of the cluster under {@code version} and none under another version.
+     * Stores a checkpoint (unless one of the same cluster, version and event time exists), labelled with the period
+     * open in it, then thins the cluster's checkpoints: under {@code version} it keeps the {@code keep} newest and,
+     * of each of the {@code periods} latest periods, the newest checkpoint labelled with it (for an ended period, its
+     * state at the period's end when that was stored); none under another version. Pinned ones are never thinned.
      */
-    public void save(String clusterId, String version, Stored stored, byte[] state, int keep) throws SQLException {
+    public void save(String clusterId, String version, Stored stored, String openPeriod, byte[] state, int keep,
+            int periods) throws SQLException {
         try (Connection c = dataSource.getConnection()) {
             try (PreparedStatement ps = c.prepareStatement("INSERT INTO ledger_checkpoint (cluster_id, "
-                    + "settings_version, event_time_ms, fact_horizon, facts, state) VALUES (?, ?, ?, ?::xid8, ?, ?) "
-                    + "ON CONFLICT DO NOTHING")) {
+                    + "settings_version, event_time_ms, fact_horizon, facts, state, open_period) "
+                    + "VALUES (?, ?, ?, ?::xid8, ?, ?, ?) ON CONFLICT DO NOTHING")) {
                 ps.setString(1, clusterId);
                 ps.setString(2, version);
                 ps.setLong(3, stored.eventTimeMs());
                 ps.setString(4, stored.horizon());
                 ps.setLong(5, stored.facts());
                 ps.setBytes(6, state);
+                ps.setString(7, openPeriod);
                 ps.executeUpdate();
             }
             try (PreparedStatement ps = c.prepareStatement("DELETE FROM ledger_checkpoint WHERE cluster_id = ? "
-                    + "AND NOT pinned AND (settings_version <> ? OR event_time_ms < (SELECT min(event_time_ms) FROM (SELECT "
-                    + "event_time_ms FROM ledger_checkpoint WHERE cluster_id = ? AND settings_version = ? "
-                    + "ORDER BY event_time_ms DESC LIMIT ?) newest))")) {
+                    + "AND NOT pinned AND (settings_version <> ? OR (event_time_ms < (SELECT min(event_time_ms) "
+                    + "FROM (SELECT event_time_ms FROM ledger_checkpoint WHERE cluster_id = ? "
+                    + "AND settings_version = ? ORDER BY event_time_ms DESC LIMIT ?) newest) "
+                    + "AND event_time_ms NOT IN (SELECT max(event_time_ms) FROM ledger_checkpoint "
+                    + "WHERE cluster_id = ? AND settings_version = ? AND open_period IS NOT NULL "
+                    + "GROUP BY open_period ORDER BY max(event_time_ms) DESC LIMIT ?)))")) {
                 ps.setString(1, clusterId);
                 ps.setString(2, version);
                 ps.setString(3, clusterId);
                 ps.setString(4, version);
                 ps.setInt(5, keep);
+                ps.setString(6, clusterId);
+                ps.setString(7, version);
+                ps.setInt(8, periods);
                 ps.executeUpdate();
             }
         }

@@ -144,6 +144,11 @@ public final class LiveLedger {
         return replay.openPeriod().id();
     }
 
+    /** The end of the period not yet closed (exclusive, epoch ms): a fact at or after it closes that period. */
+    public long openPeriodEnd() {
+        return replay.openPeriod().end();
+    }
+
     /**
      * Applies {@code newFacts} if all are later than every fact applied so far; returns false, changing nothing, if one
      * is not (the ledger must then be rebuilt).

@@ -6,8 +6,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
 
-import io.fairledger.facts.LedgerFact;
 import io.fairledger.tenancy.LedgerSettings;
 import io.fairledger.accounting.EndedPeriods;
 import io.fairledger.accounting.StatementService;
@@ -20,6 +20,7 @@ import io.fairledger.errors.NotFound;
 import io.fairledger.errors.NotReady;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
 import io.quarkus.scheduler.Scheduled;
 import jakarta.annotation.PostConstruct;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -30,9 +31,11 @@ import org.jboss.logging.Logger;
 /**
  * Every cluster's live ledger in this server, fed from the stored facts of the whole consumer group (so every replica
  * answers the same, whichever partitions it consumes): on each tick, the facts stored since the last horizon
- * ({@link FactCursor}) are applied, a cluster whose settings changed or that received a fact older than its latest one
- * is rebuilt from its newest usable checkpoint and the facts after it ({@link BoundedReplays}), and a fresh immutable
- * {@link LiveView} is published for each cluster that changed. Readers never wait for the tick.
+ * ({@link FactCursor}) are streamed into each cluster's ledger in event-time order, one instant at a time (however
+ * many came while the previous tick ran, they are never held together), a cluster whose settings changed or that
+ * received a fact older than its latest one is rebuilt from its newest usable checkpoint and the facts after it
+ * ({@link BoundedReplays}), and a fresh immutable {@link LiveView} is published for each cluster that changed. Readers
+ * never wait for the tick; the time of each phase is published ({@link MetricNames#LIVE_TICK}).
  */
 @ApplicationScoped
 public class LiveLedgers implements EndedPeriods {
@@ -69,6 +72,13 @@ public class LiveLedgers implements EndedPeriods {
     /** Whether a tick has read the stored facts once: from then on the views are served from memory. */
     private volatile boolean loaded;
     private Counter rebuilds;
+    /** The tick's phases ({@link MetricNames#LIVE_TICK}); {@code checkpoint} is timed by {@link BoundedReplays}. */
+    private static final String APPLY = "apply";
+    private static final String REBUILD = "rebuild";
+    private static final String VIEW = "view";
+    private static final String CLOSE = "close";
+    private static final String PUBLISH = "publish";
+    private final Map<String, Timer> phases = new ConcurrentHashMap<>();
 
     /**
      * The latest view of {@code clusterId}: 404 if unknown, 409 without ledger settings, 503 before its first replay.
@@ -102,15 +112,15 @@ public class LiveLedgers implements EndedPeriods {
         try {
             String next = cursor.horizon();
             // before the first tick every ledger is built from its checkpoint and the facts after it
-            Map<String, List<LedgerFact>> fresh = horizon.equals(FactCursor.START)
+            Map<String, Long> earliest = horizon.equals(FactCursor.START)
                     ? Map.of()
-                    : cursor.between(horizon, next);
+                    : cursor.earliestStoredByCluster(horizon, next);
             boolean changed = false;
             for (ClusterEntity cluster : tenancy.clusters()) {
                 clusters.put(cluster.id, cluster.ledgerSettings != null);
                 if (cluster.ledgerSettings != null) {
                     try {
-                        changed |= update(cluster.id, fresh.getOrDefault(cluster.id, List.of()), next);
+                        changed |= update(cluster.id, earliest.get(cluster.id), next);
                     } catch (RuntimeException e) {
                         // forget the ledger: the next tick builds it again; readers keep the last view
                         ledgers.remove(cluster.id);
@@ -121,46 +131,76 @@ public class LiveLedgers implements EndedPeriods {
             horizon = next;
             loaded = true;
             if (changed) {
+                long started = System.nanoTime();
                 metrics.publish(views());
+                phases.get(PUBLISH).record(System.nanoTime() - started, TimeUnit.NANOSECONDS);
             }
         } catch (SQLException | RuntimeException e) {
             LOG.warnf(e, "live ledgers: tick failed, retried at the next one");
         }
     }
 
-    /** Brings one cluster's ledger up to date; true when its view changed. */
-    private boolean update(String clusterId, List<LedgerFact> fresh, String next) throws SQLException {
+    /**
+     * Brings one cluster's ledger up to date with the facts stored since the last horizon, the earliest of which is at
+     * {@code earliestNew} (null when none came); true when its view changed. Facts all later than the ledger's last
+     * applied one are streamed into it; an earlier one, or a settings change, rebuilds it ({@link BoundedReplays}).
+     */
+    private boolean update(String clusterId, Long earliestNew, String next) throws SQLException {
         String version = tenancy.configurationVersion(clusterId);
         LiveLedger ledger = ledgers.get(clusterId);
         boolean sameConfiguration = ledger != null && version.equals(versions.get(clusterId));
-        if (sameConfiguration && fresh.isEmpty() && views.containsKey(clusterId)) {
+        if (sameConfiguration && earliestNew == null && views.containsKey(clusterId)) {
             return false;
         }
-        if (!sameConfiguration || !ledger.offer(fresh)) {
+        long started = System.nanoTime();
+        if (!sameConfiguration || (earliestNew != null && earliestNew <= ledger.lastApplied())) {
             if (ledger != null) {
                 rebuilds.increment();
             }
             ledger = replays.build(clusterId, statements.settings(clusterId), next);
             ledgers.put(clusterId, ledger);
             versions.put(clusterId, version);
-        } else {
-            replays.checkpointIfDue(clusterId, ledger, next);
+            started = record(REBUILD, started);
+        } else if (earliestNew != null) {
+            replays.advance(clusterId, ledger, horizon, next);
+            started = record(APPLY, started);
         }
         views.put(clusterId, ledger.view(config.grants().interval().toMillis()));
+        started = record(VIEW, started);
         try {
             statements.closeDue(clusterId, version, ledger.watermark(), next);
         } catch (RuntimeException e) {
             // the ledger stands; the next tick with a new fact tries to close again
             LOG.warnf(e, "cluster %s: closing periods failed, retried at its next fact", clusterId);
+        } finally {
+            record(CLOSE, started);
         }
         return true;
     }
 
+    /** Records the time since {@code startedNs} under {@code phase}; returns now, the next phase's start. */
+    private long record(String phase, long startedNs) {
+        long now = System.nanoTime();
+        phases.get(phase).record(now - startedNs, TimeUnit.NANOSECONDS);
+        return now;
+    }
+
+    /** The timer of one phase of the tick ({@link MetricNames#LIVE_TICK}). */
+    static Timer tickTimer(MeterRegistry registry, String phase) {
+        return Timer.builder(MetricNames.LIVE_TICK)
+                .description("time the live ledgers' tick spends per phase and cluster")
+                .tag(MetricNames.PHASE, phase)
+                .register(registry);
+    }
+
     @PostConstruct
-    void registerCounter() {
+    void registerMeters() {
         rebuilds = Counter.builder(MetricNames.LIVE_REBUILDS)
                 .description("live ledgers rebuilt from a checkpoint or the registration (late fact, settings change)")
                 .register(registry);
+        for (String phase : List.of(APPLY, REBUILD, VIEW, CLOSE, PUBLISH)) {
+            phases.put(phase, tickTimer(registry, phase));
+        }
     }
 
     /** The ended periods of the latest view; none before the cluster's first view (right after start-up). */

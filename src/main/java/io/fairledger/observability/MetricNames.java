@@ -80,6 +80,13 @@ public final class MetricNames {
 
     /** Counter: live ledgers rebuilt from every stored fact (a fact older than the latest, or a settings change). */
     public static final String LIVE_REBUILDS = "fairledger.live.rebuilds";
+    /**
+     * Timer: the live ledgers' tick, per cluster and {@link #PHASE}: apply (new facts streamed in), rebuild (from a
+     * checkpoint, after a late fact or a settings change), view (the published view), close (periods due closed),
+     * publish (metrics, once per tick), checkpoint (storing one; part of apply or rebuild); and within rebuild, restore
+     * (finding and restoring the checkpoint) and query (the facts after it: until their first row arrives).
+     */
+    public static final String LIVE_TICK = "fairledger.live.tick";
 
     public static final String CLUSTER = "cluster";
     public static final String TENANT = "tenant";
@@ -88,6 +95,8 @@ public final class MetricNames {
     public static final String VERSION = "version";
     public static final String COMMIT = "commit";
     public static final String KIND = "kind";
+    /** Label of {@link #LIVE_TICK}: the tick's phase. */
+    public static final String PHASE = "phase";
     public static final String REASON = "reason";
     public static final String PARTITION = "partition";
 

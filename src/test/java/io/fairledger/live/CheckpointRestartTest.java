@@ -35,7 +35,8 @@ import io.restassured.http.ContentType;
 import jakarta.inject.Inject;
 
 /**
- * Checkpoints on the real server (PostgreSQL and Kafka): the live ledger stores checkpoints as periods close; a late
+ * Checkpoints on the real server (PostgreSQL and Kafka): the live ledger stores checkpoints as periods close (its
+ * state at every period's end, all kept while within {@code fairledger.live.checkpoint.periods}); a late
  * fact rebuilds it from the newest checkpoint before the fact's event time and the stored facts after it (not from
  * the registration); a restart (a ledger built afresh from the stored checkpoints) gives the same view as a full
  * replay of every stored fact, and as the running ledger.
@@ -97,6 +98,19 @@ class CheckpointRestartTest {
         }
         List<Long> stored = checkpointTimes();
         assertThat(stored).as("checkpoints stored as periods closed").isNotEmpty();
+        List<Long> eventTimes = cursor.facts(CLUSTER).stream().map(LedgerFact::at).toList();
+        List<io.fairledger.core.chargeback.Statement> ended = live.find(CLUSTER).orElseThrow().ended();
+        assertThat(ended).as("periods ended").hasSizeGreaterThan(1);
+        for (io.fairledger.core.chargeback.Statement period : ended) {
+            long end = period.period().end();
+            long lastBefore = eventTimes.stream().filter(t -> t < end).mapToLong(Long::longValue).max()
+                    .orElse(Long.MIN_VALUE);
+            if (lastBefore == Long.MIN_VALUE) {
+                continue;
+            }
+            assertThat(stored).as("the state at the end of period " + period.period().id() + " is kept")
+                    .contains(lastBefore);
+        }
         long expectedFrom = stored.stream().filter(t -> t < lateAt).mapToLong(Long::longValue).max()
                 .orElseThrow(() -> new AssertionError("no checkpoint before " + lateAt + " among " + stored));
 

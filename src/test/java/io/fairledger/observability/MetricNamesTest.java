@@ -22,7 +22,8 @@ class MetricNamesTest {
     /** Counters (exported with {@code _total}), timers (with {@code _seconds}) and money (with {@code currency}). */
     private static final Set<String> SUFFIXED_BY_TYPE_OR_LABEL = Set.of(MetricNames.INGEST_EVENTS,
             MetricNames.INGEST_DEAD_LETTERS, MetricNames.ADMISSION_DECISIONS, MetricNames.LIVE_REBUILDS,
-            MetricNames.INGEST_BATCH_DECODE, MetricNames.INGEST_BATCH_COMMIT, MetricNames.TENANT_CHARGE);
+            MetricNames.INGEST_BATCH_DECODE, MetricNames.INGEST_BATCH_COMMIT, MetricNames.LIVE_TICK,
+            MetricNames.TENANT_CHARGE);
 
     @Test
     void everyMetricNameEndsInItsUnit() throws IllegalAccessException {

@@ -22,6 +22,8 @@ import java.util.Random;
 import java.util.TreeMap;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Supplier;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
@@ -217,13 +219,24 @@ public final class HistoryScale {
                         fairness.percentile(0.5)), "%.0f ms".formatted(fairness.percentile(0.99)), "<= 50 ms",
                         fairness.percentile(0.99) <= 50);
 
+                Map<String, double[]> beforeLate = tickPhases(management);
                 lateFact(bootstrap, base, grants, etag, lastEvent);
+                // the tick that applied it may still be closing periods: let it end
+                Thread.sleep(3_000);
+                System.out.println("live tick phases during the late fact (ticks, seconds): "
+                        + phasesSince(beforeLate, tickPhases(management)));
 
                 Instant day = START.plus(Duration.ofDays(o.days() - 2));
                 // a price variant without tenants (the live tree), a weight variant with every tenant, root.q0 at 5
                 whatIf(base, day, settings(workload, 0, "0.05", -1), "price change", 2);
                 whatIf(base, day, settings(workload, o.tenants(), "0.04", 5), "weight change", 10);
 
+                System.out.printf("checkpoints stored: %,d, %,d of them labelled with a period, %,d bytes each on "
+                        + "average, %,d bytes in all (state)%n",
+                        count(postgres, "SELECT count(*) FROM ledger_checkpoint"),
+                        count(postgres, "SELECT count(*) FROM ledger_checkpoint WHERE open_period IS NOT NULL"),
+                        count(postgres, "SELECT coalesce(avg(octet_length(state)), 0)::bigint FROM ledger_checkpoint"),
+                        count(postgres, "SELECT coalesce(sum(octet_length(state)), 0) FROM ledger_checkpoint"));
                 resident("after those requests", server.pid());
                 double rss = ProcessStats.megabytes(server.pid(), "VmRSS");
                 figure("server resident memory after the requests (peak %.0f MB)".formatted(
@@ -487,6 +500,35 @@ public final class HistoryScale {
             rs.next();
             return rs.getLong(1);
         }
+    }
+
+    /** A line of {@code fairledger_live_tick_seconds}: count or sum, phase, value. */
+    private static final Pattern TICK_PHASE = Pattern
+            .compile("^fairledger_live_tick_seconds_(count|sum)\\{.*phase=\"([a-z]+)\".*\\} (\\S+)$");
+
+    /**
+     * The live ledgers' tick so far per phase ({@code fairledger_live_tick_seconds}): phase to {count, sum of seconds}.
+     */
+    private static Map<String, double[]> tickPhases(String management) throws Exception {
+        Map<String, double[]> out = new TreeMap<>();
+        new String(get(management + "/q/metrics", 200), StandardCharsets.UTF_8).lines().forEach(l -> {
+            Matcher m = TICK_PHASE.matcher(l);
+            if (m.matches()) {
+                out.computeIfAbsent(m.group(2), k -> new double[2])[m.group(1).equals("count") ? 0 : 1] = Double
+                        .parseDouble(m.group(3));
+            }
+        });
+        return out;
+    }
+
+    /** What {@link #tickPhases} grew by from {@code before} to {@code after}, one phase after another. */
+    private static String phasesSince(Map<String, double[]> before, Map<String, double[]> after) {
+        StringBuilder out = new StringBuilder();
+        after.forEach((phase, now) -> {
+            double[] then = before.getOrDefault(phase, new double[2]);
+            out.append("%s %.0f, %.3f s; ".formatted(phase, now[0] - then[0], now[1] - then[1]));
+        });
+        return out.toString();
     }
 
     /** A metric's line of the server's Prometheus page, or "name ?" without it. */
