@@ -44,8 +44,9 @@ import io.fairledger.testsupport.ServerEnvironment;
  *
  * Option {@code --late F} (0 unless given; at most 0.25): a fraction {@code F} of the events is the RUNNING of a container
  * that finishes in the run, delivered only after its COMPLETE (which repeats the start, so that start is stored first)
- * and {@value #LATE_GAP} loop steps (10,000 to 20,000 events) later, in a later batch: the late RUNNING of {@code HistoryScale}'s workload
- * (about 2.4% of its events), whose batch holds a stored key. {@code -Dbench="--late 0.025"}.
+ * and {@value #LATE_GAP} loop steps (10,000 to 20,000 events) later, in a later batch: the late RUNNING of
+ * {@code HistoryScale}'s workload (about 2.4% of its events), whose batch holds a stored key.
+ * {@code -Dbench="--late 0.025"}.
  * <p>
  * Environment: {@code BENCH_SERVER_JAR} runs another build of the server (A/B under the same load);
  * {@code BENCH_SERVER_JVM_OPTS} adds JVM options to the server, e.g.
