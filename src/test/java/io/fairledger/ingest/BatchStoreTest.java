@@ -32,9 +32,9 @@ import io.quarkus.test.junit.QuarkusTest;
 import jakarta.inject.Inject;
 
 /**
- * Both ways a batch reaches {@code ledger_fact}: copied straight in when none of its keys is stored, and through the
- * staging table when one is, with the same result as a row-by-row insert that skips stored keys; one fact per key across
- * the month partitions, an earlier start moving its task's start into an earlier month.
+ * Both ways a batch reaches {@code ledger_fact}: copied straight in when none of its keys is stored, and keys first, then
+ * only the new facts, when one is, with the same result as a row-by-row insert that skips stored keys; one fact per key
+ * across the month partitions, an earlier start moving its task's start into an earlier month.
  */
 @QuarkusTest
 @WithTestResource(value = PostgresResource.class, scope = TestResourceScope.GLOBAL)
