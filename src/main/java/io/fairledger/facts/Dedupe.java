@@ -17,7 +17,7 @@ import io.fairledger.core.ledger.LedgerEvent;
  * its resources from the first of them, whichever of the reports arrives first;</li>
  * <li>for every other fact, the first one (the same event id redelivered).</li>
  * </ul>
- * {@code ledger_fact}'s primary key and {@link FactWriter}'s upsert apply it to what is stored, the fact writer within
+ * {@code ledger_fact_key}'s primary key and {@link FactWriter} apply it to what is stored, the fact writer within
  * a batch, and {@code fairledger account} to a whole file, so all keep the same facts whatever the arrival order.
  */
 public final class Dedupe {

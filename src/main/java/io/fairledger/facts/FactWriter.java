@@ -4,12 +4,19 @@ import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Savepoint;
-import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 
 import org.postgresql.PGConnection;
+
+import io.fairledger.core.ledger.LedgerEvent;
 
 /**
  * The one writer of {@code ledger_fact} and of its key table {@code ledger_fact_key}, on the caller's connection and
@@ -24,47 +31,40 @@ import org.postgresql.PGConnection;
  * <p>
  * A batch is first copied straight into both tables under a savepoint: when none of its keys is stored yet, the usual
  * case, that is the whole insert. When one is (a redelivered event, a start stored before), the key table's primary key
- * rejects the copy, the savepoint is rolled back and the batch goes the safe way: {@code COPY} into a session-local
- * staging table, then the new keys are inserted, the stored starts that an earlier start replaces are deleted from
- * their month and their key moved, and the facts of the new and moved keys are inserted (docs/benchmarks.md,
- * ingestion, fourth round, for the cost of the safe way).
+ * rejects the copy, the savepoint is rolled back and the batch's keys are inserted first, skipping the stored ones
+ * ({@code ON CONFLICT DO NOTHING RETURNING}); the stored starts that an earlier start of the batch replaces are deleted
+ * from their month and their key moved; then only the facts of the new and moved keys are copied. So a batch with a
+ * few stored keys costs about what one without them costs, plus one narrow insert of its keys (docs/benchmarks.md,
+ * ingestion, "late and repeated starts", for both costs).
  */
 public final class FactWriter {
 
     private static final String FACT_COLUMNS = "cluster_id, dedupe_key, event_id, event_time_ms, kind, fact, "
             + "source_topic, source_partition, source_offset";
-    /** Per session; emptied by every commit, so a pooled connection never carries rows from one batch to the next. */
-    private static final String CREATE_STAGING = "CREATE TEMP TABLE IF NOT EXISTS fact_staging (cluster_id TEXT, "
-            + "dedupe_key TEXT, event_id TEXT, event_time_ms BIGINT, kind TEXT, fact TEXT, source_topic TEXT, "
-            + "source_partition INT, source_offset BIGINT, keep BOOLEAN NOT NULL DEFAULT FALSE) "
-            + "ON COMMIT DELETE ROWS";
     private static final String COPY_FACTS = "COPY ledger_fact (" + FACT_COLUMNS + ") FROM STDIN";
     private static final String COPY_KEYS = "COPY ledger_fact_key (cluster_id, dedupe_key, event_time_ms) FROM STDIN";
-    private static final String COPY_STAGING = "COPY fact_staging (" + FACT_COLUMNS + ") FROM STDIN";
     /** The SQLSTATE of a key already stored. */
     private static final String UNIQUE_VIOLATION = "23505";
-    /** Keys not stored yet: stored, and their facts kept. */
-    private static final String NEW_KEYS = "WITH fresh AS (INSERT INTO ledger_fact_key (cluster_id, dedupe_key, "
-            + "event_time_ms) SELECT cluster_id, dedupe_key, event_time_ms FROM fact_staging ON CONFLICT DO NOTHING "
-            + "RETURNING cluster_id, dedupe_key) UPDATE fact_staging s SET keep = TRUE FROM fresh "
-            + "WHERE s.cluster_id = fresh.cluster_id AND s.dedupe_key = fresh.dedupe_key";
+    /** Stores the keys not stored yet and returns them; waits for a replica inserting the same key, as COPY does. */
+    private static final String NEW_KEYS = "INSERT INTO ledger_fact_key (cluster_id, dedupe_key, event_time_ms) "
+            + "SELECT * FROM unnest(?::text[], ?::text[], ?::bigint[]) ON CONFLICT DO NOTHING "
+            + "RETURNING cluster_id, dedupe_key";
     /**
-     * Stored starts that a staged start replaces ({@link Dedupe#replaces}, same order: time, then the encoding in
-     * code-point order): deleted from their month, their key moved to the staged time, the staged fact kept (and given
-     * this transaction's id when inserted, so the live ledgers read it again as a late fact).
+     * Stored starts that a given start replaces ({@link Dedupe#replaces}, same order: time, then the encoding in
+     * code-point order): deleted from their month, their key moved to the given time; returns the moved keys, whose
+     * given facts are then inserted (with this transaction's id, so the live ledgers read them again as late facts).
      */
-    private static final String REPLACED_STARTS = "WITH replaced AS (DELETE FROM ledger_fact f USING fact_staging s, "
-            + "ledger_fact_key k WHERE NOT s.keep AND k.cluster_id = s.cluster_id AND k.dedupe_key = s.dedupe_key "
+    private static final String REPLACED_STARTS = "WITH s (cluster_id, dedupe_key, event_time_ms, fact) AS ("
+            + "SELECT * FROM unnest(?::text[], ?::text[], ?::bigint[], ?::text[])), "
+            + "replaced AS (DELETE FROM ledger_fact f USING s, ledger_fact_key k "
+            + "WHERE k.cluster_id = s.cluster_id AND k.dedupe_key = s.dedupe_key "
             + "AND f.cluster_id = k.cluster_id AND f.dedupe_key = k.dedupe_key AND f.event_time_ms = k.event_time_ms "
-            + "AND f.kind = 'TaskStarted' AND s.kind = 'TaskStarted' AND (s.event_time_ms < f.event_time_ms "
+            + "AND f.kind = 'TaskStarted' AND (s.event_time_ms < f.event_time_ms "
             + "OR (s.event_time_ms = f.event_time_ms AND s.fact COLLATE \"C\" < f.fact COLLATE \"C\")) "
-            + "RETURNING f.cluster_id, f.dedupe_key), moved AS (UPDATE ledger_fact_key k "
-            + "SET event_time_ms = s.event_time_ms FROM replaced r, fact_staging s WHERE k.cluster_id = r.cluster_id "
-            + "AND k.dedupe_key = r.dedupe_key AND s.cluster_id = r.cluster_id AND s.dedupe_key = r.dedupe_key "
-            + "RETURNING k.cluster_id, k.dedupe_key) UPDATE fact_staging s SET keep = TRUE FROM moved "
-            + "WHERE s.cluster_id = moved.cluster_id AND s.dedupe_key = moved.dedupe_key";
-    private static final String KEPT_FACTS = "INSERT INTO ledger_fact (" + FACT_COLUMNS + ") SELECT " + FACT_COLUMNS
-            + " FROM fact_staging WHERE keep";
+            + "RETURNING f.cluster_id, f.dedupe_key) "
+            + "UPDATE ledger_fact_key k SET event_time_ms = s.event_time_ms FROM replaced r, s "
+            + "WHERE k.cluster_id = r.cluster_id AND k.dedupe_key = r.dedupe_key AND s.cluster_id = r.cluster_id "
+            + "AND s.dedupe_key = r.dedupe_key RETURNING k.cluster_id, k.dedupe_key";
 
     private FactWriter() {
     }
@@ -72,8 +72,8 @@ public final class FactWriter {
     /**
      * Drops the batch's own duplicates ({@link Dedupe}: the earliest start of a task, else the first), then copies the
      * rest straight into {@code ledger_fact} and its keys into {@code ledger_fact_key}, or, when a key is already
-     * stored, goes through the staging table, which skips stored keys but lets an earlier task start replace the stored
-     * one. Returns the facts inserted or replaced.
+     * stored, inserts the keys first and copies only the facts whose key was new or whose earlier start replaced the
+     * stored one. Returns the facts inserted or replaced.
      */
     public static int insert(Connection c, List<SourcedFact> facts) throws SQLException {
         if (facts.isEmpty()) {
@@ -88,11 +88,10 @@ public final class FactWriter {
                     .field(s.partition()).last(s.offset());
             keys.field(s.fact().clusterId()).field(s.fact().dedupeKey()).last(s.fact().at());
         }
-        byte[] text = rows.bytes();
         Savepoint fresh = c.setSavepoint();
         try {
             copy(c, COPY_KEYS, keys.bytes());
-            long copied = copy(c, COPY_FACTS, text);
+            long copied = copy(c, COPY_FACTS, rows.bytes());
             c.releaseSavepoint(fresh);
             return Math.toIntExact(copied);
         } catch (SQLException e) {
@@ -101,15 +100,87 @@ public final class FactWriter {
             }
             c.rollback(fresh);
         }
-        try (Statement st = c.createStatement()) {
-            st.execute(CREATE_STAGING);
+        Set<Key> kept = newKeys(c, unique);
+        List<SourcedFact> storedStarts = new ArrayList<>();
+        for (SourcedFact s : unique) {
+            if (!kept.contains(Key.of(s.fact())) && isTaskStart(s.fact())) {
+                storedStarts.add(s);
+            }
         }
-        copy(c, COPY_STAGING, text);
-        try (Statement st = c.createStatement()) {
-            st.executeUpdate(NEW_KEYS);
-            st.executeUpdate(REPLACED_STARTS);
-            return st.executeUpdate(KEPT_FACTS);
+        if (!storedStarts.isEmpty()) {
+            kept.addAll(replacedStarts(c, storedStarts));
         }
+        if (kept.isEmpty()) {
+            return 0;
+        }
+        boolean[] keep = new boolean[unique.size()];
+        for (int i = 0; i < keep.length; i++) {
+            keep[i] = kept.contains(Key.of(unique.get(i).fact()));
+        }
+        return Math.toIntExact(copy(c, COPY_FACTS, rows.bytes(keep)));
+    }
+
+    /** Inserts the keys of {@code unique} that are not stored yet; returns them. */
+    private static Set<Key> newKeys(Connection c, List<SourcedFact> unique) throws SQLException {
+        String[] clusters = new String[unique.size()];
+        String[] dedupeKeys = new String[unique.size()];
+        Long[] times = new Long[unique.size()];
+        for (int i = 0; i < clusters.length; i++) {
+            LedgerFact f = unique.get(i).fact();
+            clusters[i] = f.clusterId();
+            dedupeKeys[i] = f.dedupeKey();
+            times[i] = f.at();
+        }
+        try (PreparedStatement ps = c.prepareStatement(NEW_KEYS)) {
+            ps.setArray(1, c.createArrayOf("text", clusters));
+            ps.setArray(2, c.createArrayOf("text", dedupeKeys));
+            ps.setArray(3, c.createArrayOf("bigint", times));
+            return returnedKeys(ps, unique.size());
+        }
+    }
+
+    /** Replaces the stored starts that one of {@code starts} replaces; returns their keys . */
+    private static Set<Key> replacedStarts(Connection c, List<SourcedFact> starts) throws SQLException {
+        String[] clusters = new String[starts.size()];
+        String[] dedupeKeys = new String[starts.size()];
+        Long[] times = new Long[starts.size()];
+        String[] encoded = new String[starts.size()];
+        for (int i = 0; i < clusters.length; i++) {
+            LedgerFact f = starts.get(i).fact();
+            clusters[i] = f.clusterId();
+            dedupeKeys[i] = f.dedupeKey();
+            times[i] = f.at();
+            encoded[i] = FactCodec.encode(f);
+        }
+        try (PreparedStatement ps = c.prepareStatement(REPLACED_STARTS)) {
+            ps.setArray(1, c.createArrayOf("text", clusters));
+            ps.setArray(2, c.createArrayOf("text", dedupeKeys));
+            ps.setArray(3, c.createArrayOf("bigint", times));
+            ps.setArray(4, c.createArrayOf("text", encoded));
+            return returnedKeys(ps, starts.size());
+        }
+    }
+
+    private static Set<Key> returnedKeys(PreparedStatement ps, int expected) throws SQLException {
+        Set<Key> out = new HashSet<>(expected * 2);
+        try (ResultSet rs = ps.executeQuery()) {
+            while (rs.next()) {
+                out.add(new Key(rs.getString(1), rs.getString(2)));
+            }
+        }
+        return out;
+    }
+
+    /** A stored fact's key: its cluster and dedupe key. */
+    private record Key(String clusterId, String dedupeKey) {
+
+        static Key of(LedgerFact fact) {
+            return new Key(fact.clusterId(), fact.dedupeKey());
+        }
+    }
+
+    private static boolean isTaskStart(LedgerFact fact) {
+        return fact instanceof LedgerFact.Event e && e.event() instanceof LedgerEvent.TaskStarted;
     }
 
     private static long copy(Connection c, String sql, byte[] text) throws SQLException {
@@ -123,6 +194,9 @@ public final class FactWriter {
     /** Rows in PostgreSQL's COPY text format: tab-separated, newline-terminated, backslash escapes. */
     private static final class CopyText {
         private final StringBuilder text;
+        /** Where each row ends in {@code text}. */
+        private int[] rowEnds = new int[64];
+        private int rowCount;
 
         CopyText(int capacity) {
             text = new StringBuilder(capacity);
@@ -141,6 +215,10 @@ public final class FactWriter {
 
         void last(long value) {
             text.append(value).append('\n');
+            if (rowCount == rowEnds.length) {
+                rowEnds = Arrays.copyOf(rowEnds, rowCount * 2);
+            }
+            rowEnds[rowCount++] = text.length();
         }
 
         private void escape(String value) {
@@ -168,6 +246,20 @@ public final class FactWriter {
 
         byte[] bytes() {
             return text.toString().getBytes(StandardCharsets.UTF_8);
+        }
+
+        /** The rows {@code i} with {@code keep[i]}, in order. */
+        byte[] bytes(boolean[] keep) {
+            if (keep.length != rowCount) {
+                throw new IllegalArgumentException(keep.length + " flags for " + rowCount + " rows");
+            }
+            StringBuilder kept = new StringBuilder(text.length());
+            for (int i = 0; i < rowCount; i++) {
+                if (keep[i]) {
+                    kept.append(text, i == 0 ? 0 : rowEnds[i - 1], rowEnds[i]);
+                }
+            }
+            return kept.toString().getBytes(StandardCharsets.UTF_8);
         }
     }
 

@@ -20,6 +20,7 @@ import org.junit.jupiter.api.Test;
 
 import io.fairledger.core.ledger.LedgerEvent;
 import io.fairledger.facts.FactPartitions;
+import io.fairledger.facts.FactWriter;
 import io.fairledger.facts.SourcedFact;
 import io.fairledger.facts.LedgerFact;
 import io.fairledger.facts.FactCursor;
@@ -31,9 +32,9 @@ import io.quarkus.test.junit.QuarkusTest;
 import jakarta.inject.Inject;
 
 /**
- * Both ways a batch reaches {@code ledger_fact}: copied straight in when none of its keys is stored, and through the
- * staging table when one is, with the same result as a row-by-row insert that skips stored keys; one fact per key across
- * the month partitions, an earlier start moving its task's start into an earlier month.
+ * Both ways a batch reaches {@code ledger_fact}: copied straight in when none of its keys is stored, and keys first, then
+ * only the new facts, when one is, with the same result as a row-by-row insert that skips stored keys; one fact per key
+ * across the month partitions, an earlier start moving its task's start into an earlier month.
  */
 @QuarkusTest
 @WithTestResource(value = PostgresResource.class, scope = TestResourceScope.GLOBAL)
@@ -133,6 +134,75 @@ class BatchStoreTest {
                 Map.of(PARTITION, 205L))).as("a finish with the same key in another month: the first stays").isZero();
         assertThat(partitionOf(cluster, "task:m:finish")).containsExactly("ledger_fact_2026_02");
         assertThat(cursor.facts(cluster)).extracting(LedgerFact::at).containsExactly(january, february + 1_000);
+    }
+
+    @Test
+    void aLargeBatchWithAFewStoredKeysWritesEachNewFactOnceAndNothingElse() throws SQLException {
+        String cluster = "fact-store-mixed";
+        List<LedgerFact> first = new ArrayList<>();
+        for (int i = 0; i < 1_000; i++) {
+            first.add(start(cluster, "m" + i, 5_000));
+        }
+        store.commit("fact-store-mixed-group", batch(300, first.toArray(LedgerFact[]::new)), List.of(),
+                Map.of(PARTITION, 1_300L));
+
+        // 1,000 new starts, a redelivered start, a later start and an earlier one of stored tasks, and the finish of a
+        // stored task: the common late or repeated event in a large batch
+        List<LedgerFact> mixed = new ArrayList<>();
+        for (int i = 1_000; i < 2_000; i++) {
+            mixed.add(start(cluster, "m" + i, 5_000));
+            if (i == 1_500) {
+                mixed.add(start(cluster, "m500", 5_000));
+                mixed.add(start(cluster, "m8", 9_000));
+                mixed.add(start(cluster, "m7", 4_000));
+                mixed.add(finish(cluster, "m9"));
+            }
+        }
+        long written;
+        long elsewhere;
+        try (Connection c = dataSource.getConnection()) {
+            c.setAutoCommit(false);
+            String facts = "relname LIKE 'ledger_fact%' AND relname <> 'ledger_fact_key'";
+            String others = "relname NOT LIKE 'ledger_fact%'";
+            long factsBefore = rowsInserted(c, facts);
+            long othersBefore = rowsInserted(c, others);
+            int inserted = FactWriter.insert(c, batch(1_300, mixed.toArray(LedgerFact[]::new)));
+            assertThat(inserted).as("the 1,000 new starts, m9's finish and m7's earlier start").isEqualTo(1_002);
+            written = rowsInserted(c, facts) - factsBefore;
+            elsewhere = rowsInserted(c, others) - othersBefore;
+            c.commit();
+        }
+        assertThat(written).as("each new fact copied into ledger_fact once, the stored ones not at all")
+                .isEqualTo(1_002);
+        assertThat(elsewhere).as("no copy of the batch through another table").isZero();
+
+        long[] counts = new long[3];
+        query("SELECT count(*), count(DISTINCT dedupe_key), (SELECT count(*) FROM ledger_fact_key WHERE cluster_id = '"
+                + cluster + "') FROM ledger_fact WHERE cluster_id = '" + cluster + "'", rs -> {
+                    counts[0] = rs.getLong(1);
+                    counts[1] = rs.getLong(2);
+                    counts[2] = rs.getLong(3);
+                });
+        assertThat(counts).as("2,001 facts (2,000 starts and a finish), one row each, one key each")
+                .containsExactly(2_001, 2_001, 2_001);
+        assertThat(cursor.taskStart(cluster, "m7").at()).as("the earlier start replaced the stored one")
+                .isEqualTo(4_000);
+        assertThat(cursor.taskStart(cluster, "m8").at()).as("the later start changed nothing").isEqualTo(5_000);
+        assertThat(cursor.taskStart(cluster, "m500").at()).isEqualTo(5_000);
+    }
+
+    /**
+     * Rows inserted or updated in the tables {@code where} selects by this session, as far as not yet reported to the
+     * statistics (which happens between transactions only, so the difference of two readings in one transaction is
+     * that transaction's).
+     */
+    private static long rowsInserted(Connection c, String where) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement(
+                "SELECT coalesce(sum(n_tup_ins + n_tup_upd), 0) FROM pg_stat_xact_all_tables WHERE " + where);
+                ResultSet rs = ps.executeQuery()) {
+            rs.next();
+            return rs.getLong(1);
+        }
     }
 
     /** The partitions holding the facts of {@code cluster} with {@code key}. */

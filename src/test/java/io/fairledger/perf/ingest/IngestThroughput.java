@@ -42,6 +42,12 @@ import io.fairledger.testsupport.ServerEnvironment;
  * ./mvnw -Pbench test-compile exec:exec -Dbench.main=io.fairledger.perf.ingest.IngestThroughput
  * </pre>
  *
+ * Option {@code --late F} (0 unless given; at most 0.25): a fraction {@code F} of the events is the RUNNING of a container
+ * that finishes in the run, delivered only after its COMPLETE (which repeats the start, so that start is stored first)
+ * and {@value #LATE_GAP} loop steps (10,000 to 20,000 events) later, in a later batch: the late RUNNING of
+ * {@code HistoryScale}'s workload (about 2.4% of its events), whose batch holds a stored key.
+ * {@code -Dbench="--late 0.025"}.
+ * <p>
  * Environment: {@code BENCH_SERVER_JAR} runs another build of the server (A/B under the same load);
  * {@code BENCH_SERVER_JVM_OPTS} adds JVM options to the server, e.g.
  * {@code -XX:StartFlightRecording=filename=/tmp/server.jfr,settings=profile}.
@@ -53,8 +59,28 @@ public final class IngestThroughput {
     private static final String CLUSTER = "bench-yarn";
     /** The first container number of the warm-up's events (BENCH_WARMUP), after the measured run's. */
     private static final int WARMUP_CONTAINERS = 1_000_000;
+    /** How many loop steps (one or two events each) after its COMPLETE a late RUNNING is delivered. */
+    static final int LATE_GAP = 10_000;
+
+    /** The share of events that are a late RUNNING ({@code --late}), from the arguments. */
+    static double late(String[] args) {
+        List<String> given = new ArrayList<>(List.of(args));
+        given.remove(".*"); // the bench profile's default argument
+        if (given.isEmpty()) {
+            return 0;
+        }
+        if (given.size() != 2 || !given.get(0).equals("--late")) {
+            throw new IllegalArgumentException("the only option is --late F, got: " + String.join(" ", args));
+        }
+        double late = Double.parseDouble(given.get(1));
+        if (!(late >= 0 && late <= 0.25)) {
+            throw new IllegalArgumentException("--late is a fraction of the events from 0 to 0.25, got " + late);
+        }
+        return late;
+    }
 
     public static void main(String[] args) throws Exception {
+        double late = late(args);
         // BENCH_SERVER_JAR=... runs another build of the server (an A/B comparison under the same load)
         String otherJar = System.getenv("BENCH_SERVER_JAR");
         Path jar = Path.of(otherJar == null ? "target/quarkus-app/quarkus-run.jar" : otherJar);
@@ -64,7 +90,7 @@ public final class IngestThroughput {
         try (RealDependency.Running postgres = PostgresDependency.start();
                 RealDependency.Running kafka = KafkaDependency.start()) {
             String bootstrap = kafka.config().get("kafka.bootstrap.servers");
-            List<byte[]> events = events(0);
+            List<byte[]> events = events(0, late);
             int port = Processes.freePort();
             int managementPort = Processes.freePort();
             Process process = ServerEnvironment.startPackaged(jar, port, managementPort, postgres, kafka);
@@ -78,7 +104,7 @@ public final class IngestThroughput {
                 // run finds the server's code compiled (a server that ingests all day) rather than just started
                 int warmup = 0;
                 if ("1".equals(System.getenv("BENCH_WARMUP"))) {
-                    List<byte[]> warm = events(WARMUP_CONTAINERS);
+                    List<byte[]> warm = events(WARMUP_CONTAINERS, late);
                     produce(bootstrap, warm);
                     System.out.printf("warm-up: %.0f events/s%n",
                             CommittedOffsets.awaitRate(postgres, EventTopics.YARN_CONTAINERS, 0, warm.size()));
@@ -103,8 +129,8 @@ public final class IngestThroughput {
                 metrics.body().lines().filter(
                         l -> l.startsWith("fairledger_ingest_") && !l.contains("_bucket") && !l.contains("_events_"))
                         .forEach(System.out::println);
-                System.out.printf("%nevents: %d (%d tenants, %d running tasks at the end)%n", events.size(), TENANTS,
-                        RUNNING);
+                System.out.printf("%nevents: %d (%d tenants, %d running tasks at the end; %.1f%% late RUNNING)%n",
+                        events.size(), TENANTS, RUNNING, late * 100);
                 System.out.printf("fairledger, topic to committed ledger: %.0f events/s%n", fairledgerRate);
                 System.out.printf("Kafka ConsumerPerformance, same topic:  %.0f events/s%n", kafkaOwn);
                 System.out.printf("ratio: %.2f (goal: at least 0.5)%n", fairledgerRate / kafkaOwn);
@@ -121,18 +147,34 @@ public final class IngestThroughput {
 
     /**
      * 100,000 container starts over 1,000 queues, then 50,000 finishes and 50,000 more starts; containers numbered from
-     * {@code first}.
+     * {@code first}. Of the finishing containers, enough to make {@code late} of the events, evenly spread, have their
+     * RUNNING delivered {@link #LATE_GAP} steps after their COMPLETE instead of before it.
      */
-    private static List<byte[]> events(int first) {
+    private static List<byte[]> events(int first, double late) {
+        int finishing = RUNNING / 2;
+        int total = 2 * RUNNING;
+        double lateShare = late * total / finishing;
         List<byte[]> out = new ArrayList<>();
+        java.util.TreeMap<Integer, List<byte[]>> held = new java.util.TreeMap<>();
         long t = 1_795_132_800_000L;
         for (int i = 0; i < RUNNING + RUNNING / 2; i++) {
-            out.add(container(first, i, t + i, "RUNNING", ""));
+            boolean lateRunning = i < finishing && (int) ((i + 1) * lateShare) > (int) (i * lateShare);
+            byte[] running = container(first, i, t + i, "RUNNING", "");
+            if (lateRunning) {
+                held.computeIfAbsent(RUNNING + i + LATE_GAP, k -> new ArrayList<>()).add(running);
+            } else {
+                out.add(running);
+            }
             if (i >= RUNNING) {
                 int done = i - RUNNING;
                 out.add(container(first, done, t + i, "COMPLETE", ",\"finishedTime\":" + (t + i)));
             }
+            List<byte[]> due = held.remove(i);
+            if (due != null) {
+                out.addAll(due);
+            }
         }
+        held.values().forEach(out::addAll);
         return out;
     }
 
