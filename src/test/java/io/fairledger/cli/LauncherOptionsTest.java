@@ -54,6 +54,15 @@ class LauncherOptionsTest {
     }
 
     @Test
+    void serveDefersC2UnlessTheUserTunesTheTiers() throws Exception {
+        assertThat(launch(Map.of(), "serve")).contains("-XX:Tier4InvocationThreshold=50000",
+                "-XX:Tier4MinInvocationThreshold=6000", "-XX:Tier4CompileThreshold=150000",
+                "-XX:Tier4BackEdgeThreshold=400000");
+        assertThat(launch(Map.of("FAIRLEDGER_JAVA_OPTS", "-XX:TieredStopAtLevel=1"), "serve"))
+                .contains("-XX:TieredStopAtLevel=1").doesNotContain("Tier4");
+    }
+
+    @Test
     void otherSubcommandsKeepTheJvmsDefaults() throws Exception {
         assertThat(launch(Map.of(), "account", "--help")).startsWith("-jar ").doesNotContain("-Xmx", "-XX:");
     }
