@@ -35,7 +35,8 @@ class LauncherOptionsTest {
         FileTime later = FileTime.fromMillis(System.currentTimeMillis() + 60_000);
         Files.setLastModifiedTime(jar, later);
         Path java = Files.createDirectories(home.resolve("jdk/bin")).resolve("java");
-        Files.writeString(java, "#!/bin/sh\necho \"$@\"\n");
+        // the glibc setting the launcher exports on the first line, the JVM's arguments on the second
+        Files.writeString(java, "#!/bin/sh\necho \"MALLOC_ARENA_MAX=${MALLOC_ARENA_MAX:-unset}\"\necho \"$@\"\n");
         java.toFile().setExecutable(true);
     }
 
@@ -53,17 +54,41 @@ class LauncherOptionsTest {
     }
 
     @Test
+    void serveDefersC2UnlessTheUserTunesTheTiers() throws Exception {
+        assertThat(launch(Map.of(), "serve")).contains("-XX:Tier4InvocationThreshold=50000",
+                "-XX:Tier4MinInvocationThreshold=6000", "-XX:Tier4CompileThreshold=150000",
+                "-XX:Tier4BackEdgeThreshold=400000");
+        assertThat(launch(Map.of("FAIRLEDGER_JAVA_OPTS", "-XX:TieredStopAtLevel=1"), "serve"))
+                .contains("-XX:TieredStopAtLevel=1").doesNotContain("Tier4");
+    }
+
+    @Test
     void otherSubcommandsKeepTheJvmsDefaults() throws Exception {
         assertThat(launch(Map.of(), "account", "--help")).startsWith("-jar ").doesNotContain("-Xmx", "-XX:");
     }
 
+    @Test
+    void serveBoundsGlibcsMallocArenasUnlessTheUserDoes() throws Exception {
+        assertThat(output(Map.of(), "serve")).startsWith("MALLOC_ARENA_MAX=2\n");
+        assertThat(output(Map.of("MALLOC_ARENA_MAX", "4"), "serve")).startsWith("MALLOC_ARENA_MAX=4\n");
+        assertThat(output(Map.of(), "account", "--help")).startsWith("MALLOC_ARENA_MAX=unset\n");
+    }
+
+    /** The arguments the launcher gives the JVM. */
     private static String launch(Map<String, String> env, String... args) throws Exception {
+        String out = output(env, args);
+        return out.substring(out.indexOf('\n') + 1);
+    }
+
+    /** The stand-in JVM's output: the launcher's {@code MALLOC_ARENA_MAX}, then the JVM's arguments. */
+    private static String output(Map<String, String> env, String... args) throws Exception {
         ProcessBuilder pb = new ProcessBuilder(
                 Stream.concat(Stream.of("bash", "fairledger"), Stream.of(args)).toList())
                 .directory(home.toFile()).redirectErrorStream(true);
         pb.environment().remove("FAIRLEDGER_JAVA_OPTS");
         pb.environment().remove("JAVA_TOOL_OPTIONS");
         pb.environment().remove("JDK_JAVA_OPTIONS");
+        pb.environment().remove("MALLOC_ARENA_MAX");
         pb.environment().put("JAVA_HOME", home.resolve("jdk").toString());
         pb.environment().putAll(env);
         Process p = pb.start();

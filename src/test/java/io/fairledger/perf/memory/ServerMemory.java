@@ -44,7 +44,7 @@ import io.fairledger.testsupport.ServerEnvironment;
  */
 public final class ServerMemory {
 
-    private static final String CLUSTER = "bench-memory";
+    static final String CLUSTER = "bench-memory";
     private static final Instant START = Instant.parse("2026-11-01T00:00:00Z");
     /** The histogram's header lines and its top entries. */
     private static final int HISTOGRAM_LINES = 3 + 15;
