@@ -188,43 +188,29 @@ final class ClosedStatementTable implements PeriodCloser.ClosedStatements {
     public ClosedPeriod store(ClosedPeriod period) {
         String id = period.statement().period();
         try (Connection c = dataSource.getConnection()) {
-            boolean autoCommit = c.getAutoCommit();
-            c.setAutoCommit(false);
-            try {
-                boolean inserted;
-                try (PreparedStatement ps = c.prepareStatement("INSERT INTO closed_statement (cluster_id, period_id, "
-                        + "period_end_ms, statement, settings, fact_position) VALUES (?, ?, ?, ?::jsonb, ?::jsonb, ?) "
-                        + "ON CONFLICT DO NOTHING")) {
-                    ps.setString(1, clusterId);
-                    ps.setString(2, id);
-                    ps.setLong(3, period.statement().end().toEpochMilli());
-                    ps.setString(4, json.writeValueAsString(period.statement()));
-                    ps.setString(5, json.writeValueAsString(period.settings()));
-                    ps.setLong(6, period.position());
-                    inserted = ps.executeUpdate() == 1;
-                }
-                if (inserted) {
-                    // its lines, one row each, with the statement or not at all
-                    try (PreparedStatement ps = c.prepareStatement("INSERT INTO closed_statement_line (cluster_id, "
-                            + "period_id, period_end_ms, tenant, line_no, line) SELECT s.cluster_id, s.period_id, "
-                            + "s.period_end_ms, l.line ->> 'tenant', l.n, l.line FROM closed_statement s, "
-                            + "jsonb_array_elements(s.statement -> 'lines') WITH ORDINALITY AS l (line, n) "
-                            + "WHERE s.cluster_id = ? AND s.period_id = ?")) {
-                        ps.setString(1, clusterId);
-                        ps.setString(2, id);
-                        ps.executeUpdate();
+            // one statement, so the lines are stored with the statement or not at all, whether or not the caller runs
+            // a transaction (a configuration change does)
+            try (PreparedStatement ps = c.prepareStatement("WITH s AS (INSERT INTO closed_statement (cluster_id, "
+                    + "period_id, period_end_ms, statement, settings, fact_position) VALUES (?, ?, ?, ?::jsonb, "
+                    + "?::jsonb, ?) ON CONFLICT DO NOTHING RETURNING cluster_id, period_id, period_end_ms, statement), "
+                    + "l AS (INSERT INTO closed_statement_line (cluster_id, period_id, period_end_ms, tenant, line_no, "
+                    + "line) SELECT s.cluster_id, s.period_id, s.period_end_ms, l.line ->> 'tenant', l.n, l.line "
+                    + "FROM s, jsonb_array_elements(s.statement -> 'lines') WITH ORDINALITY AS l (line, n)) "
+                    + "SELECT count(*) FROM s")) {
+                ps.setString(1, clusterId);
+                ps.setString(2, id);
+                ps.setLong(3, period.statement().end().toEpochMilli());
+                ps.setString(4, json.writeValueAsString(period.statement()));
+                ps.setString(5, json.writeValueAsString(period.settings()));
+                ps.setLong(6, period.position());
+                try (ResultSet rs = ps.executeQuery()) {
+                    rs.next();
+                    if (rs.getLong(1) == 1) {
+                        // its API text; should this fail, the first read fills it
+                        fillApiJson(c, id);
+                        return period;
                     }
-                    fillApiJson(c, id);
                 }
-                c.commit();
-                if (inserted) {
-                    return period;
-                }
-            } catch (SQLException | JsonProcessingException | RuntimeException e) {
-                c.rollback();
-                throw e;
-            } finally {
-                c.setAutoCommit(autoCommit);
             }
             try (PreparedStatement ps = c.prepareStatement("SELECT statement::text, settings::text, fact_position "
                     + "FROM closed_statement WHERE cluster_id = ? AND period_id = ?")) {

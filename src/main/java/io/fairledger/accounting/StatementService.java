@@ -12,9 +12,11 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.function.BooleanSupplier;
+import java.util.function.Predicate;
 
 import javax.sql.DataSource;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
 import io.fairledger.facts.FactCursor;
@@ -325,24 +327,54 @@ public class StatementService implements ClosablePeriods {
         LedgerSettings settings = settingsAt(clusterId, until);
         List<ClosedStatementTable.ApiJson> closed = table(clusterId, settings).apiJson(until.toEpochMilli());
         Instant closedUntil = closed.isEmpty() ? null : closed.get(closed.size() - 1).end();
-        List<StatementView> provisional = provisional(clusterId, closedUntil, until, settings.currency());
-        long size = 2;
-        for (ClosedStatementTable.ApiJson c : closed) {
-            size += c.text().length() + 1;
-        }
-        StringBuilder out = new StringBuilder((int) Math.min(Integer.MAX_VALUE - 16, size + 1024));
-        out.append('[');
-        for (ClosedStatementTable.ApiJson c : closed) {
-            out.append(out.length() > 1 ? "," : "").append(c.text());
-        }
-        try {
-            for (StatementView p : provisional) {
-                out.append(out.length() > 1 ? "," : "").append(json.writeValueAsString(p));
+        List<String> texts = new ArrayList<>();
+        closed.forEach(c -> texts.add(c.text()));
+        List<Statement> ended = this.ended.ended(clusterId);
+        List<String> provisional = provisionalJson(clusterId, ended, settings.currency());
+        for (int i = 0; i < ended.size(); i++) {
+            Instant end = Instant.ofEpochMilli(ended.get(i).period().end());
+            if ((closedUntil == null || end.isAfter(closedUntil)) && !end.isAfter(until)) {
+                texts.add(provisional.get(i));
             }
-        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
-            throw new IllegalStateException("cannot write the statements of " + clusterId, e);
+        }
+        int size = 2 + texts.size();
+        for (String t : texts) {
+            size += t.length();
+        }
+        StringBuilder out = new StringBuilder(size);
+        out.append('[');
+        for (String t : texts) {
+            out.append(out.length() > 1 ? "," : "").append(t);
         }
         return out.append(']').toString();
+    }
+
+    /**
+     * The JSON text of each of {@code ended} as a provisional statement in {@code currency}, written once per live
+     * view: the live ledger hands out the same list until its view changes, so repeated reads between two facts write
+     * nothing again.
+     */
+    private List<String> provisionalJson(String clusterId, List<Statement> ended, String currency) {
+        ProvisionalJson known = provisionalByCluster.get(clusterId);
+        if (known != null && known.ended() == ended && known.currency().equals(currency)) {
+            return known.texts();
+        }
+        List<String> texts = new ArrayList<>(ended.size());
+        try {
+            for (Statement s : ended) {
+                texts.add(json.writeValueAsString(StatementView.of(s, StatementView.PROVISIONAL, currency)));
+            }
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("cannot write the statements of " + clusterId, e);
+        }
+        provisionalByCluster.put(clusterId, new ProvisionalJson(ended, currency, texts));
+        return texts;
+    }
+
+    /** Per cluster: the provisional statements' JSON texts, for the live ledger's list of ended periods they are of. */
+    private final Map<String, ProvisionalJson> provisionalByCluster = new ConcurrentHashMap<>();
+
+    private record ProvisionalJson(List<Statement> ended, String currency, List<String> texts) {
     }
 
     /**
@@ -356,13 +388,8 @@ public class StatementService implements ClosablePeriods {
         List<StatementView> out = new ArrayList<>(
                 table(clusterId, settings).closedWithLinesOf(tenant, subtree, until.toEpochMilli()));
         Instant closedUntil = out.isEmpty() ? null : out.get(out.size() - 1).end();
-        for (StatementView p : provisional(clusterId, closedUntil, until, settings.currency())) {
-            out.add(new StatementView(p.cluster(), p.period(), p.start(), p.end(), p.state(), p.model(),
-                    p.currency(), p.totalCharge(), p.lines().stream().filter(l -> {
-                        TenantPath path = TenantPath.parse(l.tenant());
-                        return subtree ? path.isWithin(tenant) : path.equals(tenant);
-                    }).toList()));
-        }
+        out.addAll(provisional(clusterId, closedUntil, until, settings.currency(),
+                path -> subtree ? path.isWithin(tenant) : path.equals(tenant)));
         return out;
     }
 
@@ -378,11 +405,17 @@ public class StatementService implements ClosablePeriods {
 
     /** The periods the live ledger has ended after {@code closedUntil} (null: none closed) and by {@code until}. */
     private List<StatementView> provisional(String clusterId, Instant closedUntil, Instant until, String currency) {
+        return provisional(clusterId, closedUntil, until, currency, tenant -> true);
+    }
+
+    /** {@link #provisional(String, Instant, Instant, String)} with only the lines of the tenants {@code kept} accepts. */
+    private List<StatementView> provisional(String clusterId, Instant closedUntil, Instant until, String currency,
+            Predicate<TenantPath> kept) {
         List<StatementView> out = new ArrayList<>();
         for (Statement s : ended.ended(clusterId)) {
             Instant end = Instant.ofEpochMilli(s.period().end());
             if ((closedUntil == null || end.isAfter(closedUntil)) && !end.isAfter(until)) {
-                out.add(StatementView.of(s, StatementView.PROVISIONAL, currency));
+                out.add(StatementView.of(s, StatementView.PROVISIONAL, currency, kept));
             }
         }
         return out;
