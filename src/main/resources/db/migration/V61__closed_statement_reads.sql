@@ -6,7 +6,10 @@ ALTER TABLE closed_statement ADD COLUMN head JSONB GENERATED ALWAYS AS (statemen
 -- api_json: the statement exactly as the HTTP API writes it, so a read sends the stored text without parsing it. It is
 -- derived from statement (one text per row, never changed once set); rows closed before this migration get it at
 -- their first read.
+-- Kept uncompressed (STORAGE EXTERNAL): it is read whole at every request, and decompressing ~10 MB per request would
+-- cost more than the disk it saves.
 ALTER TABLE closed_statement ADD COLUMN api_json TEXT;
+ALTER TABLE closed_statement ALTER COLUMN api_json SET STORAGE EXTERNAL;
 -- One row per line of every closed statement, in the same transaction as the statement, so a tenant's fairness and
 -- statements read its own lines (about one per period) and not every tenant's. line_no is the line's place in the
 -- statement; tenant sorts bytewise (COLLATE "C") so a subtree is a range of the primary key.

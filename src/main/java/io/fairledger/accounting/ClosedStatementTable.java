@@ -113,7 +113,8 @@ final class ClosedStatementTable implements PeriodCloser.ClosedStatements {
                 ps.setLong(2, endMs);
                 try (ResultSet rs = ps.executeQuery()) {
                     while (rs.next()) {
-                        out.add(new ApiJson(rs.getString(1), Instant.ofEpochMilli(rs.getLong(2)), rs.getString(3)));
+                        // the text's bytes as the server sent them (UTF-8), not decoded
+                        out.add(new ApiJson(rs.getString(1), Instant.ofEpochMilli(rs.getLong(2)), rs.getBytes(3)));
                         if (rs.wasNull()) {
                             missing.add(rs.getString(1));
                         }
@@ -132,8 +133,8 @@ final class ClosedStatementTable implements PeriodCloser.ClosedStatements {
         return out;
     }
 
-    /** A closed period's end and its statement as the API's JSON text. */
-    record ApiJson(String period, Instant end, String text) {
+    /** A closed period's end and its statement as the API's JSON text, in UTF-8. */
+    record ApiJson(String period, Instant end, byte[] text) {
     }
 
     /**

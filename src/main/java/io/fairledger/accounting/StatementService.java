@@ -1,6 +1,7 @@
 package io.fairledger.accounting;
 
 import io.fairledger.tenancy.LedgerSettings;
+import java.io.ByteArrayOutputStream;
 import java.math.BigDecimal;
 import java.math.RoundingMode;
 import java.sql.SQLException;
@@ -323,14 +324,14 @@ public class StatementService implements ClosablePeriods {
      * closed ones are sent as stored ({@link ClosedStatementTable#apiJson}), the provisional ones written by
      * {@code json}. The same text, byte for byte, as {@code json} writing {@link #statements}.
      */
-    public String statementsJson(String clusterId, Instant until) {
+    public byte[] statementsJson(String clusterId, Instant until) {
         LedgerSettings settings = settingsAt(clusterId, until);
         List<ClosedStatementTable.ApiJson> closed = table(clusterId, settings).apiJson(until.toEpochMilli());
         Instant closedUntil = closed.isEmpty() ? null : closed.get(closed.size() - 1).end();
-        List<String> texts = new ArrayList<>();
+        List<byte[]> texts = new ArrayList<>();
         closed.forEach(c -> texts.add(c.text()));
         List<Statement> ended = this.ended.ended(clusterId);
-        List<String> provisional = provisionalJson(clusterId, ended, settings.currency());
+        List<byte[]> provisional = provisionalJson(clusterId, ended, settings.currency());
         for (int i = 0; i < ended.size(); i++) {
             Instant end = Instant.ofEpochMilli(ended.get(i).period().end());
             if ((closedUntil == null || end.isAfter(closedUntil)) && !end.isAfter(until)) {
@@ -338,31 +339,35 @@ public class StatementService implements ClosablePeriods {
             }
         }
         int size = 2 + texts.size();
-        for (String t : texts) {
-            size += t.length();
+        for (byte[] t : texts) {
+            size += t.length;
         }
-        StringBuilder out = new StringBuilder(size);
-        out.append('[');
-        for (String t : texts) {
-            out.append(out.length() > 1 ? "," : "").append(t);
+        ByteArrayOutputStream out = new ByteArrayOutputStream(size);
+        out.write('[');
+        for (int i = 0; i < texts.size(); i++) {
+            if (i > 0) {
+                out.write(',');
+            }
+            out.writeBytes(texts.get(i));
         }
-        return out.append(']').toString();
+        out.write(']');
+        return out.toByteArray();
     }
 
     /**
-     * The JSON text of each of {@code ended} as a provisional statement in {@code currency}, written once per live
-     * view: the live ledger hands out the same list until its view changes, so repeated reads between two facts write
-     * nothing again.
+     * The JSON text (UTF-8) of each of {@code ended} as a provisional statement in {@code currency}, written once per
+     * live view: the live ledger hands out the same list until its view changes, so repeated reads between two facts
+     * write nothing again.
      */
-    private List<String> provisionalJson(String clusterId, List<Statement> ended, String currency) {
+    private List<byte[]> provisionalJson(String clusterId, List<Statement> ended, String currency) {
         ProvisionalJson known = provisionalByCluster.get(clusterId);
         if (known != null && known.ended() == ended && known.currency().equals(currency)) {
             return known.texts();
         }
-        List<String> texts = new ArrayList<>(ended.size());
+        List<byte[]> texts = new ArrayList<>(ended.size());
         try {
             for (Statement s : ended) {
-                texts.add(json.writeValueAsString(StatementView.of(s, StatementView.PROVISIONAL, currency)));
+                texts.add(json.writeValueAsBytes(StatementView.of(s, StatementView.PROVISIONAL, currency)));
             }
         } catch (JsonProcessingException e) {
             throw new IllegalStateException("cannot write the statements of " + clusterId, e);
@@ -374,7 +379,7 @@ public class StatementService implements ClosablePeriods {
     /** Per cluster: the provisional statements' JSON texts, for the live ledger's list of ended periods they are of. */
     private final Map<String, ProvisionalJson> provisionalByCluster = new ConcurrentHashMap<>();
 
-    private record ProvisionalJson(List<Statement> ended, String currency, List<String> texts) {
+    private record ProvisionalJson(List<Statement> ended, String currency, List<byte[]> texts) {
     }
 
     /**
