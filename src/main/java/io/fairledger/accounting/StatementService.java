@@ -1,6 +1,7 @@
 package io.fairledger.accounting;
 
 import io.fairledger.tenancy.LedgerSettings;
+import java.io.ByteArrayOutputStream;
 import java.math.BigDecimal;
 import java.math.RoundingMode;
 import java.sql.SQLException;
@@ -12,9 +13,11 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.function.BooleanSupplier;
+import java.util.function.Predicate;
 
 import javax.sql.DataSource;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
 import io.fairledger.facts.FactCursor;
@@ -22,6 +25,7 @@ import io.fairledger.facts.RetentionFloors;
 import io.fairledger.core.chargeback.Period;
 import io.fairledger.core.chargeback.Statement;
 import io.fairledger.core.fairness.FairnessReport;
+import io.fairledger.core.model.TenantPath;
 import io.fairledger.config.FairledgerConfig;
 import io.fairledger.core.replay.Replay;
 import io.fairledger.core.replay.ReplayConfig;
@@ -261,7 +265,8 @@ public class StatementService implements ClosablePeriods {
 
     /** The end of the last closed period of {@code clusterId}, null when none is closed (for retention). */
     public Instant closedUntil(String clusterId) {
-        return PeriodCloser.closedUntil(table(clusterId, settings(clusterId)).closed());
+        List<ClosedStatementTable.Closing> closed = table(clusterId, settings(clusterId)).closings(Long.MAX_VALUE);
+        return closed.isEmpty() ? null : closed.get(closed.size() - 1).end();
     }
 
     /**
@@ -271,14 +276,31 @@ public class StatementService implements ClosablePeriods {
      */
     public Optional<String> closedUnderOtherSettings(String clusterId, long afterMs) {
         LedgerSettings live = settings(clusterId);
-        return table(clusterId, live).closed().stream()
-                .filter(c -> c.statement().end().toEpochMilli() > afterMs && !c.settings().equals(live))
-                .map(c -> c.statement().period()).findFirst();
+        return table(clusterId, live).closings(Long.MAX_VALUE).stream()
+                .filter(c -> c.end().toEpochMilli() > afterMs && !c.settings().equals(live))
+                .map(ClosedStatementTable.Closing::period).findFirst();
     }
 
-    /** The settings with the cluster's current tenant tree ({@link TenancyService#ledgerSettings}). */
+    /**
+     * The settings with the cluster's current tenant tree ({@link TenancyService#ledgerSettings}), read again only when
+     * the cluster's configuration version changed ({@link TenancyService#configurationVersion}, one small query):
+     * reading them means reading the whole tenant tree.
+     */
     public LedgerSettings settings(String clusterId) {
-        return tenancy.ledgerSettings(clusterId);
+        String version = tenancy.configurationVersion(clusterId);
+        VersionedSettings known = settingsByCluster.get(clusterId);
+        if (known != null && known.version().equals(version)) {
+            return known.settings();
+        }
+        LedgerSettings settings = tenancy.ledgerSettings(clusterId);
+        settingsByCluster.put(clusterId, new VersionedSettings(version, settings));
+        return settings;
+    }
+
+    /** Per cluster: its settings as last read, and the configuration version they were read at. */
+    private final Map<String, VersionedSettings> settingsByCluster = new ConcurrentHashMap<>();
+
+    private record VersionedSettings(String version, LedgerSettings settings) {
     }
 
     /**
@@ -287,22 +309,118 @@ public class StatementService implements ClosablePeriods {
      * not listed, however far {@code until} lies in the future.
      */
     public List<StatementView> statements(String clusterId, Instant until) {
-        LedgerSettings settings = settings(clusterId);
-        if (until.isBefore(settings.registeredAt())) {
-            throw new Invalid("until " + until + " is before the cluster's registration "
-                    + settings.registeredAt());
-        }
+        LedgerSettings settings = settingsAt(clusterId, until);
         // closed periods are contiguous: those ended by until are a prefix, and a provisional period after that prefix
         // ends after until unless the prefix holds every closed period
         List<PeriodCloser.ClosedPeriod> closed = table(clusterId, settings).closedBy(until.toEpochMilli());
         List<StatementView> out = new ArrayList<>();
         closed.forEach(c -> out.add(c.statement()));
-        Instant closedUntil = PeriodCloser.closedUntil(closed);
-        String currency = settings.currency();
+        out.addAll(provisional(clusterId, PeriodCloser.closedUntil(closed), until, settings.currency()));
+        return out;
+    }
+
+    /**
+     * {@link #statements} as the JSON text the API writes for that list, without parsing the stored statements: the
+     * closed ones are sent as stored ({@link ClosedStatementTable#apiJson}), the provisional ones written by
+     * {@code json}. The same text, byte for byte, as {@code json} writing {@link #statements}.
+     */
+    public byte[] statementsJson(String clusterId, Instant until) {
+        LedgerSettings settings = settingsAt(clusterId, until);
+        List<ClosedStatementTable.ApiJson> closed = table(clusterId, settings).apiJson(until.toEpochMilli());
+        Instant closedUntil = closed.isEmpty() ? null : closed.get(closed.size() - 1).end();
+        List<byte[]> texts = new ArrayList<>();
+        closed.forEach(c -> texts.add(c.text()));
+        List<Statement> ended = this.ended.ended(clusterId);
+        List<byte[]> provisional = provisionalJson(clusterId, ended, settings.currency());
+        for (int i = 0; i < ended.size(); i++) {
+            Instant end = Instant.ofEpochMilli(ended.get(i).period().end());
+            if ((closedUntil == null || end.isAfter(closedUntil)) && !end.isAfter(until)) {
+                texts.add(provisional.get(i));
+            }
+        }
+        int size = 2 + texts.size();
+        for (byte[] t : texts) {
+            size += t.length;
+        }
+        ByteArrayOutputStream out = new ByteArrayOutputStream(size);
+        out.write('[');
+        for (int i = 0; i < texts.size(); i++) {
+            if (i > 0) {
+                out.write(',');
+            }
+            out.writeBytes(texts.get(i));
+        }
+        out.write(']');
+        return out.toByteArray();
+    }
+
+    /**
+     * The JSON text (UTF-8) of each of {@code ended} as a provisional statement in {@code currency}, written once per
+     * live view: the live ledger hands out the same list until its view changes, so repeated reads between two facts
+     * write nothing again.
+     */
+    private List<byte[]> provisionalJson(String clusterId, List<Statement> ended, String currency) {
+        ProvisionalJson known = provisionalByCluster.get(clusterId);
+        if (known != null && known.ended() == ended && known.currency().equals(currency)) {
+            return known.texts();
+        }
+        List<byte[]> texts = new ArrayList<>(ended.size());
+        try {
+            for (Statement s : ended) {
+                texts.add(json.writeValueAsBytes(StatementView.of(s, StatementView.PROVISIONAL, currency)));
+            }
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("cannot write the statements of " + clusterId, e);
+        }
+        provisionalByCluster.put(clusterId, new ProvisionalJson(ended, currency, texts));
+        return texts;
+    }
+
+    /** Per cluster: the provisional statements' JSON texts, for the live ledger's list of ended periods they are of. */
+    private final Map<String, ProvisionalJson> provisionalByCluster = new ConcurrentHashMap<>();
+
+    private record ProvisionalJson(List<Statement> ended, String currency, List<byte[]> texts) {
+    }
+
+    /**
+     * {@link #statements} with only the lines of {@code tenant} (and, with {@code subtree}, of every tenant under it):
+     * the closed periods' lines read from their own rows ({@link ClosedStatementTable#closedWithLinesOf}), so the cost
+     * is that of the lines returned. Every period is listed, with no lines where the tenant has none; the closed
+     * ones keep their {@code totalCharge}.
+     */
+    public List<StatementView> statementsOf(String clusterId, TenantPath tenant, boolean subtree, Instant until) {
+        LedgerSettings settings = settingsAt(clusterId, until);
+        List<StatementView> out = new ArrayList<>(
+                table(clusterId, settings).closedWithLinesOf(tenant, subtree, until.toEpochMilli()));
+        Instant closedUntil = out.isEmpty() ? null : out.get(out.size() - 1).end();
+        out.addAll(provisional(clusterId, closedUntil, until, settings.currency(),
+                path -> subtree ? path.isWithin(tenant) : path.equals(tenant)));
+        return out;
+    }
+
+    /** The settings in force, refusing an {@code until} before the cluster's registration. */
+    private LedgerSettings settingsAt(String clusterId, Instant until) {
+        LedgerSettings settings = settings(clusterId);
+        if (until.isBefore(settings.registeredAt())) {
+            throw new Invalid("until " + until + " is before the cluster's registration "
+                    + settings.registeredAt());
+        }
+        return settings;
+    }
+
+    /** The periods the live ledger has ended after {@code closedUntil} (null: none closed) and by {@code until}. */
+    private List<StatementView> provisional(String clusterId, Instant closedUntil, Instant until, String currency) {
+        return provisional(clusterId, closedUntil, until, currency, tenant -> true);
+    }
+
+    /** {@link #provisional(String, Instant, Instant, String)} with only the lines of the tenants {@code kept} accepts. */
+    private List<StatementView> provisional(String clusterId, Instant closedUntil, Instant until, String currency,
+            Predicate<TenantPath> kept) {
+        List<StatementView> out = new ArrayList<>();
         for (Statement s : ended.ended(clusterId)) {
             Instant end = Instant.ofEpochMilli(s.period().end());
             if ((closedUntil == null || end.isAfter(closedUntil)) && !end.isAfter(until)) {
-                out.add(StatementView.of(s, StatementView.PROVISIONAL, currency));
+                out.add(StatementView.of(s, StatementView.PROVISIONAL, currency, kept));
             }
         }
         return out;

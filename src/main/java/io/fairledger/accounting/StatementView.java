@@ -4,10 +4,12 @@ import java.math.BigDecimal;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Predicate;
 
 import io.fairledger.core.chargeback.AdjustmentLine;
 import io.fairledger.core.chargeback.Statement;
 import io.fairledger.core.chargeback.TenantStatement;
+import io.fairledger.core.model.TenantPath;
 import org.eclipse.microprofile.openapi.annotations.media.Schema;
 
 /**
@@ -45,8 +47,19 @@ public record StatementView(String cluster, String period, Instant start, Instan
 
     /** {@code s} in {@code state}, its amounts in {@code currency}. */
     public static StatementView of(Statement s, String state, String currency) {
-        List<Line> lines = new ArrayList<>(s.lines().size());
+        return of(s, state, currency, tenant -> true);
+    }
+
+    /**
+     * {@code s} in {@code state}, its amounts in {@code currency}, with only the lines of the tenants {@code kept}
+     * accepts (and its {@code totalCharge}); the others are not converted.
+     */
+    public static StatementView of(Statement s, String state, String currency, Predicate<TenantPath> kept) {
+        List<Line> lines = new ArrayList<>();
         for (TenantStatement l : s.lines()) {
+            if (!kept.test(l.tenant())) {
+                continue;
+            }
             List<Adjustment> adjustments = new ArrayList<>();
             for (AdjustmentLine a : l.adjustments()) {
                 adjustments.add(new Adjustment(a.correctedPeriod(), a.amount(), a.reason()));

@@ -81,12 +81,14 @@ public class StatementResource {
     @APIResponse(responseCode = "422", description = "until is not an instant or before registration; unknown format")
     public Response statements(@PathParam("clusterId") String clusterId, @QueryParam("until") String until,
             @QueryParam("format") String format, @HeaderParam("Accept") String accept) {
-        List<StatementView> found = statements.statements(clusterId, instant(until));
+        Instant at = instant(until);
         if (StatementFormat.csv(format, accept)) {
+            List<StatementView> found = statements.statements(clusterId, at);
             return Response.ok(StatementCsv.write(found, statements.settings(clusterId).currency()), "text/csv")
                     .build();
         }
-        return Response.ok(found, MediaType.APPLICATION_JSON).build();
+        // closed statements are sent as stored, not parsed and written again
+        return Response.ok(statements.statementsJson(clusterId, at), MediaType.APPLICATION_JSON).build();
     }
 
     /** A what-if: a past range and a configuration variant (null: the live one). */

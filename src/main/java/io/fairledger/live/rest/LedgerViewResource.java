@@ -90,8 +90,9 @@ public class LedgerViewResource {
     public FairnessHistory fairnessHistory(@PathParam("clusterId") String clusterId,
             @PathParam("tenant") String tenant) {
         LiveView view = ledgers.view(clusterId);
-        String id = account(view, tenant).path().toString();
-        List<StatementView> closed = statements.statements(clusterId, view.asOf());
+        TenantPath path = account(view, tenant).path();
+        String id = path.toString();
+        List<StatementView> closed = statements.statementsOf(clusterId, path, false, view.asOf());
         return new FairnessHistory(clusterId, id, LiveViewsModel.degrees(id, closed, view.openStatement()));
     }
 
@@ -123,10 +124,8 @@ public class LedgerViewResource {
             @HeaderParam("Accept") String accept) {
         authorise(clusterId, tenant);
         TenantPath own = path(tenant);
-        List<StatementView> mine = statements.statements(clusterId, java.time.Instant.now()).stream()
-                .map(s -> s.withLines(
-                        s.lines().stream().filter(l -> TenantPath.parse(l.tenant()).isWithin(own)).toList()))
-                .toList();
+        List<StatementView> mine = statements.statementsOf(clusterId, own, true, java.time.Instant.now()).stream()
+                .map(s -> s.withLines(s.lines())).toList();
         if (StatementFormat.csv(format, accept)) {
             return Response.ok(StatementCsv.write(mine, statements.settings(clusterId).currency()), "text/csv")
                     .build();
