@@ -31,9 +31,22 @@ public final class Processes {
         }
     }
 
-    /** Waits until {@code url} answers 200, failing with the log's location when the process dies or time runs out. */
+    /**
+     * Waits until {@code url} answers 200, failing when {@code process} exits or {@code timeout} passes (then stopping
+     * it), naming {@code what} and where its log is ({@code logHint}).
+     */
     public static void awaitHttpOk(String what, String url, Process process, Duration timeout, String logHint) {
+        awaitHttp(what, url, 200, process, timeout, logHint);
+    }
+
+    /**
+     * Waits until {@code url} answers {@code status}, polling every 50 ms, as {@link #awaitHttpOk}; returns when it
+     * first answered anything ({@link System#nanoTime()}), for tools that time a start.
+     */
+    public static long awaitHttp(String what, String url, int status, Process process, Duration timeout,
+            String logHint) {
         long deadline = System.nanoTime() + timeout.toNanos();
+        long answering = 0;
         while (System.nanoTime() < deadline) {
             if (!process.isAlive()) {
                 throw new IllegalStateException(what + " exited with code " + process.exitValue() + "; see " + logHint);
@@ -42,8 +55,9 @@ public final class Processes {
                 HttpResponse<Void> response = HTTP.send(
                         HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(5)).build(),
                         HttpResponse.BodyHandlers.discarding());
-                if (response.statusCode() == 200) {
-                    return;
+                answering = answering == 0 ? System.nanoTime() : answering;
+                if (response.statusCode() == status) {
+                    return answering;
                 }
             } catch (IOException e) {
                 // not listening yet
@@ -51,10 +65,11 @@ public final class Processes {
                 Thread.currentThread().interrupt();
                 throw new IllegalStateException("interrupted while waiting for " + what, e);
             }
-            sleep(250);
+            sleep(50);
         }
         stop(process);
-        throw new IllegalStateException(what + " was not ready at " + url + " within " + timeout + "; see " + logHint);
+        throw new IllegalStateException(what + " did not answer " + status + " at " + url + " within " + timeout
+                + "; see " + logHint);
     }
 
     /** Stops a process and everything it started: SIGTERM, then SIGKILL after 30 s. */

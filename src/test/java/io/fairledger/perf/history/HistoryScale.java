@@ -443,32 +443,9 @@ public final class HistoryScale {
         throw new IllegalStateException("the live ledger did not reach " + lastEvent + " within 60 minutes");
     }
 
-    /**
-     * Waits until {@code url} answers {@code status}, polling every 100 ms; returns when it first answered anything
-     * ({@link System#nanoTime()} in seconds).
-     */
-    private static double awaitStatus(String url, int status, Process server) throws Exception {
-        long deadline = System.nanoTime() + PATIENCE.toNanos();
-        double answering = Double.NaN;
-        while (System.nanoTime() < deadline) {
-            if (!server.isAlive()) {
-                throw new IllegalStateException("the server exited with " + server.exitValue());
-            }
-            try {
-                int got = HTTP.send(HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(5)).build(),
-                        HttpResponse.BodyHandlers.discarding()).statusCode();
-                if (Double.isNaN(answering)) {
-                    answering = System.nanoTime() / 1e9;
-                }
-                if (got == status) {
-                    return answering;
-                }
-            } catch (IOException notListening) {
-                // not yet
-            }
-            Thread.sleep(100);
-        }
-        throw new IllegalStateException(url + " did not answer " + status + " within " + PATIENCE);
+    /** Waits until {@code url} answers {@code status}; returns when it first answered anything (seconds, nanoTime). */
+    private static double awaitStatus(String url, int status, Process server) {
+        return Processes.awaitHttp("the server", url, status, server, PATIENCE, "the server's log") / 1e9;
     }
 
     private void figure(String what, String measured, String goal, Boolean met) {

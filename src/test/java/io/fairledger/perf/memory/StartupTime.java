@@ -1,10 +1,6 @@
 package io.fairledger.perf.memory;
 
 import java.io.IOException;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -43,7 +39,6 @@ import io.fairledger.testsupport.ServerEnvironment;
  */
 public final class StartupTime {
 
-    private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
     private static final Duration PATIENCE = Duration.ofMinutes(5);
 
     private StartupTime() {
@@ -147,27 +142,7 @@ public final class StartupTime {
     }
 
     /** Waits until {@code url} answers {@code status}; returns when it first answered anything (seconds, nanoTime). */
-    private static double awaitStatus(String url, int status, Process server) throws Exception {
-        long deadline = System.nanoTime() + PATIENCE.toNanos();
-        double answering = Double.NaN;
-        while (System.nanoTime() < deadline) {
-            if (!server.isAlive()) {
-                throw new IllegalStateException("the server exited with " + server.exitValue());
-            }
-            try {
-                int got = HTTP.send(HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(5)).build(),
-                        HttpResponse.BodyHandlers.discarding()).statusCode();
-                if (Double.isNaN(answering)) {
-                    answering = System.nanoTime() / 1e9;
-                }
-                if (got == status) {
-                    return answering;
-                }
-            } catch (IOException notListening) {
-                // not yet
-            }
-            Thread.sleep(50);
-        }
-        throw new IllegalStateException(url + " did not answer " + status + " within " + PATIENCE);
+    private static double awaitStatus(String url, int status, Process server) {
+        return Processes.awaitHttp("the server", url, status, server, PATIENCE, "the server's log") / 1e9;
     }
 }
