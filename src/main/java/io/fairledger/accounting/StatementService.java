@@ -333,8 +333,7 @@ public class StatementService implements ClosablePeriods {
         List<Statement> ended = this.ended.ended(clusterId);
         List<byte[]> provisional = provisionalJson(clusterId, ended, settings.currency());
         for (int i = 0; i < ended.size(); i++) {
-            Instant end = Instant.ofEpochMilli(ended.get(i).period().end());
-            if ((closedUntil == null || end.isAfter(closedUntil)) && !end.isAfter(until)) {
+            if (provisionalBy(ended.get(i), closedUntil, until)) {
                 texts.add(provisional.get(i));
             }
         }
@@ -418,11 +417,19 @@ public class StatementService implements ClosablePeriods {
             Predicate<TenantPath> kept) {
         List<StatementView> out = new ArrayList<>();
         for (Statement s : ended.ended(clusterId)) {
-            Instant end = Instant.ofEpochMilli(s.period().end());
-            if ((closedUntil == null || end.isAfter(closedUntil)) && !end.isAfter(until)) {
+            if (provisionalBy(s, closedUntil, until)) {
                 out.add(StatementView.of(s, StatementView.PROVISIONAL, currency, kept));
             }
         }
         return out;
+    }
+
+    /**
+     * Whether the live ledger's ended period {@code s} is listed as provisional: it ended after the last closed period
+     * ({@code closedUntil}, null when none is closed) and by {@code until}.
+     */
+    private static boolean provisionalBy(Statement s, Instant closedUntil, Instant until) {
+        Instant end = Instant.ofEpochMilli(s.period().end());
+        return (closedUntil == null || end.isAfter(closedUntil)) && !end.isAfter(until);
     }
 }

@@ -78,6 +78,11 @@ public record StatementView(String cluster, String period, Instant start, Instan
         return new StatementView(cluster, period, start, end, newState, model, currency, totalCharge, lines);
     }
 
+    /** The same statement without the cluster's total (a tenant's view of its subtree, whose lines it holds). */
+    public StatementView withoutTotal() {
+        return withLines(lines);
+    }
+
     /** The same statement with only {@code kept} lines and no total (a tenant's view of its subtree). */
     public StatementView withLines(List<Line> kept) {
         return new StatementView(cluster, period, start, end, state, model, currency, null, kept);

@@ -125,7 +125,7 @@ public class LedgerViewResource {
         authorise(clusterId, tenant);
         TenantPath own = path(tenant);
         List<StatementView> mine = statements.statementsOf(clusterId, own, true, java.time.Instant.now()).stream()
-                .map(s -> s.withLines(s.lines())).toList();
+                .map(StatementView::withoutTotal).toList();
         if (StatementFormat.csv(format, accept)) {
             return Response.ok(StatementCsv.write(mine, statements.settings(clusterId).currency()), "text/csv")
                     .build();
