@@ -9,6 +9,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 import javax.sql.DataSource;
 
@@ -101,23 +102,26 @@ final class ClosedStatementTable implements PeriodCloser.ClosedStatements {
     /**
      * The statements of the closed periods ending at or before {@code endMs}, in period order, each as the JSON text
      * the API writes for it ({@link StatementView} in state {@code closed}), read as stored, not parsed; with the end
-     * of each. Rows stored before that text was kept get it now ({@link #fillApiJson}).
+     * of each. The periods in {@code known} (whose text the caller holds) come without their text (null), which
+     * PostgreSQL then does not read. Rows stored before that text was kept get it now ({@link #fillApiJson}).
      */
-    List<ApiJson> apiJson(long endMs) {
+    List<ApiJson> apiJson(long endMs, Set<String> known) {
         List<ApiJson> out = new ArrayList<>();
         try (Connection c = dataSource.getConnection()) {
             List<String> missing = new ArrayList<>();
-            try (PreparedStatement ps = c.prepareStatement("SELECT period_id, period_end_ms, api_json "
+            try (PreparedStatement ps = c.prepareStatement("SELECT period_id, period_end_ms, api_json IS NULL, "
+                    + "CASE WHEN period_id = ANY (?) THEN NULL ELSE api_json END "
                     + "FROM closed_statement WHERE cluster_id = ? AND period_end_ms <= ? ORDER BY period_end_ms")) {
-                ps.setString(1, clusterId);
-                ps.setLong(2, endMs);
+                ps.setArray(1, c.createArrayOf("text", known.toArray()));
+                ps.setString(2, clusterId);
+                ps.setLong(3, endMs);
                 try (ResultSet rs = ps.executeQuery()) {
                     while (rs.next()) {
-                        // the text's bytes as the server sent them (UTF-8), not decoded
-                        out.add(new ApiJson(rs.getString(1), Instant.ofEpochMilli(rs.getLong(2)), rs.getBytes(3)));
-                        if (rs.wasNull()) {
+                        if (rs.getBoolean(3)) {
                             missing.add(rs.getString(1));
                         }
+                        // the text's bytes as the server sent them (UTF-8), not decoded
+                        out.add(new ApiJson(rs.getString(1), Instant.ofEpochMilli(rs.getLong(2)), rs.getBytes(4)));
                     }
                 }
             }
@@ -125,7 +129,7 @@ final class ClosedStatementTable implements PeriodCloser.ClosedStatements {
                 for (String period : missing) {
                     fillApiJson(c, period);
                 }
-                return apiJson(endMs);
+                return apiJson(endMs, known);
             }
         } catch (SQLException e) {
             throw new IllegalStateException("cannot read the closed periods of " + clusterId, e);

@@ -22,6 +22,8 @@ public interface FairledgerConfig {
 
     WhatIf whatIf();
 
+    Statements statements();
+
     Retention retention();
 
     Grants grants();
@@ -158,6 +160,18 @@ public interface FairledgerConfig {
          */
         @WithDefault("60s")
         Duration deadline();
+    }
+
+    /** Statement reads (docs/api.md, "Statements"). */
+    interface Statements {
+
+        /**
+         * {@code fairledger.statements.closed-cache}: bytes of closed statements' JSON text kept in memory for
+         * {@code GET .../statements} (a closed statement never changes, so the text is read from PostgreSQL once);
+         * 32 MiB. Periods beyond it are read from PostgreSQL on every request; 0 keeps none.
+         */
+        @WithDefault("33554432")
+        long closedCache();
     }
 
     /** The month partitions of the stored facts and how long facts are kept (docs/operations.md, retention). */

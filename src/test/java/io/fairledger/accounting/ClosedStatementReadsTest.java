@@ -87,6 +87,9 @@ class ClosedStatementReadsTest {
 
         String sent = adminStatements(until);
         assertThat(sent).as("as stored, byte for byte").isEqualTo(json.writeValueAsString(every));
+        assertThat(adminStatements(until)).as("the closed texts held after the first read").isEqualTo(sent);
+        assertThat(adminStatements(Instant.parse("2026-11-20T02:00:00Z"))).as("a prefix of the held texts")
+                .isEqualTo(json.writeValueAsString(read(Instant.parse("2026-11-20T02:00:00Z"))));
         assertThat(lineRows()).as("one row per closed line")
                 .isEqualTo(every.stream().filter(s -> s.state().equals(StatementView.CLOSED))
                         .mapToLong(s -> s.lines().size()).sum());

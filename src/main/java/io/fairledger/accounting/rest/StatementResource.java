@@ -27,6 +27,7 @@ import jakarta.ws.rs.QueryParam;
 import jakarta.ws.rs.core.Context;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
+import jakarta.ws.rs.core.StreamingOutput;
 import io.vertx.core.http.HttpServerResponse;
 import org.eclipse.microprofile.openapi.annotations.Operation;
 import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
@@ -88,7 +89,8 @@ public class StatementResource {
                     .build();
         }
         // closed statements are sent as stored, not parsed and written again
-        return Response.ok(statements.statementsJson(clusterId, at), MediaType.APPLICATION_JSON).build();
+        StatementService.JsonArrayText text = statements.statementsJson(clusterId, at);
+        return Response.ok((StreamingOutput) text::writeTo, MediaType.APPLICATION_JSON).build();
     }
 
     /** A what-if: a past range and a configuration variant (null: the live one). */
