@@ -156,18 +156,21 @@ class UsageReportTest {
                         .asString()).contains("fairledger_tenant_charge{cluster=\"" + CLUSTER
                                 + "\",currency=\"EUR\",tenant=\"root.q0\"}"));
 
-        // fairledger shares: the grants, one row per tenant
-        JsonNode grants = JSON.readTree(given().get("/api/v1/clusters/" + CLUSTER + "/grants").then()
-                .statusCode(200).extract().asString());
-        Run shares = run(new SharesCommand(), "--server", server.toString(), "--cluster", CLUSTER, "--parsable");
-        assertThat(shares.code()).as(shares.err()).isZero();
-        List<String> shareRows = shares.out().lines().toList();
-        assertThat(shareRows.get(0)).isEqualTo("parent|tenant|share|vcores|memory_mb|gpus");
-        JsonNode first = grants.get("levels").get(0).get("grants").get(0);
-        assertThat(shareRows).hasSize(1 + 3);
-        assertThat(shareRows.get(1)).startsWith("root|" + first.get("tenant").asText() + "|");
-        assertThat(Double.parseDouble(shareRows.get(1).split("\\|")[2])).isCloseTo(first.get("share").asDouble(),
-                org.assertj.core.data.Offset.offset(1e-6));
+        // fairledger shares: the grants, one row per tenant; the grants are published again every interval, so the
+        // command and the read it is compared with may straddle a publication: compared until both saw the same one
+        Awaitility.await().atMost(60, TimeUnit.SECONDS).pollInterval(1, TimeUnit.SECONDS).untilAsserted(() -> {
+            JsonNode grants = JSON.readTree(given().get("/api/v1/clusters/" + CLUSTER + "/grants").then()
+                    .statusCode(200).extract().asString());
+            Run shares = run(new SharesCommand(), "--server", server.toString(), "--cluster", CLUSTER, "--parsable");
+            assertThat(shares.code()).as(shares.err()).isZero();
+            List<String> shareRows = shares.out().lines().toList();
+            assertThat(shareRows.get(0)).isEqualTo("parent|tenant|share|vcores|memory_mb|gpus");
+            JsonNode first = grants.get("levels").get(0).get("grants").get(0);
+            assertThat(shareRows).hasSize(1 + 3);
+            assertThat(shareRows.get(1)).startsWith("root|" + first.get("tenant").asText() + "|");
+            assertThat(Double.parseDouble(shareRows.get(1).split("\\|")[2])).isCloseTo(
+                    first.get("share").asDouble(), org.assertj.core.data.Offset.offset(1e-6));
+        });
     }
 
     @Test
