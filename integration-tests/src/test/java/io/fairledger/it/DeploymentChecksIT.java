@@ -94,6 +94,8 @@ class DeploymentChecksIT {
             String name = values.getFileName().toString();
             // the JVM's options: the heap's share of the memory limit, G1 unless javaOptions picks a collector (two
             // collectors stop the JVM), javaOptions last so that they win
+            assertThat(kinds.get("ConfigMap").stream().map(c -> c.at("/data/MALLOC_ARENA_MAX").asText()))
+                    .as(name + ": malloc arenas as the launcher sets them").contains("2");
             String javaOptions = kinds.get("ConfigMap").stream().map(c -> c.at("/data/JAVA_TOOL_OPTIONS"))
                     .filter(o -> !o.isMissingNode()).findFirst()
                     .orElseThrow(() -> new AssertionError("no JAVA_TOOL_OPTIONS in the ConfigMaps")).asText();
@@ -168,6 +170,7 @@ class DeploymentChecksIT {
         // the JVM's defaults in one variable, which the chart (and anyone) replaces whole; none on the command line
         assertThat(config.at("/config/Env").toString())
                 .contains("JAVA_TOOL_OPTIONS=-XX:MaxRAMPercentage=50 -XX:+UseG1GC -XX:+ExitOnOutOfMemoryError");
+        assertThat(config.at("/config/Env").toString()).contains("MALLOC_ARENA_MAX=2");
         assertThat(entrypoint.toString()).doesNotContain("-XX:");
         assertThat(config.at("/config/ExposedPorts").fieldNames()).toIterable().containsExactlyInAnyOrder("8080/tcp",
                 "9000/tcp");
