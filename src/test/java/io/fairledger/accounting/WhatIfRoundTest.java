@@ -11,6 +11,7 @@ import java.sql.ResultSet;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.Comparator;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -23,6 +24,7 @@ import org.junit.jupiter.api.Test;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 
 import io.fairledger.core.chargeback.Statement;
 import io.fairledger.facts.FactCursor;
@@ -151,6 +153,14 @@ class WhatIfRoundTest {
         List<JsonNode> answered = new ArrayList<>();
         reweighted.get("periods").forEach(answered::add);
         assertThat(answered).isEqualTo(overlap);
+
+        // the same tenants listed in another order are the same variant: the same answer, from the round
+        ObjectNode reordered = (ObjectNode) json.readTree(weighted);
+        List<JsonNode> tenants = new ArrayList<>();
+        reordered.get("tenants").forEach(tenants::add);
+        Collections.reverse(tenants);
+        reordered.putArray("tenants").addAll(tenants);
+        assertThat(whatIf(from, until, reordered.toString())).isEqualTo(reweighted);
     }
 
     private JsonNode whatIf(Instant from, Instant until, String settings) throws Exception {
