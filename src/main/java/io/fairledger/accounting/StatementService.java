@@ -10,10 +10,12 @@ import java.sql.SQLException;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalLong;
 import java.util.function.BooleanSupplier;
 import java.util.function.Predicate;
 
@@ -158,17 +160,25 @@ public class StatementService implements ClosablePeriods {
     public static final String FROM_REGISTRATION = "registration";
     /** A what-if's replay started from a stored checkpoint of the live ledger. */
     public static final String FROM_CHECKPOINT = "checkpoint";
+    /**
+     * A what-if's replay started from a stored checkpoint of the live ledger before a round start, and continued under
+     * the variant from that round start (a change of weights or discount rates under ROUNDS).
+     */
+    public static final String FROM_ROUND = "round";
 
     /**
      * A what-if's answer.
      *
      * @param startedFrom
-     *            {@value #FROM_CHECKPOINT} (a stored state of the live ledger, for a change of prices only) or
+     *            {@value #FROM_CHECKPOINT} (a stored state of the live ledger, for a change of prices only),
+     *            {@value #FROM_ROUND} (a stored state of the live ledger before a round start, continued under the
+     *            variant from that round start, for a change of weights or discount rates under ROUNDS) or
      *            {@value #FROM_REGISTRATION}
      * @param startedAt
-     *            the event time the replay started after: the checkpoint's latest fact, or the registration
+     *            the checkpoint's latest fact, the round start at which the variant took over, or the registration
      * @param factsReplayed
-     *            the stored facts it replayed after that
+     *            every stored fact it read: after the checkpoint, or after the stored state it started from before the
+     *            round start, or from the registration
      * @param periods
      *            one per period ending in {@code (from, until]}
      */
@@ -180,7 +190,12 @@ public class StatementService implements ClosablePeriods {
      * configuration (the live one when null; its tenant tree when the variant lists none), computed from the stored
      * facts by the same replay as the live books, without touching them. A variant that changes only prices (the
      * chargeback settings) starts from the newest checkpoint of the live ledger at or before {@code from}, repriced
-     * (the ledger does not depend on prices, {@link Replay#sameLedger}); any other starts from the registration. The
+     * (the ledger does not depend on prices, {@link Replay#sameLedger}). Under ROUNDS, a variant that changes only
+     * tenant weights, discount rates (and prices) starts at the round start {@code R} at or before the first period
+     * in the window ({@link Replay#reweightStart}): from the newest checkpoint of the live ledger holding no fact at
+     * or after {@code R}, replayed under the live settings up to {@code R} and continued there under the variant
+     * ({@link Replay#reweightedAt}: what a round start erases is rebuilt from what it keeps). Any other starts from the
+     * registration, as does either when no such checkpoint is stored. The
      * facts are streamed, never held; the replay stops when {@code fairledger.what-if.deadline} passes or
      * {@code gone} says the caller has gone ({@link WhatIfReplay}).
      *
@@ -195,7 +210,7 @@ public class StatementService implements ClosablePeriods {
                 ? live
                 : variant.tenants() == null
                         ? variant.withTenants(live.tenants())
-                        : variant;
+                        : inLiveOrder(variant, live);
         if (!until.isAfter(from)) {
             throw new Invalid("until " + until + " must be after from " + from);
         }
@@ -217,16 +232,39 @@ public class StatementService implements ClosablePeriods {
         }
         try {
             String horizon = facts.horizon();
-            boolean pricesOnly = !until.isBefore(live.registeredAt())
-                    && Replay.sameLedger(live.toReplayConfig(clusterId, until), usedConfig);
+            ReplayConfig liveConfig = until.isBefore(live.registeredAt())
+                    ? null
+                    : live.toReplayConfig(clusterId, until);
+            boolean pricesOnly = liveConfig != null && Replay.sameLedger(liveConfig, usedConfig);
+            OptionalLong roundStart = liveConfig == null || pricesOnly
+                    ? OptionalLong.empty()
+                    : Replay.reweightStart(liveConfig, usedConfig, from.toEpochMilli());
             Optional<StoredLedgerStates.State> start = pricesOnly
                     ? states.newestAtOrBefore(clusterId, live, from.toEpochMilli(), horizon)
-                    : Optional.empty();
-            WhatIfReplay replay = new WhatIfReplay(start
-                    .map(s -> new StreamedReplay(s.replay().repriced(usedConfig), s.feed()))
-                    .orElseGet(() -> StreamedReplay.fromRegistration(usedConfig)), config.whatIf().deadline(), gone);
+                    : roundStart.isPresent()
+                            // a state holding no fact at the round start: those are applied under the variant
+                            ? states.newestAtOrBefore(clusterId, live, roundStart.getAsLong() - 1, horizon)
+                                    .filter(s -> s.replay().ledger().clock() < roundStart.getAsLong())
+                            : Optional.empty();
             long after = start.map(StoredLedgerStates.State::lastApplied).orElse(Long.MIN_VALUE);
             refuseBeforeFloor(clusterId, pricesOnly, from, after);
+            StreamedReplay streamed;
+            String startedFrom;
+            Instant startedAt;
+            if (start.isEmpty()) {
+                streamed = StreamedReplay.fromRegistration(usedConfig);
+                startedFrom = FROM_REGISTRATION;
+                startedAt = used.registeredAt();
+            } else if (pricesOnly) {
+                streamed = new StreamedReplay(start.get().replay().repriced(usedConfig), start.get().feed());
+                startedFrom = FROM_CHECKPOINT;
+                startedAt = Instant.ofEpochMilli(after);
+            } else {
+                streamed = StreamedReplay.switching(start.get(), roundStart.getAsLong(), usedConfig);
+                startedFrom = FROM_ROUND;
+                startedAt = Instant.ofEpochMilli(roundStart.getAsLong());
+            }
+            WhatIfReplay replay = new WhatIfReplay(streamed, config.whatIf().deadline(), gone);
             facts.forEachBetween(clusterId, StreamedReplay.firstAfter(start), until.toEpochMilli(), horizon,
                     replay::accept);
             ReplayResult result = replay.finish(until.toEpochMilli());
@@ -240,10 +278,39 @@ public class StatementService implements ClosablePeriods {
                             f.jainFairness(), f.equality()));
                 }
             }
-            return new WhatIf(start.isPresent() ? FROM_CHECKPOINT : FROM_REGISTRATION,
-                    start.isPresent() ? Instant.ofEpochMilli(after) : used.registeredAt(), replay.factsRead(), out);
+            return new WhatIf(startedFrom, startedAt, replay.factsRead(), out);
         } catch (SQLException e) {
             throw new IllegalStateException("cannot read the facts of " + clusterId, e);
+        }
+    }
+
+    /**
+     * {@code variant} with its tenants in the order of {@code live}'s when both list the same tenants, else as it is.
+     * The order of the list only decides in which order the ledger creates the nodes (which moves results by
+     * floating-point rounding at most); listing the tenants in another order is not another configuration, and a
+     * what-if that starts at a round continues the live ledger's tree ({@link Replay#reweightStart} asks for the
+     * same order).
+     */
+    private static LedgerSettings inLiveOrder(LedgerSettings variant, LedgerSettings live) {
+        if (live.tenants() == null || live.tenants().size() != variant.tenants().size()) {
+            return variant;
+        }
+        Map<TenantPath, LedgerSettings.Tenant> byPath = new HashMap<>();
+        try {
+            for (LedgerSettings.Tenant t : variant.tenants()) {
+                byPath.put(TenantPath.parse(t.path()), t);
+            }
+            List<LedgerSettings.Tenant> ordered = new ArrayList<>(byPath.size());
+            for (LedgerSettings.Tenant t : live.tenants()) {
+                LedgerSettings.Tenant same = byPath.get(TenantPath.parse(t.path()));
+                if (same == null) {
+                    return variant;
+                }
+                ordered.add(same);
+            }
+            return byPath.size() == variant.tenants().size() ? variant.withTenants(ordered) : variant;
+        } catch (IllegalArgumentException e) {
+            return variant; // an invalid path is refused with the rest of the settings
         }
     }
 
@@ -263,8 +330,11 @@ public class StatementService implements ClosablePeriods {
                         + "instant still replayable is " + oldest + ": ask from " + oldest + " on"
                 : "the facts of cluster '" + clusterId + "' before " + oldest + " were dropped by retention "
                         + "(fairledger.retention.facts): a what-if that changes more than prices replays from the "
-                        + "registration; the oldest instant still replayable is " + oldest + ", from which only a "
-                        + "change of prices can be asked");
+                        + "registration, or, for a change of weights or discount rates under ROUNDS, from a stored "
+                        + "state before the round start at or before the window's first period; from " + from
+                        + " that replays them; the oldest instant still replayable is " + oldest + ", from which only "
+                        + "a change of prices, or of weights or discount rates under ROUNDS in a later window, can be "
+                        + "asked");
     }
 
     /** {@code d} in days, as "92 days" or "92.5 days". */

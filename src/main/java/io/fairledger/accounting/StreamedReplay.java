@@ -18,10 +18,13 @@ import io.fairledger.facts.LedgerFact;
  */
 final class StreamedReplay {
 
-    private final Replay replay;
+    private Replay replay;
     private final LedgerFeed feed;
     private final List<LedgerFact> instant = new ArrayList<>();
     private long read;
+    /** The round start at which the replay continues under {@link #variant} ({@link #switching}). */
+    private long switchAt = Long.MAX_VALUE;
+    private ReplayConfig variant;
 
     StreamedReplay(Replay replay, LedgerFeed feed) {
         this.replay = replay;
@@ -38,6 +41,18 @@ final class StreamedReplay {
         return start.map(s -> new StreamedReplay(s.replay(), s.feed())).orElseGet(() -> fromRegistration(config));
     }
 
+    /**
+     * A replay from {@code start} (under the settings it was stored under, its ledger before {@code roundStart}) that
+     * continues under {@code variant} from the round start {@code roundStart}, before any fact at it
+     * ({@link Replay#reweightedAt}): for a what-if that changes weights or discount rates under ROUNDS.
+     */
+    static StreamedReplay switching(StoredLedgerStates.State start, long roundStart, ReplayConfig variant) {
+        StreamedReplay out = new StreamedReplay(start.replay(), start.feed());
+        out.switchAt = roundStart;
+        out.variant = variant;
+        return out;
+    }
+
     /** The first event time to read after {@code start}: just after its latest fact, or every fact without one. */
     static long firstAfter(Optional<StoredLedgerStates.State> start) {
         return start.map(s -> s.lastApplied() + 1).orElse(Long.MIN_VALUE);
@@ -49,12 +64,18 @@ final class StreamedReplay {
         if (!instant.isEmpty() && instant.get(0).at() != fact.at()) {
             applyInstant();
         }
+        if (fact.at() >= switchAt) {
+            switchToVariant();
+        }
         instant.add(fact);
     }
 
     /** The result at {@code until}: every period ending at or before it closed and stated. */
     ReplayResult finish(long until) {
         applyInstant();
+        if (until >= switchAt) {
+            switchToVariant();
+        }
         replay.closeUntil(until);
         return replay.result(until);
     }
@@ -72,6 +93,16 @@ final class StreamedReplay {
     /** How many facts it has read. */
     long factsRead() {
         return read;
+    }
+
+    /** Continues under the variant from the round start, once, after every fact before it. */
+    private void switchToVariant() {
+        if (variant == null) {
+            return;
+        }
+        applyInstant();
+        replay = replay.reweightedAt(switchAt, variant);
+        variant = null;
     }
 
     private void applyInstant() {

@@ -40,8 +40,8 @@ import jakarta.inject.Inject;
 
 /**
  * What-ifs on the real server (PostgreSQL and Kafka): a price change starts from the newest checkpoint of the live
- * ledger at or before the window and gives the same periods as a replay of every stored fact; a weight change replays
- * from the registration; a window longer than {@code fairledger.what-if.max-window} is refused naming the maximum.
+ * ledger at or before the window and gives the same periods as a replay of every stored fact; a weight change under
+ * FULL memory replays from the registration (under ROUNDS it starts at a round: {@link WhatIfRoundTest}); a window longer than {@code fairledger.what-if.max-window} is refused naming the maximum.
  */
 @QuarkusTest
 @WithTestResource(value = PostgresResource.class, scope = TestResourceScope.GLOBAL)

@@ -6,6 +6,7 @@ import io.fairledger.core.ledger.LedgerEvent.TaskFinished;
 import io.fairledger.core.ledger.LedgerEvent.TaskStarted;
 import io.fairledger.core.ledger.LedgerEvent.WeightChanged;
 import io.fairledger.core.model.ClusterConfig;
+import io.fairledger.core.model.MemoryMode;
 import io.fairledger.core.model.ResourceVector;
 import io.fairledger.core.model.TenantConfig;
 import io.fairledger.core.model.TenantPath;
@@ -180,6 +181,7 @@ public final class ClusterLedger {
                 Math.addExact(root.pending[r] - before.get(r), d.pending().get(r));
             }
         }
+        enterRound(t);
         quanta.refresh(t);
         quanta.expire(t);
         if (event instanceof TaskStarted s) {
@@ -340,6 +342,138 @@ public final class ClusterLedger {
     }
 
     /**
+     * Under ROUNDS, brings the ledger to the start {@code R} of the round containing {@code t} when its clock is still
+     * in an earlier round, before anything at {@code t} is applied: every node is advanced to {@code R} (S-LTMM, LTRF
+     * eqs. 12-14, Tang et al., 2014: its memory integrals, early-bird top-up {@code phi} and arrival restart there, a
+     * node active at {@code R} arriving at {@code R}), then every lending pool starts again from zero
+     * ({@code K_lend = K_borrow = 0}, each node's seen values 0, {@code B, U} summed afresh from the children).
+     *
+     * <p>
+     * Why: the lending integrals only ever use differences of {@code K}, so restarting them changes no value beyond
+     * floating-point rounding; but it makes the state at a round start a function of what holds across the boundary
+     * (holdings, demand, tasks, quanta, capacity, tree) and of the weights and discount rates, with no trace of how
+     * the weights were before. That is what lets a what-if that changes weights or discount rates start at the round
+     * ({@link #reweighted}) and still equal the replay from the registration exactly. O(tenants), once per round.
+     */
+    private void enterRound(long t) {
+        if (!(config.memory() instanceof MemoryMode.Rounds rounds)) {
+            return;
+        }
+        long start = rounds.startOf(rounds.roundOf(t));
+        if (start <= clock) {
+            return;
+        }
+        advanceAll(start);
+        for (TenantNode n : tree.ordered()) {
+            SiblingGroup g = n.childGroup;
+            g.kLend = 0;
+            g.kBorrow = 0;
+            g.last = start;
+            n.acc.kLendSeen = 0;
+            n.acc.kBorrowSeen = 0;
+            NodeRates.resum(n);
+        }
+        clock = start;
+    }
+
+    /**
+     * Moves the clock to {@code t} without an event: under ROUNDS, a round starting in {@code (clock, t]} starts
+     * ({@link #enterRound}) as it would before an event at {@code t}. The state is the one any event at {@code t} finds.
+     *
+     * @throws IllegalArgumentException
+     *             for an instant before the clock
+     */
+    public void advanceTo(long t) {
+        requireNotBefore(t);
+        enterRound(t);
+        clock = t;
+    }
+
+    /**
+     * This ledger, standing exactly at a round start, continued under {@code variant}: the same cluster with other
+     * tenant weights or discount rates (the cluster's and each tenant's) and nothing else different. This ledger
+     * must not be used afterwards (the two share their nodes).
+     *
+     * <p>
+     * What crosses a round boundary and how it depends on weights and discount rates (S-LTMM, LTRF eqs. 12-14, Tang et
+     * al., 2014), once {@link #enterRound} has run at the round start {@code R}:
+     * <ul>
+     * <li>independent of them: the tree and its creation order, holdings, pending demand by application, running
+     * tasks, capacity, event outcomes, time quanta (task sizes are shares of capacity, adaptive quanta are mean task
+     * durations), the memory integrals (0 at {@code R}), {@code phi} (0), arrivals (a node active at {@code R}
+     * arrived at {@code R}), the lending pools ({@code K = 0});</li>
+     * <li>derived from them and rebuilt here: each node's share (eq. 1 top-down from the weights) and discount rate,
+     * its rates ({@code g' = min(g, S) + eta max(g - S, 0)} and the entitled, borrowed and unused shares), the pools'
+     * {@code B, U};</li>
+     * <li>not rebuilt: the integrals of the open period up to {@code R}, which depend on the old weights. The
+     * statement of a period that started before {@code R} is therefore not the variant's; those of periods starting
+     * at or after {@code R} are.</li>
+     * </ul>
+     * A weight set by a {@link LedgerEvent.WeightChanged} event replaces the configured one in a replay under either
+     * configuration, so it cannot be rebuilt from the variant: the ledger refuses when a node's weight is not the one
+     * {@code config()} gives it (configured, or {@link TenantConfig#DEFAULT_WEIGHT}). An event that set a weight to
+     * exactly its configured value cannot be told apart: the caller must know that its events hold no weight change
+     * (a server's stored facts never do).
+     *
+     * @throws IllegalArgumentException
+     *             when not under ROUNDS, the clock is not a round start or the round has not been entered there, the
+     *             variant differs in more than weights and discount rates, or a weight was set by an event
+     */
+    public ClusterLedger reweighted(ClusterConfig variant) {
+        if (!(config.memory() instanceof MemoryMode.Rounds rounds)) {
+            throw new IllegalArgumentException("only a ledger under ROUNDS can be continued with other weights from a "
+                    + "round start, not under " + config.memory());
+        }
+        if (rounds.startOf(rounds.roundOf(clock)) != clock) {
+            throw new IllegalArgumentException("the ledger clock " + clock + " is not a round start");
+        }
+        if (!sameButWeights(config, variant)) {
+            throw new IllegalArgumentException("the variant differs from the ledger's configuration in more than "
+                    + "tenant weights and discount rates");
+        }
+        Map<TenantPath, TenantConfig> configured = new HashMap<>();
+        config.tenants().forEach(t -> configured.put(t.path(), t));
+        for (TenantNode n : tree.ordered()) {
+            TenantConfig c = configured.get(n.path);
+            double expected = n.parent == null ? 1.0 : c == null ? TenantConfig.DEFAULT_WEIGHT : c.weight();
+            if (Double.compare(n.weight, expected) != 0) {
+                throw new IllegalArgumentException("the weight of " + n.path + " (" + n.weight
+                        + ") was set by an event, not by the configuration (" + expected + ")");
+            }
+        }
+        List<TenantNode> nodes = new ArrayList<>(tree.ordered());
+        for (TenantNode n : nodes) {
+            n.children.clear();
+        }
+        ClusterLedger next = new ClusterLedger(variant, clock, capacity, outcomes, nodes, quanta, tasks);
+        for (TenantConfig t : variant.tenants()) {
+            TenantNode n = next.tree.get(t.path());
+            if (n != null) {
+                n.weight = t.weight();
+                n.discountOverride = t.discountOverride().orElse(Double.NaN);
+            }
+        }
+        next.recomputeAll();
+        return next;
+    }
+
+    /** Whether {@code a} and {@code b} are the same configuration but for tenant weights and discount rates. */
+    public static boolean sameButWeights(ClusterConfig a, ClusterConfig b) {
+        if (a.tenants().size() != b.tenants().size()) {
+            return false;
+        }
+        List<TenantConfig> bAsA = new ArrayList<>(b.tenants().size());
+        for (int i = 0; i < a.tenants().size(); i++) {
+            TenantConfig ta = a.tenants().get(i);
+            TenantConfig tb = b.tenants().get(i);
+            bAsA.add(new TenantConfig(tb.path(), ta.weight(), ta.discountOverride(), tb.pricePlan()));
+        }
+        ClusterConfig c = new ClusterConfig(b.clusterId(), b.registeredAt(), b.capacity(), bAsA, a.discountRate(),
+                b.memory(), b.par(), b.measure(), b.rootQuantumMs(), b.quantumRefreshMs());
+        return c.equals(a);
+    }
+
+    /**
      * The account of {@code path} at {@code at >= clock()}, without changing the ledger, apart from ending the time
      * quanta that ended by {@code at}: reads are expected at non-decreasing instants, and a read at an earlier
      * instant after a later one may miss a quantum top-up (scheduling values only, never the bill).
@@ -374,6 +508,7 @@ public final class ClusterLedger {
      */
     public List<TenantAccount> closePeriod(long at) {
         requireNotBefore(at);
+        enterRound(at);
         advanceAll(at);
         List<TenantAccount> out = accounts(at);
         for (TenantNode n : tree.ordered()) {

@@ -21,8 +21,8 @@ final class TenantNode {
     final SiblingGroup childGroup;
 
     double weight;
-    /** Configured discount rate, or NaN to inherit the cluster's. */
-    final double discountOverride;
+    /** Configured discount rate, or NaN to inherit the cluster's ({@link ClusterLedger#reweighted} may change it). */
+    double discountOverride;
     final String pricePlan;
 
     /** Absolute share S: parent's share x weight / sum of sibling weights. */

@@ -8,8 +8,10 @@ import io.fairledger.core.ledger.ClusterLedger;
 import io.fairledger.core.ledger.LedgerEvent;
 import io.fairledger.core.ledger.Outcome;
 import io.fairledger.core.ledger.TenantAccount;
+import io.fairledger.core.model.MemoryMode;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.OptionalLong;
 
 /**
  * The one deterministic replay from events plus configuration to ledger and statements, shared by the server (start-up
@@ -109,6 +111,53 @@ public final class Replay {
                     + "chargeback settings");
         }
         return new Replay(variant, ledger, statements, fairness, open);
+    }
+
+    /**
+     * Where a replay under {@code variant} may take over from one under {@code live} for the periods ending after
+     * {@code from}: the start {@code R} of the round containing the start of the period containing {@code from}, when
+     * the two run under ROUNDS and differ only in tenant weights, discount rates and prices
+     * ({@link ClusterLedger#sameButWeights}) and {@code R} is after the registration; empty otherwise (then only the
+     * registration will do). Every period ending after {@code from} starts at or after {@code R}, so none of them
+     * holds integrals from before the variant took over ({@link #reweightedAt}).
+     */
+    public static OptionalLong reweightStart(ReplayConfig live, ReplayConfig variant, long from) {
+        if (!(live.cluster().memory() instanceof MemoryMode.Rounds rounds)
+                || !live.periods().equals(variant.periods())
+                || !ClusterLedger.sameButWeights(live.cluster(), variant.cluster())) {
+            return OptionalLong.empty();
+        }
+        long periodStart = live.periods().periodOf(from).start();
+        long roundStart = rounds.startOf(rounds.roundOf(periodStart));
+        return roundStart > live.cluster().registeredAt() ? OptionalLong.of(roundStart) : OptionalLong.empty();
+    }
+
+    /**
+     * This replay, which has applied every event before {@code roundStart} and none at or after it, continued from the
+     * round start {@code roundStart} under {@code variant} (other tenant weights, discount rates or prices): the
+     * periods ending by {@code roundStart} are closed under this replay's settings, the ledger enters the round and is
+     * rebuilt under the variant's weights and discount rates ({@link ClusterLedger#reweighted}, which says what survives
+     * a round boundary and why). The events from {@code roundStart} on then give, for every period starting at or
+     * after {@code roundStart}, exactly the statement and fairness of the replay of every event under {@code variant}.
+     * The two share the ledger, so this replay must not be used afterwards.
+     *
+     * @throws IllegalArgumentException
+     *             when the ledger's clock is at or after {@code roundStart} (events at it may have been applied), when
+     *             {@code roundStart} is not a round start, or when the variant differs in more than weights, discount
+     *             rates and prices
+     */
+    public Replay reweightedAt(long roundStart, ReplayConfig variant) {
+        if (!config.periods().equals(variant.periods())) {
+            throw new IllegalArgumentException("a replay can be continued from a round start with other weights only "
+                    + "under the same periods");
+        }
+        if (ledger.clock() >= roundStart) {
+            throw new IllegalArgumentException("the ledger clock " + ledger.clock() + " is not before the round start "
+                    + roundStart);
+        }
+        closeUntil(roundStart);
+        ledger.advanceTo(roundStart);
+        return new Replay(variant, ledger.reweighted(variant.cluster()), statements, fairness, open);
     }
 
     /** The configuration this replay runs under. */

@@ -1,0 +1,196 @@
+package io.fairledger.accounting;
+
+import static io.restassured.RestAssured.given;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.hamcrest.Matchers.containsString;
+import static org.hamcrest.Matchers.equalTo;
+
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.Comparator;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+import javax.sql.DataSource;
+
+import org.awaitility.Awaitility;
+import org.eclipse.microprofile.config.inject.ConfigProperty;
+import org.junit.jupiter.api.Test;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+
+import io.fairledger.core.chargeback.Statement;
+import io.fairledger.facts.FactCursor;
+import io.fairledger.facts.LedgerFact;
+import io.fairledger.tenancy.LedgerSettings;
+import io.fairledger.testsupport.EventPublisher;
+import io.fairledger.testsupport.KafkaResource;
+import io.fairledger.testsupport.PostgresResource;
+import io.fairledger.testsupport.YarnWorkload;
+import io.quarkus.test.common.TestResourceScope;
+import io.quarkus.test.common.WithTestResource;
+import io.quarkus.test.junit.QuarkusTest;
+import io.restassured.http.ContentType;
+import jakarta.inject.Inject;
+
+/**
+ * A what-if that changes a weight under ROUNDS, on the real server (PostgreSQL and Kafka): it starts from a stored
+ * checkpoint of the live ledger before the round start at or before the window's first period, continues there under
+ * the variant, says so ({@code startedFrom} "round", {@code startedAt} the round start), reads fewer facts than a replay
+ * from the registration and gives the same periods, statements and fairness, as that replay.
+ */
+@QuarkusTest
+@WithTestResource(value = PostgresResource.class, scope = TestResourceScope.GLOBAL)
+@WithTestResource(value = KafkaResource.class, scope = TestResourceScope.GLOBAL)
+class WhatIfRoundTest {
+
+    private static final Instant START = Instant.parse("2026-11-21T00:00:00Z");
+    private static final String CLUSTER = "whatif-round-yarn";
+    private static final Duration PERIOD = Duration.ofMinutes(2);
+    private static final Duration ROUND = Duration.ofMinutes(6);
+    /** Rounds start a minute after the periods, so a period straddles each round start. */
+    private static final Instant ROUND_ORIGIN = START.plus(Duration.ofMinutes(1));
+
+    @ConfigProperty(name = "kafka.bootstrap.servers")
+    String bootstrap;
+
+    @Inject
+    FactCursor cursor;
+
+    @Inject
+    DataSource dataSource;
+
+    @Inject
+    ObjectMapper json;
+
+    @Test
+    void aWeightChangeUnderRoundsStartsAtTheRoundWithTheNumbersOfTheReplayFromTheRegistration() throws Exception {
+        String settings = YarnWorkload.settings(START, 4)
+                .replace("\"period\":{\"length\":\"PT1H\"}", "\"period\":{\"length\":\"" + PERIOD + "\"}")
+                .replace("\"memory\":{\"mode\":\"FULL\"}", "\"memory\":{\"mode\":\"ROUNDS\",\"roundLength\":\"" + ROUND
+                        + "\",\"roundOrigin\":\"" + ROUND_ORIGIN + "\"}");
+        assertThat(settings).contains("ROUNDS").contains("PT2M");
+        given().contentType(ContentType.JSON).body("{\"id\":\"" + CLUSTER + "\",\"resourceManager\":\"YARN\"}")
+                .post("/api/v1/admin/clusters").then().statusCode(201);
+        given().contentType(ContentType.JSON).body(settings)
+                .put("/api/v1/admin/clusters/" + CLUSTER + "/ledger-settings").then().statusCode(200);
+        // delivered in event-time order, in four parts each applied before the next: no fact is late, so no rebuild
+        // deletes a checkpoint; the live ledger stores one at each period's end
+        List<String> lines = new ArrayList<>(YarnWorkload.lines(CLUSTER, START, 600, 4, 31));
+        lines.sort(Comparator.comparingLong(this::eventTime));
+        long last = 0;
+        int part = lines.size() / 4 + 1;
+        for (int i = 0; i < lines.size(); i += part) {
+            List<String> delivered = lines.subList(i, Math.min(lines.size(), i + part));
+            EventPublisher.publishYarn(bootstrap, CLUSTER, delivered);
+            for (String line : delivered) {
+                if (!line.contains("\"state\":\"RUNNING\"")) { // a RUNNING after its ALLOCATED stores no fact
+                    last = Math.max(last, eventTime(line));
+                }
+            }
+            String asOf = Instant.ofEpochMilli(last).toString();
+            Awaitility.await().atMost(90, TimeUnit.SECONDS).pollInterval(500, TimeUnit.MILLISECONDS)
+                    .untilAsserted(() -> given().get("/api/v1/clusters/" + CLUSTER + "/grants").then()
+                            .statusCode(200).body("asOf", equalTo(asOf)));
+        }
+        List<Long> checkpoints = checkpointTimes();
+        assertThat(checkpoints).as("checkpoints stored as periods closed").isNotEmpty();
+
+        // a window whose first period starts more than a round after the oldest kept checkpoint
+        long lastFact = last;
+        Instant until = Instant.ofEpochMilli(lastFact);
+        Instant from = Instant.ofEpochMilli(checkpoints.get(0)).plus(Duration.ofMinutes(9));
+        assertThat(from).isBefore(until);
+        long periodStart = START.toEpochMilli()
+                + Math.floorDiv(from.toEpochMilli() - START.toEpochMilli(), PERIOD.toMillis()) * PERIOD.toMillis();
+        long roundStart = ROUND_ORIGIN.toEpochMilli()
+                + Math.floorDiv(periodStart - ROUND_ORIGIN.toEpochMilli(), ROUND.toMillis()) * ROUND.toMillis();
+        assertThat(roundStart).as("the window's first period straddles a round start").isLessThan(periodStart);
+
+        String weighted = settings.replace("{\"path\":\"root.q0\",\"weight\":1}",
+                "{\"path\":\"root.q0\",\"weight\":5}");
+        assertThat(weighted).isNotEqualTo(settings);
+        JsonNode reweighted = whatIf(from, until, weighted);
+        List<LedgerFact> facts = cursor.facts(CLUSTER);
+        long upToUntil = facts.stream().filter(f -> f.at() <= lastFact).count();
+        assertThat(reweighted.get("startedFrom").asText()).isEqualTo("round");
+        assertThat(Instant.parse(reweighted.get("startedAt").asText())).isEqualTo(Instant.ofEpochMilli(roundStart));
+        assertThat(reweighted.get("factsReplayed").asLong()).as("the facts after a checkpoint before the round")
+                .isLessThan(upToUntil)
+                .isGreaterThanOrEqualTo(facts.stream().filter(f -> f.at() >= roundStart && f.at() <= lastFact).count());
+        assertThat(reweighted.get("periods")).as("periods end in the window").isNotEmpty();
+        System.out.printf("[fairledger-test] weight what-if from %s: started at the round of %s, %d of %d facts "
+                + "replayed, %d periods%n", from, reweighted.get("startedAt").asText(),
+                reweighted.get("factsReplayed").asLong(), upToUntil, reweighted.get("periods").size());
+
+        // the same statements as the full replay of every stored fact under the variant
+        LedgerSettings variant = json.readValue(weighted, LedgerSettings.class);
+        List<JsonNode> full = new ArrayList<>();
+        for (Statement s : Books.replay(CLUSTER, variant, facts, until).statements()) {
+            if (s.period().end() > from.toEpochMilli()) {
+                full.add(json.readTree(json.writeValueAsString(StatementView.of(s, StatementView.PROVISIONAL,
+                        variant.currency()))));
+            }
+        }
+        assertThat(reweighted.get("periods").findValues("statement")).isEqualTo(full);
+        // and the same periods, fairness included, as a what-if from the registration
+        JsonNode fromRegistration = whatIf(START, until, weighted);
+        assertThat(fromRegistration.get("startedFrom").asText()).isEqualTo("registration");
+        assertThat(fromRegistration.get("factsReplayed").asLong()).isEqualTo(upToUntil);
+        List<JsonNode> overlap = new ArrayList<>();
+        fromRegistration.get("periods").forEach(p -> {
+            if (Instant.parse(p.get("statement").get("end").asText()).isAfter(from)) {
+                overlap.add(p);
+            }
+        });
+        List<JsonNode> answered = new ArrayList<>();
+        reweighted.get("periods").forEach(answered::add);
+        assertThat(answered).isEqualTo(overlap);
+
+        // the same tenants listed in another order are the same variant: the same answer, from the round
+        ObjectNode reordered = (ObjectNode) json.readTree(weighted);
+        List<JsonNode> tenants = new ArrayList<>();
+        reordered.get("tenants").forEach(tenants::add);
+        Collections.reverse(tenants);
+        reordered.putArray("tenants").addAll(tenants);
+        assertThat(whatIf(from, until, reordered.toString())).isEqualTo(reweighted);
+    }
+
+    private JsonNode whatIf(Instant from, Instant until, String settings) throws Exception {
+        var body = json.createObjectNode().put("from", from.toString()).put("until", until.toString());
+        body.set("settings", json.readTree(settings));
+        return json.readTree(given().contentType(ContentType.JSON).body(body.toString())
+                .post("/api/v1/admin/clusters/" + CLUSTER + "/what-if").then().statusCode(200).extract().asString());
+    }
+
+    private long eventTime(String line) {
+        try {
+            return json.readTree(line).get("eventTime").asLong();
+        } catch (Exception e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /** The event times of the cluster's stored checkpoints, oldest first. */
+    private List<Long> checkpointTimes() throws Exception {
+        List<Long> out = new ArrayList<>();
+        try (Connection c = dataSource.getConnection();
+                PreparedStatement ps = c.prepareStatement("SELECT event_time_ms FROM ledger_checkpoint "
+                        + "WHERE cluster_id = ? ORDER BY event_time_ms")) {
+            ps.setString(1, CLUSTER);
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    out.add(rs.getLong(1));
+                }
+            }
+        }
+        return out;
+    }
+}
