@@ -54,6 +54,10 @@ public final class Dedupe {
         if (candidate.at() != kept.at()) {
             return candidate.at() < kept.at();
         }
+        if (candidate.equals(kept)) {
+            // equal facts encode alike (the usual case: a YARN finish repeating its start), so neither comes first
+            return false;
+        }
         return compareCodePoints(FactCodec.encode(candidate), FactCodec.encode(kept)) < 0;
     }
 

@@ -1,7 +1,5 @@
 package io.fairledger.facts;
 
-import java.io.ByteArrayInputStream;
-import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -9,12 +7,14 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Savepoint;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
+import java.util.function.BiConsumer;
+import java.util.function.Predicate;
 
 import org.postgresql.PGConnection;
+import org.postgresql.copy.CopyIn;
 
 import io.fairledger.core.ledger.LedgerEvent;
 
@@ -80,18 +80,10 @@ public final class FactWriter {
             return 0;
         }
         List<SourcedFact> unique = Dedupe.keptOfEachKey(facts, SourcedFact::fact);
-        CopyText rows = new CopyText(unique.size() * 256);
-        CopyText keys = new CopyText(unique.size() * 64);
-        for (SourcedFact s : unique) {
-            rows.field(s.fact().clusterId()).field(s.fact().dedupeKey()).field(s.eventId()).field(s.fact().at())
-                    .field(FactCodec.kind(s.fact())).field(FactCodec.encode(s.fact())).field(s.topic())
-                    .field(s.partition()).last(s.offset());
-            keys.field(s.fact().clusterId()).field(s.fact().dedupeKey()).last(s.fact().at());
-        }
         Savepoint fresh = c.setSavepoint();
         try {
-            copy(c, COPY_KEYS, keys.bytes());
-            long copied = copy(c, COPY_FACTS, rows.bytes());
+            copy(c, COPY_KEYS, unique, s -> true, FactWriter::keyRow);
+            long copied = copy(c, COPY_FACTS, unique, s -> true, FactWriter::factRow);
             c.releaseSavepoint(fresh);
             return Math.toIntExact(copied);
         } catch (SQLException e) {
@@ -113,11 +105,7 @@ public final class FactWriter {
         if (kept.isEmpty()) {
             return 0;
         }
-        boolean[] keep = new boolean[unique.size()];
-        for (int i = 0; i < keep.length; i++) {
-            keep[i] = kept.contains(Key.of(unique.get(i).fact()));
-        }
-        return Math.toIntExact(copy(c, COPY_FACTS, rows.bytes(keep)));
+        return Math.toIntExact(copy(c, COPY_FACTS, unique, s -> kept.contains(Key.of(s.fact())), FactWriter::factRow));
     }
 
     /** Inserts the keys of {@code unique} that are not stored yet; returns them. */
@@ -183,23 +171,58 @@ public final class FactWriter {
         return fact instanceof LedgerFact.Event e && e.event() instanceof LedgerEvent.TaskStarted;
     }
 
-    private static long copy(Connection c, String sql, byte[] text) throws SQLException {
+    /** A {@code ledger_fact_key} row: cluster, key, event time. */
+    private static void keyRow(SourcedFact s, CopyText row) {
+        row.field(s.fact().clusterId()).field(s.fact().dedupeKey()).last(s.fact().at());
+    }
+
+    /** A {@code ledger_fact} row, in {@link #FACT_COLUMNS}' order. */
+    private static void factRow(SourcedFact s, CopyText row) {
+        row.field(s.fact().clusterId()).field(s.fact().dedupeKey()).field(s.eventId()).field(s.fact().at())
+                .field(FactCodec.kind(s.fact())).field(FactCodec.encode(s.fact())).field(s.topic())
+                .field(s.partition()).last(s.offset());
+    }
+
+    /**
+     * Streams the rows of the facts {@code chosen} picks to PostgreSQL's {@code COPY}, encoded one at a time into a
+     * chunk of about {@link CopyText#CHUNK} characters sent whenever it fills: so a batch never becomes one large text
+     * and byte array (a batch of 5,000 facts was about 1.3 MB of each, twice, which the garbage collector of a small
+     * heap handles as humongous objects, each starting a concurrent cycle), and a fact whose row is never sent (the
+     * batch takes the slow way after its key copy) is never encoded. Returns the rows copied.
+     */
+    private static long copy(Connection c, String sql, List<SourcedFact> facts, Predicate<SourcedFact> chosen,
+            BiConsumer<SourcedFact, CopyText> row) throws SQLException {
+        CopyIn in = c.unwrap(PGConnection.class).getCopyAPI().copyIn(sql);
         try {
-            return c.unwrap(PGConnection.class).getCopyAPI().copyIn(sql, new ByteArrayInputStream(text));
-        } catch (IOException e) {
-            throw new SQLException("cannot stream facts to PostgreSQL: " + e.getMessage(), e);
+            CopyText text = new CopyText(in);
+            for (SourcedFact s : facts) {
+                if (chosen.test(s)) {
+                    row.accept(s, text);
+                    text.sendWhenFull();
+                }
+            }
+            text.send();
+            return in.endCopy();
+        } finally {
+            if (in.isActive()) {
+                in.cancelCopy();
+            }
         }
     }
 
-    /** Rows in PostgreSQL's COPY text format: tab-separated, newline-terminated, backslash escapes. */
+    /**
+     * Rows in PostgreSQL's COPY text format (tab-separated, newline-terminated, backslash escapes), sent to a
+     * {@link CopyIn} a chunk at a time.
+     */
     private static final class CopyText {
-        private final StringBuilder text;
-        /** Where each row ends in {@code text}. */
-        private int[] rowEnds = new int[64];
-        private int rowCount;
+        /** Characters gathered before they are sent: well below the heap's humongous size, and few sends per batch. */
+        static final int CHUNK = 64 * 1024;
 
-        CopyText(int capacity) {
-            text = new StringBuilder(capacity);
+        private final StringBuilder text = new StringBuilder(CHUNK + 1024);
+        private final CopyIn out;
+
+        CopyText(CopyIn out) {
+            this.out = out;
         }
 
         CopyText field(String value) {
@@ -215,10 +238,20 @@ public final class FactWriter {
 
         void last(long value) {
             text.append(value).append('\n');
-            if (rowCount == rowEnds.length) {
-                rowEnds = Arrays.copyOf(rowEnds, rowCount * 2);
+        }
+
+        void sendWhenFull() throws SQLException {
+            if (text.length() >= CHUNK) {
+                send();
             }
-            rowEnds[rowCount++] = text.length();
+        }
+
+        void send() throws SQLException {
+            if (text.length() > 0) {
+                byte[] bytes = text.toString().getBytes(StandardCharsets.UTF_8);
+                out.writeToCopy(bytes, 0, bytes.length);
+                text.setLength(0);
+            }
         }
 
         private void escape(String value) {
@@ -242,24 +275,6 @@ public final class FactWriter {
         private static boolean plain(String value) {
             return value.indexOf('\\') < 0 && value.indexOf('\t') < 0 && value.indexOf('\n') < 0
                     && value.indexOf('\r') < 0;
-        }
-
-        byte[] bytes() {
-            return text.toString().getBytes(StandardCharsets.UTF_8);
-        }
-
-        /** The rows {@code i} with {@code keep[i]}, in order. */
-        byte[] bytes(boolean[] keep) {
-            if (keep.length != rowCount) {
-                throw new IllegalArgumentException(keep.length + " flags for " + rowCount + " rows");
-            }
-            StringBuilder kept = new StringBuilder(text.length());
-            for (int i = 0; i < rowCount; i++) {
-                if (keep[i]) {
-                    kept.append(text, i == 0 ? 0 : rowEnds[i - 1], rowEnds[i]);
-                }
-            }
-            return kept.toString().getBytes(StandardCharsets.UTF_8);
         }
     }
 

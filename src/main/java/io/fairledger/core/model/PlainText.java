@@ -25,6 +25,9 @@ public final class PlainText {
         }
         for (int i = 0; i < text.length(); i++) {
             char c = text.charAt(i);
+            if (c >= ' ' && c < '\u007F') {
+                continue; // printable ASCII, nearly every character of an id: nothing below applies
+            }
             if (Character.isHighSurrogate(c)) {
                 if (i + 1 < text.length() && Character.isLowSurrogate(text.charAt(i + 1))) {
                     i++;

@@ -170,10 +170,15 @@ public final class HistoryScale {
                     }
                 }, "history-producer");
                 Duration serverCpuBefore = ProcessStats.cpu(server.pid());
+                Map<String, Long> threadsBefore = ProcessStats.threadCpuTicks(server.pid());
+                Map<Long, Duration> postgresBefore = ProcessStats.postgresCpu(postgres);
                 producer.start();
                 double eventsPerSecond = CommittedOffsets.awaitRate(postgres, EventTopics.YARN_CONTAINERS, 0, events);
                 long ingested = System.nanoTime();
                 Duration serverCpu = ProcessStats.cpu(server.pid()).minus(serverCpuBefore);
+                Map<String, Long> threadsAfter = ProcessStats.threadCpuTicks(server.pid());
+                Duration postgresCpu = ProcessStats.postgresCpuSince(postgresBefore,
+                        ProcessStats.postgresCpu(postgres));
                 producer.join();
                 if (producerFailure.get() != null) {
                     throw new IllegalStateException("the producer failed", producerFailure.get());
@@ -182,6 +187,9 @@ public final class HistoryScale {
                 System.out.printf("%,d events (%,d late) produced and committed in %.1f s; server CPU %.1f us/event%n",
                         history.events(), history.late(), (ingested - produceStart) / 1e9,
                         serverCpu.toNanos() / 1e3 / history.events());
+                System.out.printf("PostgreSQL CPU %.1f us/event; the server's by thread:%n",
+                        postgresCpu.toNanos() / 1e3 / history.events());
+                ProcessStats.printThreadCpu(threadsBefore, threadsAfter, history.events());
                 String grants = base + "/api/v1/clusters/" + CLUSTER + "/grants";
                 Instant lastEvent = Instant.ofEpochMilli(history.lastEventTimeMs());
                 String etag = awaitSettled(grants, management, lastEvent);

@@ -8,9 +8,6 @@ import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.sql.Connection;
-import java.sql.ResultSet;
-import java.sql.Statement;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -110,18 +107,15 @@ public final class IngestThroughput {
                             CommittedOffsets.awaitRate(postgres, EventTopics.YARN_CONTAINERS, 0, warm.size()));
                     warmup = warm.size();
                 }
-                Map<Long, Duration> pgBefore = postgresCpu(postgres);
+                Map<Long, Duration> pgBefore = ProcessStats.postgresCpu(postgres);
                 Duration serverBefore = ProcessStats.cpu(process.pid());
-                Map<String, Long> threadsBefore = threadCpuTicks(process.pid());
+                Map<String, Long> threadsBefore = ProcessStats.threadCpuTicks(process.pid());
                 produce(bootstrap, events);
                 double fairledgerRate = CommittedOffsets.awaitRate(postgres, EventTopics.YARN_CONTAINERS, warmup,
                         warmup + events.size());
                 Duration serverCpu = ProcessStats.cpu(process.pid()).minus(serverBefore);
-                Map<String, Long> threadsAfter = threadCpuTicks(process.pid());
-                Duration pgCpu = Duration.ZERO;
-                for (Map.Entry<Long, Duration> e : postgresCpu(postgres).entrySet()) {
-                    pgCpu = pgCpu.plus(e.getValue().minus(pgBefore.getOrDefault(e.getKey(), Duration.ZERO)));
-                }
+                Map<String, Long> threadsAfter = ProcessStats.threadCpuTicks(process.pid());
+                Duration pgCpu = ProcessStats.postgresCpuSince(pgBefore, ProcessStats.postgresCpu(postgres));
                 double kafkaOwn = KafkaReadRate.recordsPerSecond(bootstrap, EventTopics.YARN_CONTAINERS, events.size());
                 HttpResponse<String> metrics = HttpClient.newHttpClient().send(
                         HttpRequest.newBuilder(URI.create(management + "/q/metrics")).build(),
@@ -137,7 +131,7 @@ public final class IngestThroughput {
                 System.out.printf("CPU per event while ingesting: server %.1f us, PostgreSQL %.1f us "
                         + "(independent of how busy the machine is, unlike the rates)%n",
                         serverCpu.toNanos() / 1e3 / events.size(), pgCpu.toNanos() / 1e3 / events.size());
-                printThreadCpu(threadsBefore, threadsAfter, events.size());
+                ProcessStats.printThreadCpu(threadsBefore, threadsAfter, events.size());
                 System.out.printf("load average: %s%n", ProcessStats.loadAverage());
             } finally {
                 Processes.stop(process);
@@ -202,50 +196,6 @@ public final class IngestThroughput {
             }
             producer.flush();
         }
-    }
-
-    /**
-     * CPU time used so far by the server's threads, in clock ticks, summed by thread name with digits dropped (so the
-     * GC's or the compiler's threads count together); empty where {@code /proc} does not exist.
-     */
-    private static Map<String, Long> threadCpuTicks(long pid) {
-        Map<String, Long> out = new java.util.TreeMap<>();
-        try (var tasks = Files.list(Path.of("/proc", Long.toString(pid), "task"))) {
-            for (Path task : tasks.toList()) {
-                try {
-                    String stat = Files.readString(task.resolve("stat"));
-                    String name = stat.substring(stat.indexOf('(') + 1, stat.lastIndexOf(')')).replaceAll("\\d+", "#");
-                    String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
-                    out.merge(name, Long.parseLong(f[11]) + Long.parseLong(f[12]), Long::sum);
-                } catch (IOException | RuntimeException threadGone) {
-                    // the thread ended meanwhile
-                }
-            }
-        } catch (IOException | RuntimeException noProc) {
-            // not Linux
-        }
-        return out;
-    }
-
-    /** Where the server's CPU went while ingesting, per event, by thread (1 tick = 10 ms on Linux). */
-    private static void printThreadCpu(Map<String, Long> before, Map<String, Long> after, int events) {
-        after.entrySet().stream().map(e -> Map.entry(e.getKey(), e.getValue() - before.getOrDefault(e.getKey(), 0L)))
-                .filter(e -> e.getValue() > 0).sorted(Map.Entry.<String, Long>comparingByValue().reversed())
-                .forEach(e -> System.out.printf("  server thread %-16s %5.1f us/event%n", e.getKey(),
-                        e.getValue() * 10_000.0 / events));
-    }
-
-    /** CPU time used so far by each PostgreSQL process of the benchmark's database (backends and workers). */
-    private static Map<Long, Duration> postgresCpu(RealDependency.Running postgres) throws Exception {
-        Map<Long, Duration> out = new java.util.HashMap<>();
-        try (Connection db = CommittedOffsets.connect(postgres);
-                Statement st = db.createStatement();
-                ResultSet rs = st.executeQuery("SELECT pid FROM pg_stat_activity")) {
-            while (rs.next()) {
-                out.put(rs.getLong(1), ProcessStats.cpu(rs.getLong(1)));
-            }
-        }
-        return out;
     }
 
     private static void post(String url, String json) throws IOException, InterruptedException {
