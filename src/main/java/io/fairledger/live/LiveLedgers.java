@@ -34,8 +34,9 @@ import org.jboss.logging.Logger;
  * ({@link FactCursor}) are streamed into each cluster's ledger in event-time order, one instant at a time (however
  * many came while the previous tick ran, they are never held together), a cluster whose settings changed or that
  * received a fact older than its latest one is rebuilt from its newest usable checkpoint and the facts after it
- * ({@link BoundedReplays}), and a fresh immutable {@link LiveView} is published for each cluster that changed. Readers
- * never wait for the tick; the time of each phase is published ({@link MetricNames#LIVE_TICK}).
+ * ({@link BoundedReplays}), and a fresh immutable {@link LiveView} is published for each cluster that changed; the
+ * checkpoints the update passed are stored after that view is published and before the cluster's periods due are
+ * closed. Readers never wait for the tick; the time of each phase is published ({@link MetricNames#LIVE_TICK}).
  */
 @ApplicationScoped
 public class LiveLedgers implements EndedPeriods {
@@ -72,10 +73,11 @@ public class LiveLedgers implements EndedPeriods {
     /** Whether a tick has read the stored facts once: from then on the views are served from memory. */
     private volatile boolean loaded;
     private Counter rebuilds;
-    /** The tick's phases ({@link MetricNames#LIVE_TICK}); {@code checkpoint} is timed by {@link BoundedReplays}. */
+    /** The tick's phases ({@link MetricNames#LIVE_TICK}); {@code encode} and {@code checkpoint} are timed by {@link BoundedReplays}. */
     private static final String APPLY = "apply";
     private static final String REBUILD = "rebuild";
     private static final String VIEW = "view";
+    private static final String STORE = "store";
     private static final String CLOSE = "close";
     private static final String PUBLISH = "publish";
     private final Map<String, Timer> phases = new ConcurrentHashMap<>();
@@ -153,20 +155,24 @@ public class LiveLedgers implements EndedPeriods {
             return false;
         }
         long started = System.nanoTime();
+        BoundedReplays.Passed passed = replays.passed(clusterId);
         if (!sameConfiguration || (earliestNew != null && earliestNew <= ledger.lastApplied())) {
             if (ledger != null) {
                 rebuilds.increment();
             }
-            ledger = replays.build(clusterId, statements.settings(clusterId), next);
+            ledger = replays.build(clusterId, statements.settings(clusterId), next, passed);
             ledgers.put(clusterId, ledger);
             versions.put(clusterId, version);
             started = record(REBUILD, started);
         } else if (earliestNew != null) {
-            replays.advance(clusterId, ledger, horizon, next);
+            replays.advance(clusterId, ledger, horizon, next, passed);
             started = record(APPLY, started);
         }
         views.put(clusterId, ledger.view(config.grants().interval().toMillis()));
         started = record(VIEW, started);
+        // after the view, so the grants do not wait for the writes; before the closer, which may start from them
+        passed.store();
+        started = record(STORE, started);
         try {
             statements.closeDue(clusterId, version, ledger.watermark(), next);
         } catch (RuntimeException e) {
@@ -198,7 +204,7 @@ public class LiveLedgers implements EndedPeriods {
         rebuilds = Counter.builder(MetricNames.LIVE_REBUILDS)
                 .description("live ledgers rebuilt from a checkpoint or the registration (late fact, settings change)")
                 .register(registry);
-        for (String phase : List.of(APPLY, REBUILD, VIEW, CLOSE, PUBLISH)) {
+        for (String phase : List.of(APPLY, REBUILD, VIEW, STORE, CLOSE, PUBLISH)) {
             phases.put(phase, tickTimer(registry, phase));
         }
     }
