@@ -30,7 +30,7 @@ import org.jboss.logging.Logger;
 
 /**
  * Every cluster's live ledger in this server, fed from the stored facts of the whole consumer group (so every replica
- * answers the same, whichever partitions it consumes): on each tick, the facts stored since the last horizon
+ * answers the same, whichever partitions it consumes): on each tick ({@link TickSchedule}), the facts stored since the last horizon
  * ({@link FactCursor}) are streamed into each cluster's ledger in event-time order, one instant at a time (however
  * many came while the previous tick ran, they are never held together), a cluster whose settings changed or that
  * received a fact older than its latest one is rebuilt from its newest usable checkpoint and the facts after it
@@ -70,6 +70,8 @@ public class LiveLedgers implements EndedPeriods {
     /** Every registered cluster as of the last tick, and whether it has ledger settings. */
     private final Map<String, Boolean> clusters = new ConcurrentHashMap<>();
     private String horizon = FactCursor.START;
+    /** When to tick ({@code fairledger.live.poll-interval}). */
+    private TickSchedule schedule;
     /** Whether a tick has read the stored facts once: from then on the views are served from memory. */
     private volatile boolean loaded;
     private Counter rebuilds;
@@ -108,37 +110,48 @@ public class LiveLedgers implements EndedPeriods {
         return Map.copyOf(views);
     }
 
-    /** Applies what was stored since the last tick; one tick at a time. */
-    @Scheduled(every = "${fairledger.live.poll-interval}", concurrentExecution = Scheduled.ConcurrentExecution.SKIP)
-    void tick() {
+    /**
+     * Applies what was stored since the last tick, when a tick is due ({@link TickSchedule}); one tick at a time. Looks every
+     * {@code fairledger.live.check-interval}, so a fact stored after a quiet while (a late one, say) is applied at once.
+     */
+    @Scheduled(every = "${fairledger.live.check-interval}", concurrentExecution = Scheduled.ConcurrentExecution.SKIP)
+    void check() {
         try {
             String next = cursor.horizon();
-            // before the first tick every ledger is built from its checkpoint and the facts after it
-            Map<String, Long> earliest = horizon.equals(FactCursor.START)
-                    ? Map.of()
-                    : cursor.earliestStoredByCluster(horizon, next);
-            boolean changed = false;
-            for (ClusterEntity cluster : tenancy.clusters()) {
-                clusters.put(cluster.id, cluster.ledgerSettings != null);
-                if (cluster.ledgerSettings != null) {
-                    try {
-                        changed |= update(cluster.id, earliest.get(cluster.id), next);
-                    } catch (RuntimeException e) {
-                        // forget the ledger: the next tick builds it again; readers keep the last view
-                        ledgers.remove(cluster.id);
-                        LOG.warnf(e, "live ledger of cluster %s: update failed, rebuilt at the next tick", cluster.id);
-                    }
-                }
-            }
-            horizon = next;
-            loaded = true;
-            if (changed) {
-                long started = System.nanoTime();
-                metrics.publish(views());
-                phases.get(PUBLISH).record(System.nanoTime() - started, TimeUnit.NANOSECONDS);
+            // every storing transaction moves the horizon; before the first tick nothing counts as stored
+            if (schedule.due(loaded && !next.equals(horizon), System.nanoTime())) {
+                tick(next);
             }
         } catch (SQLException | RuntimeException e) {
             LOG.warnf(e, "live ledgers: tick failed, retried at the next one");
+        }
+    }
+
+    /** Applies what was stored before {@code next}, the fact cursor's horizon now. */
+    private void tick(String next) throws SQLException {
+        // before the first tick every ledger is built from its checkpoint and the facts after it
+        Map<String, Long> earliest = horizon.equals(FactCursor.START)
+                ? Map.of()
+                : cursor.earliestStoredByCluster(horizon, next);
+        boolean changed = false;
+        for (ClusterEntity cluster : tenancy.clusters()) {
+            clusters.put(cluster.id, cluster.ledgerSettings != null);
+            if (cluster.ledgerSettings != null) {
+                try {
+                    changed |= update(cluster.id, earliest.get(cluster.id), next);
+                } catch (RuntimeException e) {
+                    // forget the ledger: the next tick builds it again; readers keep the last view
+                    ledgers.remove(cluster.id);
+                    LOG.warnf(e, "live ledger of cluster %s: update failed, rebuilt at the next tick", cluster.id);
+                }
+            }
+        }
+        horizon = next;
+        loaded = true;
+        if (changed) {
+            long started = System.nanoTime();
+            metrics.publish(views());
+            phases.get(PUBLISH).record(System.nanoTime() - started, TimeUnit.NANOSECONDS);
         }
     }
 
@@ -199,8 +212,10 @@ public class LiveLedgers implements EndedPeriods {
                 .register(registry);
     }
 
+    /** Sets the tick's schedule and registers its meters. */
     @PostConstruct
-    void registerMeters() {
+    void init() {
+        schedule = new TickSchedule(config.live().pollInterval().toNanos(), System.nanoTime());
         rebuilds = Counter.builder(MetricNames.LIVE_REBUILDS)
                 .description("live ledgers rebuilt from a checkpoint or the registration (late fact, settings change)")
                 .register(registry);
