@@ -328,6 +328,7 @@ public class BoundedReplays implements StoredLedgerStates {
         void take(LiveLedger ledger, String horizon) {
             long started = System.nanoTime();
             byte[] state = ledger.checkpoint();
+            encodeTimer.record(System.nanoTime() - started, TimeUnit.NANOSECONDS);
             if (bytes + state.length > PASSED_BYTES) {
                 store();
             }
@@ -335,12 +336,6 @@ public class BoundedReplays implements StoredLedgerStates {
                     ledger.facts()), ledger.openPeriod(), state));
             bytes += state.length;
             marks.put(clusterId, mark(ledger));
-            encodeTimer.record(System.nanoTime() - started, TimeUnit.NANOSECONDS);
-        }
-
-        /** How many checkpoints are held, not yet stored. */
-        int held() {
-            return taken.size();
         }
 
         /** Stores the checkpoints taken, oldest first; each one that cannot be is logged. */
