@@ -30,10 +30,10 @@ import org.jboss.logging.Logger;
 
 /**
  * Every cluster's live ledger in this server, fed from the stored facts of the whole consumer group (so every replica
- * answers the same, whichever partitions it consumes): on each tick ({@link TickSchedule}), the facts stored since the last horizon
- * ({@link FactCursor}) are streamed into each cluster's ledger in event-time order, one instant at a time (however
- * many came while the previous tick ran, they are never held together), a cluster whose settings changed or that
- * received a fact older than its latest one is rebuilt from its newest usable checkpoint and the facts after it
+ * answers the same, whichever partitions it consumes): on each tick ({@link TickSchedule}), the facts stored since the
+ * last horizon ({@link FactCursor}) are streamed into each cluster's ledger in event-time order, one instant at a time
+ * (however many came while the previous tick ran, they are never held together), a cluster whose settings changed or
+ * that received a fact older than its latest one is rebuilt from its newest usable checkpoint and the facts after it
  * ({@link BoundedReplays}), and a fresh immutable {@link LiveView} is published for each cluster that changed; the
  * checkpoints the update passed are stored after that view is published and before the cluster's periods due are
  * closed. Readers never wait for the tick; the time of each phase is published ({@link MetricNames#LIVE_TICK}).
@@ -75,7 +75,10 @@ public class LiveLedgers implements EndedPeriods {
     /** Whether a tick has read the stored facts once: from then on the views are served from memory. */
     private volatile boolean loaded;
     private Counter rebuilds;
-    /** The tick's phases ({@link MetricNames#LIVE_TICK}); {@code encode} and {@code checkpoint} are timed by {@link BoundedReplays}. */
+    /**
+     * The tick's phases ({@link MetricNames#LIVE_TICK}); {@code encode} and {@code checkpoint} are timed by
+     * {@link BoundedReplays}.
+     */
     private static final String APPLY = "apply";
     private static final String REBUILD = "rebuild";
     private static final String VIEW = "view";
@@ -111,8 +114,9 @@ public class LiveLedgers implements EndedPeriods {
     }
 
     /**
-     * Applies what was stored since the last tick, when a tick is due ({@link TickSchedule}); one tick at a time. Looks every
-     * {@code fairledger.live.check-interval}, so a fact stored after a quiet while (a late one, say) is applied at once.
+     * Applies what was stored since the last tick, when a tick is due ({@link TickSchedule}); one tick at a time. Looks
+     * every {@code fairledger.live.check-interval}, so a fact stored after a quiet while (a late one, say) is applied
+     * at once.
      */
     @Scheduled(every = "${fairledger.live.check-interval}", concurrentExecution = Scheduled.ConcurrentExecution.SKIP)
     void check() {
