@@ -115,9 +115,20 @@ public interface FairledgerConfig {
     /** The live ledgers the read API and metrics answer from. */
     interface Live {
 
-        /** {@code fairledger.live.poll-interval}: how often stored facts are applied to the live ledgers; 1s. */
+        /**
+         * {@code fairledger.live.poll-interval}: how often stored facts are applied to the live ledgers while they
+         * come, and the live ledgers are looked over when nothing is stored; 1s.
+         */
         @WithDefault("1s")
         Duration pollInterval();
+
+        /**
+         * {@code fairledger.live.check-interval}: how often the live ledgers look whether anything was stored (one
+         * query); facts stored after a quiet {@code poll-interval} are applied at the next look, not a whole
+         * {@code poll-interval} later; 100ms.
+         */
+        @WithDefault("100ms")
+        Duration checkInterval();
 
         /** Checkpoints of the live ledgers, so a restart or a late fact replays only the facts after one. */
         Checkpoint checkpoint();

@@ -30,12 +30,13 @@ import org.jboss.logging.Logger;
 
 /**
  * Every cluster's live ledger in this server, fed from the stored facts of the whole consumer group (so every replica
- * answers the same, whichever partitions it consumes): on each tick, the facts stored since the last horizon
- * ({@link FactCursor}) are streamed into each cluster's ledger in event-time order, one instant at a time (however
- * many came while the previous tick ran, they are never held together), a cluster whose settings changed or that
- * received a fact older than its latest one is rebuilt from its newest usable checkpoint and the facts after it
- * ({@link BoundedReplays}), and a fresh immutable {@link LiveView} is published for each cluster that changed. Readers
- * never wait for the tick; the time of each phase is published ({@link MetricNames#LIVE_TICK}).
+ * answers the same, whichever partitions it consumes): on each tick ({@link TickSchedule}), the facts stored since the
+ * last horizon ({@link FactCursor}) are streamed into each cluster's ledger in event-time order, one instant at a time
+ * (however many came while the previous tick ran, they are never held together), a cluster whose settings changed or
+ * that received a fact older than its latest one is rebuilt from its newest usable checkpoint and the facts after it
+ * ({@link BoundedReplays}), and a fresh immutable {@link LiveView} is published for each cluster that changed; the
+ * checkpoints the update passed are stored after that view is published and before the cluster's periods due are
+ * closed. Readers never wait for the tick; the time of each phase is published ({@link MetricNames#LIVE_TICK}).
  */
 @ApplicationScoped
 public class LiveLedgers implements EndedPeriods {
@@ -69,13 +70,19 @@ public class LiveLedgers implements EndedPeriods {
     /** Every registered cluster as of the last tick, and whether it has ledger settings. */
     private final Map<String, Boolean> clusters = new ConcurrentHashMap<>();
     private String horizon = FactCursor.START;
+    /** When to tick ({@code fairledger.live.poll-interval}). */
+    private TickSchedule schedule;
     /** Whether a tick has read the stored facts once: from then on the views are served from memory. */
     private volatile boolean loaded;
     private Counter rebuilds;
-    /** The tick's phases ({@link MetricNames#LIVE_TICK}); {@code checkpoint} is timed by {@link BoundedReplays}. */
+    /**
+     * The tick's phases ({@link MetricNames#LIVE_TICK}); {@code encode} and {@code checkpoint} are timed by
+     * {@link BoundedReplays}.
+     */
     private static final String APPLY = "apply";
     private static final String REBUILD = "rebuild";
     private static final String VIEW = "view";
+    private static final String STORE = "store";
     private static final String CLOSE = "close";
     private static final String PUBLISH = "publish";
     private final Map<String, Timer> phases = new ConcurrentHashMap<>();
@@ -106,37 +113,49 @@ public class LiveLedgers implements EndedPeriods {
         return Map.copyOf(views);
     }
 
-    /** Applies what was stored since the last tick; one tick at a time. */
-    @Scheduled(every = "${fairledger.live.poll-interval}", concurrentExecution = Scheduled.ConcurrentExecution.SKIP)
-    void tick() {
+    /**
+     * Applies what was stored since the last tick, when a tick is due ({@link TickSchedule}); one tick at a time. Looks
+     * every {@code fairledger.live.check-interval}, so a fact stored after a quiet while (a late one, say) is applied
+     * at once.
+     */
+    @Scheduled(every = "${fairledger.live.check-interval}", concurrentExecution = Scheduled.ConcurrentExecution.SKIP)
+    void check() {
         try {
             String next = cursor.horizon();
-            // before the first tick every ledger is built from its checkpoint and the facts after it
-            Map<String, Long> earliest = horizon.equals(FactCursor.START)
-                    ? Map.of()
-                    : cursor.earliestStoredByCluster(horizon, next);
-            boolean changed = false;
-            for (ClusterEntity cluster : tenancy.clusters()) {
-                clusters.put(cluster.id, cluster.ledgerSettings != null);
-                if (cluster.ledgerSettings != null) {
-                    try {
-                        changed |= update(cluster.id, earliest.get(cluster.id), next);
-                    } catch (RuntimeException e) {
-                        // forget the ledger: the next tick builds it again; readers keep the last view
-                        ledgers.remove(cluster.id);
-                        LOG.warnf(e, "live ledger of cluster %s: update failed, rebuilt at the next tick", cluster.id);
-                    }
-                }
-            }
-            horizon = next;
-            loaded = true;
-            if (changed) {
-                long started = System.nanoTime();
-                metrics.publish(views());
-                phases.get(PUBLISH).record(System.nanoTime() - started, TimeUnit.NANOSECONDS);
+            // every storing transaction moves the horizon; before the first tick nothing counts as stored
+            if (schedule.due(loaded && !next.equals(horizon), System.nanoTime())) {
+                tick(next);
             }
         } catch (SQLException | RuntimeException e) {
             LOG.warnf(e, "live ledgers: tick failed, retried at the next one");
+        }
+    }
+
+    /** Applies what was stored before {@code next}, the fact cursor's horizon now. */
+    private void tick(String next) throws SQLException {
+        // before the first tick every ledger is built from its checkpoint and the facts after it
+        Map<String, Long> earliest = horizon.equals(FactCursor.START)
+                ? Map.of()
+                : cursor.earliestStoredByCluster(horizon, next);
+        boolean changed = false;
+        for (ClusterEntity cluster : tenancy.clusters()) {
+            clusters.put(cluster.id, cluster.ledgerSettings != null);
+            if (cluster.ledgerSettings != null) {
+                try {
+                    changed |= update(cluster.id, earliest.get(cluster.id), next);
+                } catch (RuntimeException e) {
+                    // forget the ledger: the next tick builds it again; readers keep the last view
+                    ledgers.remove(cluster.id);
+                    LOG.warnf(e, "live ledger of cluster %s: update failed, rebuilt at the next tick", cluster.id);
+                }
+            }
+        }
+        horizon = next;
+        loaded = true;
+        if (changed) {
+            long started = System.nanoTime();
+            metrics.publish(views());
+            phases.get(PUBLISH).record(System.nanoTime() - started, TimeUnit.NANOSECONDS);
         }
     }
 
@@ -153,20 +172,24 @@ public class LiveLedgers implements EndedPeriods {
             return false;
         }
         long started = System.nanoTime();
+        BoundedReplays.Passed passed = replays.passed(clusterId);
         if (!sameConfiguration || (earliestNew != null && earliestNew <= ledger.lastApplied())) {
             if (ledger != null) {
                 rebuilds.increment();
             }
-            ledger = replays.build(clusterId, statements.settings(clusterId), next);
+            ledger = replays.build(clusterId, statements.settings(clusterId), next, passed);
             ledgers.put(clusterId, ledger);
             versions.put(clusterId, version);
             started = record(REBUILD, started);
         } else if (earliestNew != null) {
-            replays.advance(clusterId, ledger, horizon, next);
+            replays.advance(clusterId, ledger, horizon, next, passed);
             started = record(APPLY, started);
         }
         views.put(clusterId, ledger.view(config.grants().interval().toMillis()));
         started = record(VIEW, started);
+        // after the view, so the grants do not wait for the writes; before the closer, which may start from them
+        passed.store();
+        started = record(STORE, started);
         try {
             statements.closeDue(clusterId, version, ledger.watermark(), next);
         } catch (RuntimeException e) {
@@ -193,12 +216,14 @@ public class LiveLedgers implements EndedPeriods {
                 .register(registry);
     }
 
+    /** Sets the tick's schedule and registers its meters. */
     @PostConstruct
-    void registerMeters() {
+    void init() {
+        schedule = new TickSchedule(config.live().pollInterval().toNanos(), System.nanoTime());
         rebuilds = Counter.builder(MetricNames.LIVE_REBUILDS)
                 .description("live ledgers rebuilt from a checkpoint or the registration (late fact, settings change)")
                 .register(registry);
-        for (String phase : List.of(APPLY, REBUILD, VIEW, CLOSE, PUBLISH)) {
+        for (String phase : List.of(APPLY, REBUILD, VIEW, STORE, CLOSE, PUBLISH)) {
             phases.put(phase, tickTimer(registry, phase));
         }
     }

@@ -6,16 +6,19 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
+import java.sql.SQLException;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 
 import javax.sql.DataSource;
 
 import org.awaitility.Awaitility;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -30,6 +33,7 @@ import io.fairledger.testsupport.PostgresResource;
 import io.fairledger.testsupport.YarnWorkload;
 import io.quarkus.test.common.TestResourceScope;
 import io.quarkus.test.common.WithTestResource;
+import io.quarkus.test.junit.QuarkusMock;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.http.ContentType;
 import jakarta.inject.Inject;
@@ -39,7 +43,8 @@ import jakarta.inject.Inject;
  * state at every period's end, all kept while within {@code fairledger.live.checkpoint.periods}); a late
  * fact rebuilds it from the newest checkpoint before the fact's event time and the stored facts after it (not from
  * the registration); a restart (a ledger built afresh from the stored checkpoints) gives the same view as a full
- * replay of every stored fact, and as the running ledger.
+ * replay of every stored fact, and as the running ledger. The checkpoints an update passes are saved after the view it
+ * made is published (the grants of a late fact do not wait for them), and saved all the same.
  */
 @QuarkusTest
 @WithTestResource(value = PostgresResource.class, scope = TestResourceScope.GLOBAL)
@@ -68,6 +73,26 @@ class CheckpointRestartTest {
 
     @Inject
     DataSource dataSource;
+
+    /** Each checkpoint of {@link #CLUSTER} saved: how many facts it holds, and the published view's then. */
+    private final List<long[]> saves = new CopyOnWriteArrayList<>();
+
+    /** Records every save of a checkpoint of {@link #CLUSTER} with what the grants were read from at that moment. */
+    @BeforeEach
+    void recordSaves() {
+        LedgerCheckpoints recording = new LedgerCheckpoints() {
+            @Override
+            public void save(String clusterId, String version, Stored stored, String openPeriod, byte[] state,
+                    int keep, int periods) throws SQLException {
+                if (clusterId.equals(CLUSTER)) {
+                    saves.add(new long[]{stored.facts(), live.find(CLUSTER).map(LiveView::facts).orElse(-1L)});
+                }
+                super.save(clusterId, version, stored, openPeriod, state, keep, periods);
+            }
+        };
+        recording.dataSource = dataSource;
+        QuarkusMock.installMockForType(recording, LedgerCheckpoints.class);
+    }
 
     @Test
     void aLateFactRebuildsFromACheckpointAndARestartEqualsTheFullReplay() throws Exception {
@@ -114,10 +139,20 @@ class CheckpointRestartTest {
         long expectedFrom = stored.stream().filter(t -> t < lateAt).mapToLong(Long::longValue).max()
                 .orElseThrow(() -> new AssertionError("no checkpoint before " + lateAt + " among " + stored));
 
+        int savedBeforeLate = saves.size();
+        long factsBeforeLate = cursor.facts(CLUSTER).size();
         EventPublisher.publishYarn(bootstrap, CLUSTER, late);
         Awaitility.await().atMost(90, TimeUnit.SECONDS).pollInterval(500, TimeUnit.MILLISECONDS)
                 .untilAsserted(() -> assertThat(live.find(CLUSTER)).map(LiveView::facts).hasValue(
                         (long) cursor.facts(CLUSTER).size()));
+        assertThat(checkpointTimes()).as("the rebuild stored the period-end checkpoints it passed")
+                .anyMatch(t -> t >= lateAt);
+        assertThat(saves).as("each checkpoint is saved once the view holding its facts is published (facts of the "
+                + "checkpoint, of the view then)").allSatisfy(s -> assertThat(s[1]).isGreaterThanOrEqualTo(s[0]));
+        assertThat(saves.subList(savedBeforeLate, saves.size()))
+                .as("the checkpoints the late fact's rebuild passed, saved once the grants count it (facts of the "
+                        + "checkpoint, of the view then; %d before the late fact)", factsBeforeLate)
+                .isNotEmpty().allSatisfy(s -> assertThat(s[1]).isGreaterThan(factsBeforeLate));
         BoundedReplays.Rebuild rebuild = replays.lastRebuild(CLUSTER).orElseThrow();
         assertThat(rebuild.from()).as("the late fact rebuilt from a checkpoint, not the registration").isPresent();
         assertThat(rebuild.from().get().eventTimeMs()).as("the newest checkpoint before the late fact")

@@ -235,7 +235,7 @@ public final class HistoryScale {
                         "%.0f ms".formatted(bill.percentile(0.99)), "", null);
 
                 Map<String, double[]> beforeLate = tickPhases(management);
-                lateFact(bootstrap, base, grants, etag, lastEvent);
+                lateFact(bootstrap, postgres, base, grants, etag, lastEvent);
                 // the tick that applied it may still be closing periods: let it end
                 Thread.sleep(3_000);
                 System.out.println("live tick phases during the late fact (ticks, seconds): "
@@ -321,11 +321,12 @@ public final class HistoryScale {
 
     /**
      * One late event through Kafka: a container of {@code root.q7} that started {@link #LATE_BY} before the latest
-     * event and still runs. Measures from the broker's acknowledgement until the grants' ETag changes and until the
-     * tenant's view counts the task.
+     * event and still runs. Measures from the broker's acknowledgement until its fact is stored in PostgreSQL, until a
+     * tick can read it (every older transaction finished), until the grants' ETag changes and until the tenant's view
+     * counts the task.
      */
-    private void lateFact(String bootstrap, String base, String grants, String etag, Instant lastEvent)
-            throws Exception {
+    private void lateFact(String bootstrap, RealDependency.Running postgres, String base, String grants, String etag,
+            Instant lastEvent) throws Exception {
         String tenant = base + "/api/v1/clusters/" + CLUSTER + "/tenants/root.q7";
         int runningBefore = runningTasks(tenant);
         long at = lastEvent.minus(LATE_BY).toEpochMilli();
@@ -340,7 +341,19 @@ public final class HistoryScale {
         long deadline = sent + PATIENCE.toNanos();
         double grantsSeconds = Double.NaN;
         double viewSeconds = Double.NaN;
+        double storedSeconds = Double.NaN;
+        double visibleSeconds = Double.NaN;
+        String stored = "SELECT count(*) FROM ledger_fact WHERE cluster_id = '" + CLUSTER + "' AND event_time_ms = "
+                + at;
+        // what a tick reads: the facts of the transactions below the oldest one still running (FactCursor.horizon)
+        String visible = stored + " AND tx < pg_snapshot_xmin(pg_current_snapshot())";
         while (System.nanoTime() < deadline && (Double.isNaN(grantsSeconds) || Double.isNaN(viewSeconds))) {
+            if (Double.isNaN(storedSeconds) && count(postgres, stored) > 0) {
+                storedSeconds = (System.nanoTime() - sent) / 1e9;
+            }
+            if (Double.isNaN(visibleSeconds) && count(postgres, visible) > 0) {
+                visibleSeconds = (System.nanoTime() - sent) / 1e9;
+            }
             if (Double.isNaN(grantsSeconds) && HTTP.send(HttpRequest.newBuilder(URI.create(grants))
                     .header("If-None-Match", etag).build(), HttpResponse.BodyHandlers.discarding())
                     .statusCode() == 200) {
@@ -351,8 +364,9 @@ public final class HistoryScale {
             }
             Thread.sleep(20);
         }
-        System.out.printf("late event (%s before the latest): tenant view counts it after %.2f s%n", LATE_BY,
-                viewSeconds);
+        System.out.printf("late event (%s before the latest): stored in PostgreSQL (consumer batch and commit) after "
+                + "%.2f s, below the fact cursor's horizon after %.2f s, tenant view counts it after %.2f s%n", LATE_BY,
+                storedSeconds, visibleSeconds, viewSeconds);
         figure("late fact reflected in grants (ETag changed)", Double.isNaN(grantsSeconds)
                 ? "> " + PATIENCE
                 : "%.2f s".formatted(grantsSeconds), "<= 2 s", grantsSeconds <= 2);
