@@ -12,13 +12,10 @@ import io.fairledger.core.ledger.RandomStreams;
 import io.fairledger.core.model.MemoryMode;
 import io.fairledger.core.model.ParPolicy;
 import io.fairledger.core.model.PricePlan;
-import io.fairledger.core.model.ResourceVector;
-import io.fairledger.core.model.TenantPath;
 import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-import java.util.Random;
 import net.jqwik.api.Arbitraries;
 import net.jqwik.api.Arbitrary;
 import net.jqwik.api.ForAll;
@@ -151,33 +148,7 @@ class CheckpointTest {
      * events (the ledger rejects those; their count is state too).
      */
     private static List<LedgerEvent> stream(long seed, int count) {
-        Random rnd = new Random(seed * 31 + 7);
-        List<LedgerEvent> events = new ArrayList<>(RandomStreams.events(seed, count, true));
-        int extra = 1 + count / 10;
-        for (int i = 0; i < extra; i++) {
-            LedgerEvent base = events.get(rnd.nextInt(events.size()));
-            String leaf = RandomStreams.LEAVES.get(rnd.nextInt(RandomStreams.LEAVES.size()));
-            switch (rnd.nextInt(3)) {
-                case 0 -> {
-                    for (String app : List.of("x1", "x2")) {
-                        events.add(new LedgerEvent.DemandChanged("c", TenantPath.parse(leaf), app,
-                                ResourceVector.of(rnd.nextInt(4), 512L * rnd.nextInt(3), 0), base.at()));
-                    }
-                }
-                case 1 -> events.add(base instanceof LedgerEvent.TaskStarted s
-                        ? new LedgerEvent.TaskStarted("c", s.taskId(), s.tenant(), s.applicationId(),
-                                ResourceVector.of(1, 0, 0), s.at() + rnd.nextInt(500))
-                        : new LedgerEvent.TaskFinished("c", "never-started-" + i, base.at()));
-                default -> events.add(new LedgerEvent.TaskFinished("c", "unknown-" + i, base.at()));
-            }
-        }
-        events.sort(CanonicalOrder.COMPARATOR);
-        for (int i = 0; i < extra; i++) {
-            int from = rnd.nextInt(events.size());
-            int to = Math.min(events.size(), from + 1 + rnd.nextInt(20));
-            events.add(to, events.get(from));
-        }
-        return events;
+        return FeedNoise.addedTo(new ArrayList<>(RandomStreams.events(seed, count, true)), seed, count);
     }
 
     @Test

@@ -161,37 +161,12 @@ class ReweightPropertiesTest {
      * task, finishes of unknown tasks, and late copies of earlier events (rejected by the ledger).
      */
     private static List<LedgerEvent> stream(long seed, int count) {
-        Random rnd = new Random(seed * 31 + 7);
         List<LedgerEvent> events = new ArrayList<>(RandomStreams.events(seed, count, true).stream()
                 .filter(e -> !(e instanceof LedgerEvent.WeightChanged)).toList());
         if (events.isEmpty()) {
             events.add(new LedgerEvent.TaskStarted("c", "only", TenantPath.parse("a"), "app",
                     ResourceVector.of(1, 0, 0), 0));
         }
-        int extra = 1 + count / 10;
-        for (int i = 0; i < extra; i++) {
-            LedgerEvent base = events.get(rnd.nextInt(events.size()));
-            String leaf = RandomStreams.LEAVES.get(rnd.nextInt(RandomStreams.LEAVES.size()));
-            switch (rnd.nextInt(3)) {
-                case 0 -> {
-                    for (String app : List.of("x1", "x2")) {
-                        events.add(new LedgerEvent.DemandChanged("c", TenantPath.parse(leaf), app,
-                                ResourceVector.of(rnd.nextInt(4), 512L * rnd.nextInt(3), 0), base.at()));
-                    }
-                }
-                case 1 -> events.add(base instanceof LedgerEvent.TaskStarted s
-                        ? new LedgerEvent.TaskStarted("c", s.taskId(), s.tenant(), s.applicationId(),
-                                ResourceVector.of(1, 0, 0), s.at() + rnd.nextInt(500))
-                        : new LedgerEvent.TaskFinished("c", "never-started-" + i, base.at()));
-                default -> events.add(new LedgerEvent.TaskFinished("c", "unknown-" + i, base.at()));
-            }
-        }
-        events.sort(CanonicalOrder.COMPARATOR);
-        for (int i = 0; i < extra; i++) {
-            int from = rnd.nextInt(events.size());
-            int to = Math.min(events.size(), from + 1 + rnd.nextInt(20));
-            events.add(to, events.get(from));
-        }
-        return events;
+        return FeedNoise.addedTo(events, seed, count);
     }
 }
