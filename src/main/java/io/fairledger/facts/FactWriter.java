@@ -110,43 +110,39 @@ public final class FactWriter {
 
     /** Inserts the keys of {@code unique} that are not stored yet; returns them. */
     private static Set<Key> newKeys(Connection c, List<SourcedFact> unique) throws SQLException {
-        String[] clusters = new String[unique.size()];
-        String[] dedupeKeys = new String[unique.size()];
-        Long[] times = new Long[unique.size()];
-        for (int i = 0; i < clusters.length; i++) {
-            LedgerFact f = unique.get(i).fact();
-            clusters[i] = f.clusterId();
-            dedupeKeys[i] = f.dedupeKey();
-            times[i] = f.at();
-        }
         try (PreparedStatement ps = c.prepareStatement(NEW_KEYS)) {
-            ps.setArray(1, c.createArrayOf("text", clusters));
-            ps.setArray(2, c.createArrayOf("text", dedupeKeys));
-            ps.setArray(3, c.createArrayOf("bigint", times));
+            setKeys(c, ps, unique);
             return returnedKeys(ps, unique.size());
         }
     }
 
-    /** Replaces the stored starts that one of {@code starts} replaces; returns their keys . */
+    /** Replaces the stored starts that one of {@code starts} replaces; returns their keys. */
     private static Set<Key> replacedStarts(Connection c, List<SourcedFact> starts) throws SQLException {
-        String[] clusters = new String[starts.size()];
-        String[] dedupeKeys = new String[starts.size()];
-        Long[] times = new Long[starts.size()];
         String[] encoded = new String[starts.size()];
-        for (int i = 0; i < clusters.length; i++) {
-            LedgerFact f = starts.get(i).fact();
-            clusters[i] = f.clusterId();
-            dedupeKeys[i] = f.dedupeKey();
-            times[i] = f.at();
-            encoded[i] = FactCodec.encode(f);
+        for (int i = 0; i < encoded.length; i++) {
+            encoded[i] = FactCodec.encode(starts.get(i).fact());
         }
         try (PreparedStatement ps = c.prepareStatement(REPLACED_STARTS)) {
-            ps.setArray(1, c.createArrayOf("text", clusters));
-            ps.setArray(2, c.createArrayOf("text", dedupeKeys));
-            ps.setArray(3, c.createArrayOf("bigint", times));
+            setKeys(c, ps, starts);
             ps.setArray(4, c.createArrayOf("text", encoded));
             return returnedKeys(ps, starts.size());
         }
+    }
+
+    /** Sets parameters 1 to 3 of {@code ps} to the cluster ids, dedupe keys and event times of {@code facts}. */
+    private static void setKeys(Connection c, PreparedStatement ps, List<SourcedFact> facts) throws SQLException {
+        String[] clusters = new String[facts.size()];
+        String[] dedupeKeys = new String[facts.size()];
+        Long[] times = new Long[facts.size()];
+        for (int i = 0; i < clusters.length; i++) {
+            LedgerFact f = facts.get(i).fact();
+            clusters[i] = f.clusterId();
+            dedupeKeys[i] = f.dedupeKey();
+            times[i] = f.at();
+        }
+        ps.setArray(1, c.createArrayOf("text", clusters));
+        ps.setArray(2, c.createArrayOf("text", dedupeKeys));
+        ps.setArray(3, c.createArrayOf("bigint", times));
     }
 
     private static Set<Key> returnedKeys(PreparedStatement ps, int expected) throws SQLException {
