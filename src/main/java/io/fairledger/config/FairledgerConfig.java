@@ -34,6 +34,8 @@ public interface FairledgerConfig {
 
     Security security();
 
+    Memory memory();
+
     /** The event consumer: how much it remembers and how it fetches from Kafka. */
     interface Ingest {
 
@@ -241,5 +243,17 @@ public interface FairledgerConfig {
          */
         @WithDefault("false")
         boolean trustLoopbackAsAdmin();
+    }
+
+    /** The server's own use of memory (docs/configuration.md, "Memory"). */
+    interface Memory {
+
+        /**
+         * {@code fairledger.memory.trim-after}: once nothing has been stored for this long after a burst of facts or
+         * settings, and the live ledgers have applied it, one full collection gives the heap the burst grew back to the system (at most once a
+         * minute); 10s. 0s never does.
+         */
+        @WithDefault("10s")
+        Duration trimAfter();
     }
 }

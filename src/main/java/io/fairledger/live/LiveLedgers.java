@@ -7,6 +7,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 
 import io.fairledger.tenancy.LedgerSettings;
 import io.fairledger.accounting.EndedPeriods;
@@ -74,6 +75,12 @@ public class LiveLedgers implements EndedPeriods {
     private TickSchedule schedule;
     /** Whether a tick has read the stored facts once: from then on the views are served from memory. */
     private volatile boolean loaded;
+    /**
+     * Looks that found something stored since the last tick, and whether a tick runs ({@link QuietHeapTrim} waits for
+     * both to stand still).
+     */
+    private final AtomicLong stores = new AtomicLong();
+    private volatile boolean ticking;
     private Counter rebuilds;
     /**
      * The tick's phases ({@link MetricNames#LIVE_TICK}); {@code encode} and {@code checkpoint} are timed by
@@ -123,8 +130,17 @@ public class LiveLedgers implements EndedPeriods {
         try {
             String next = cursor.horizon();
             // every storing transaction moves the horizon; before the first tick nothing counts as stored
-            if (schedule.due(loaded && !next.equals(horizon), System.nanoTime())) {
-                tick(next);
+            boolean stored = loaded && !next.equals(horizon);
+            if (stored) {
+                stores.incrementAndGet();
+            }
+            if (schedule.due(stored, System.nanoTime())) {
+                ticking = true;
+                try {
+                    tick(next);
+                } finally {
+                    ticking = false;
+                }
             }
         } catch (SQLException | RuntimeException e) {
             LOG.warnf(e, "live ledgers: tick failed, retried at the next one");
@@ -233,6 +249,16 @@ public class LiveLedgers implements EndedPeriods {
     public List<Statement> ended(String clusterId) {
         LiveView view = views.get(clusterId);
         return view == null ? List.of() : view.ended();
+    }
+
+    /** How many looks have found something stored since the last tick, so far. */
+    long stores() {
+        return stores.get();
+    }
+
+    /** Whether a tick is running now. */
+    boolean ticking() {
+        return ticking;
     }
 
     /** Whether the live ledgers have been loaded from the stored facts (readiness, {@link ServingReadiness}). */
