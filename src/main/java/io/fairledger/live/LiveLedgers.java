@@ -6,6 +6,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 
@@ -22,9 +24,13 @@ import io.fairledger.errors.NotReady;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
-import io.quarkus.scheduler.Scheduled;
+import io.quarkus.arc.Arc;
+import io.quarkus.arc.ManagedContext;
+import io.quarkus.runtime.ShutdownEvent;
+import io.quarkus.runtime.StartupEvent;
 import jakarta.annotation.PostConstruct;
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Observes;
 import jakarta.inject.Inject;
 import io.fairledger.config.FairledgerConfig;
 import org.jboss.logging.Logger;
@@ -73,6 +79,8 @@ public class LiveLedgers implements EndedPeriods {
     private String horizon = FactCursor.START;
     /** When to tick ({@code fairledger.live.poll-interval}). */
     private TickSchedule schedule;
+    /** The thread that looks every {@code fairledger.live.check-interval}. */
+    private ScheduledExecutorService looks;
     /** Whether a tick has read the stored facts once: from then on the views are served from memory. */
     private volatile boolean loaded;
     /**
@@ -121,11 +129,41 @@ public class LiveLedgers implements EndedPeriods {
     }
 
     /**
-     * Applies what was stored since the last tick, when a tick is due ({@link TickSchedule}); one tick at a time. Looks
-     * every {@code fairledger.live.check-interval}, so a fact stored after a quiet while (a late one, say) is applied
-     * at once.
+     * Looks every {@code fairledger.live.check-interval} on a thread of its own ({@code fairledger-live}; Quarkus'
+     * scheduler runs a job at most once a second), so a fact stored after a quiet while (a late one, say) is applied
+     * within that interval; one look, and so one tick, at a time.
      */
-    @Scheduled(every = "${fairledger.live.check-interval}", concurrentExecution = Scheduled.ConcurrentExecution.SKIP)
+    void start(@Observes StartupEvent event) {
+        looks = Executors.newSingleThreadScheduledExecutor(r -> new Thread(r, "fairledger-live"));
+        looks.scheduleWithFixedDelay(this::lookInRequestContext, 0, config.live().checkInterval().toNanos(),
+                TimeUnit.NANOSECONDS);
+    }
+
+    /** Lets a running tick finish (up to 4 s of the server's 5 s to stop) and looks no more. */
+    void stop(@Observes ShutdownEvent event) throws InterruptedException {
+        if (looks != null) {
+            looks.shutdown();
+            looks.awaitTermination(4, TimeUnit.SECONDS);
+        }
+    }
+
+    /**
+     * One look, with a request context as the settings' queries need (Hibernate's session). Whatever it throws is logged
+     * here: a task that throws is never run again by its executor, and the views would stand still.
+     */
+    private void lookInRequestContext() {
+        ManagedContext context = Arc.container().requestContext();
+        context.activate();
+        try {
+            check();
+        } catch (Throwable e) {
+            LOG.errorf(e, "live ledgers: look failed, retried at the next one");
+        } finally {
+            context.terminate();
+        }
+    }
+
+    /** Applies what was stored since the last tick, when a tick is due ({@link TickSchedule}). */
     void check() {
         try {
             String next = cursor.horizon();

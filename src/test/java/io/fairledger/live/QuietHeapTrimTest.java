@@ -1,0 +1,65 @@
+package io.fairledger.live;
+
+import static io.restassured.RestAssured.given;
+
+import java.time.Instant;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+import org.awaitility.Awaitility;
+import org.junit.jupiter.api.Test;
+
+import io.fairledger.testsupport.KafkaResource;
+import io.fairledger.testsupport.PostgresResource;
+import io.fairledger.testsupport.YarnWorkload;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
+import io.quarkus.test.common.TestResourceScope;
+import io.quarkus.test.common.WithTestResource;
+import io.quarkus.test.junit.QuarkusTest;
+import io.quarkus.test.junit.QuarkusTestProfile;
+import io.quarkus.test.junit.TestProfile;
+import io.restassured.http.ContentType;
+import jakarta.inject.Inject;
+
+/**
+ * On the real server with {@code fairledger.memory.trim-after=1s}: something stored (a cluster's settings), then
+ * nothing, and the server runs one collection of its own ({@link QuietHeapTrim}), as the JVM's own metric of collections
+ * by cause counts it.
+ */
+@QuarkusTest
+@TestProfile(QuietHeapTrimTest.QuickTrim.class)
+@WithTestResource(value = PostgresResource.class, scope = TestResourceScope.GLOBAL)
+@WithTestResource(value = KafkaResource.class, scope = TestResourceScope.GLOBAL)
+class QuietHeapTrimTest {
+
+    private static final String CLUSTER = "heap-trim-yarn";
+
+    /** A quiet time of one second. */
+    public static class QuickTrim implements QuarkusTestProfile {
+        @Override
+        public Map<String, String> getConfigOverrides() {
+            return Map.of("fairledger.memory.trim-after", "1s");
+        }
+    }
+
+    @Inject
+    MeterRegistry registry;
+
+    @Test
+    void aQuietServerGivesTheHeapBackAfterSomethingWasStored() {
+        double before = explicitCollections();
+        given().contentType(ContentType.JSON).body("{\"id\":\"" + CLUSTER + "\",\"resourceManager\":\"YARN\"}")
+                .post("/api/v1/admin/clusters").then().statusCode(201);
+        given().contentType(ContentType.JSON).body(YarnWorkload.settings(Instant.parse("2026-11-22T00:00:00Z"), 2))
+                .put("/api/v1/admin/clusters/" + CLUSTER + "/ledger-settings").then().statusCode(200);
+        Awaitility.await().atMost(60, TimeUnit.SECONDS).pollInterval(200, TimeUnit.MILLISECONDS)
+                .until(() -> explicitCollections() > before);
+    }
+
+    /** Collections asked for by {@link System#gc}, by the JVM metrics' count of pauses. */
+    private double explicitCollections() {
+        return registry.find("jvm.gc.pause").tag("cause", "System.gc()").timers().stream().mapToDouble(Timer::count)
+                .sum();
+    }
+}
