@@ -250,8 +250,8 @@ public interface FairledgerConfig {
 
         /**
          * {@code fairledger.memory.trim-after}: once nothing has been stored for this long after a burst of facts or
-         * settings, and the live ledgers have applied it, one full collection gives the heap the burst grew back to the system (at most once a
-         * minute); 10s. 0s never does.
+         * settings, and the live ledgers have applied it, one full collection gives the heap the burst grew back to
+         * the system (at most once a minute); 10s. 0s never does.
          */
         @WithDefault("10s")
         Duration trimAfter();

@@ -134,7 +134,11 @@ public class LiveLedgers implements EndedPeriods {
      * within that interval; one look, and so one tick, at a time.
      */
     void start(@Observes StartupEvent event) {
-        looks = Executors.newSingleThreadScheduledExecutor(r -> new Thread(r, "fairledger-live"));
+        looks = Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread thread = new Thread(r, "fairledger-live");
+            thread.setDaemon(true);
+            return thread;
+        });
         looks.scheduleWithFixedDelay(this::lookInRequestContext, 0, config.live().checkInterval().toNanos(),
                 TimeUnit.NANOSECONDS);
     }

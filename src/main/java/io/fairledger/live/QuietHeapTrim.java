@@ -14,12 +14,12 @@ import org.jboss.logging.Logger;
 /**
  * Gives the heap that a burst of facts grew back to the system once the burst is over: when nothing has been stored
  * for {@code fairledger.memory.trim-after} after something was, and the live ledgers have applied it, one full
- * collection ({@link System#gc}), which
- * compacts the heap and shrinks it to the JVM's {@code MaxHeapFreeRatio} (40% under {@code ./fairledger serve});
- * at most once a minute ({@link HeapTrimSchedule}). Without it G1 gives the heap back only at the end of a concurrent
- * cycle, which on an idle server may come minutes later, and then only the regions marking found empty
- * (docs/configuration.md, "Memory"). The pause is about a millisecond per megabyte of live heap; each trim is logged
- * and counted by the JVM's own metrics ({@code jvm_gc_pause_seconds_count{cause="System.gc()"}}).
+ * collection ({@link System#gc}), which compacts the heap and shrinks it to the JVM's {@code MaxHeapFreeRatio} (40%
+ * under {@code ./fairledger serve}); at most once a minute ({@link HeapTrimSchedule}). Without it G1 gives the heap
+ * back only at the end of a concurrent cycle, which on an idle server may come minutes later, and then only the
+ * regions marking found empty (docs/configuration.md, "Memory"). The pause is about a millisecond per megabyte of live
+ * heap; each trim is logged and counted by the JVM's own metrics
+ * ({@code jvm_gc_pause_seconds_count{cause="System.gc()"}}).
  */
 @ApplicationScoped
 public class QuietHeapTrim {
