@@ -289,7 +289,7 @@ public final class HistoryScale {
                         "the server log");
                 ServerMemory.loadRunningTasks("http://127.0.0.1:" + port, management,
                         kafka.config().get("kafka.bootstrap.servers"), o.memoryTenants(), o.memoryTasks());
-                // as ServerMemory measures it: after the launcher's periodic collection (15 s) has had time to run
+                // as ServerMemory measures it: the server gives the heap back 10 s after the feed (QuietHeapTrim)
                 Thread.sleep(45_000);
                 double rss = ProcessStats.megabytes(server.pid(), "VmRSS");
                 figure("resident memory, %,d tenants, %,d running tasks (peak %.0f MB)".formatted(o.memoryTenants(),
