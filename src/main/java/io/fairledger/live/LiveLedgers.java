@@ -27,7 +27,7 @@ import io.micrometer.core.instrument.Timer;
 import io.quarkus.arc.Arc;
 import io.quarkus.arc.ManagedContext;
 import io.quarkus.runtime.ShutdownEvent;
-import io.quarkus.runtime.StartupEvent;
+import io.quarkus.scheduler.Scheduled;
 import jakarta.annotation.PostConstruct;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
@@ -79,8 +79,9 @@ public class LiveLedgers implements EndedPeriods {
     private String horizon = FactCursor.START;
     /** When to tick ({@code fairledger.live.poll-interval}). */
     private TickSchedule schedule;
-    /** The thread that looks every {@code fairledger.live.check-interval}. */
+    /** The thread that looks every {@code fairledger.live.check-interval}, once started; none after a stop. */
     private ScheduledExecutorService looks;
+    private boolean stopped;
     /** Whether a tick has read the stored facts once: from then on the views are served from memory. */
     private volatile boolean loaded;
     /**
@@ -129,11 +130,17 @@ public class LiveLedgers implements EndedPeriods {
     }
 
     /**
-     * Looks every {@code fairledger.live.check-interval} on a thread of its own ({@code fairledger-live}; Quarkus'
-     * scheduler runs a job at most once a second), so a fact stored after a quiet while (a late one, say) is applied
-     * within that interval; one look, and so one tick, at a time.
+     * Starts looking every {@code fairledger.live.check-interval} on a thread of its own ({@code fairledger-live}):
+     * Quarkus' scheduler runs a job at most once a second, so a fact stored after a quiet while (a late one, say) would
+     * wait up to a second for its tick. The scheduler's first run starts the thread, once the application has started
+     * (so the first look comes when the scheduler's first tick came before, never while the server starts); later runs
+     * find it started. One look, and so one tick, at a time.
      */
-    void start(@Observes StartupEvent event) {
+    @Scheduled(every = "1s", concurrentExecution = Scheduled.ConcurrentExecution.SKIP)
+    synchronized void startLooking() {
+        if (looks != null || stopped) {
+            return;
+        }
         looks = Executors.newSingleThreadScheduledExecutor(r -> {
             Thread thread = new Thread(r, "fairledger-live");
             thread.setDaemon(true);
@@ -145,9 +152,14 @@ public class LiveLedgers implements EndedPeriods {
 
     /** Lets a running tick finish (up to 4 s of the server's 5 s to stop) and looks no more. */
     void stop(@Observes ShutdownEvent event) throws InterruptedException {
-        if (looks != null) {
-            looks.shutdown();
-            looks.awaitTermination(4, TimeUnit.SECONDS);
+        ScheduledExecutorService running;
+        synchronized (this) {
+            stopped = true;
+            running = looks;
+        }
+        if (running != null) {
+            running.shutdown();
+            running.awaitTermination(4, TimeUnit.SECONDS);
         }
     }
 
