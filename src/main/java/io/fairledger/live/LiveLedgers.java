@@ -132,9 +132,9 @@ public class LiveLedgers implements EndedPeriods {
     /**
      * Starts looking every {@code fairledger.live.check-interval} on a thread of its own ({@code fairledger-live}):
      * Quarkus' scheduler runs a job at most once a second, so a fact stored after a quiet while (a late one, say) would
-     * wait up to a second for its tick. The scheduler's first run starts the thread, once the application has started
-     * (so the first look comes when the scheduler's first tick came before, never while the server starts); later runs
-     * find it started. One look, and so one tick, at a time.
+     * wait up to a second for its tick. The scheduler's first run starts the thread, as it ran the first look before
+     * (a thread started at {@code StartupEvent} looks while the server is still starting); later runs find it started.
+     * One look, and so one tick, at a time.
      */
     @Scheduled(every = "1s", concurrentExecution = Scheduled.ConcurrentExecution.SKIP)
     synchronized void startLooking() {
