@@ -30,6 +30,7 @@ import io.fairledger.core.chargeback.Statement;
 import io.fairledger.facts.FactCursor;
 import io.fairledger.facts.LedgerFact;
 import io.fairledger.tenancy.LedgerSettings;
+import io.fairledger.testsupport.TestClusters;
 import io.fairledger.testsupport.EventPublisher;
 import io.fairledger.testsupport.KafkaResource;
 import io.fairledger.testsupport.PostgresResource;
@@ -190,10 +191,7 @@ class WhatIfTest {
      * each period's end. Returns the latest fact's event time.
      */
     private long feedInOrder(String cluster, String settings) {
-        given().contentType(ContentType.JSON).body("{\"id\":\"" + cluster + "\",\"resourceManager\":\"YARN\"}")
-                .post("/api/v1/admin/clusters").then().statusCode(201);
-        given().contentType(ContentType.JSON).body(settings)
-                .put("/api/v1/admin/clusters/" + cluster + "/ledger-settings").then().statusCode(200);
+        TestClusters.registerYarn(cluster, settings);
         List<String> lines = new ArrayList<>(YarnWorkload.lines(cluster, START, 600, 4, 31));
         lines.sort(Comparator.comparingLong(this::eventTime));
         long last = 0;

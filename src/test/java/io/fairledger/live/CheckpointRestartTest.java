@@ -1,6 +1,5 @@
 package io.fairledger.live;
 
-import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.sql.Connection;
@@ -27,6 +26,7 @@ import io.fairledger.accounting.StatementService;
 import io.fairledger.facts.FactCursor;
 import io.fairledger.facts.LedgerFact;
 import io.fairledger.tenancy.LedgerSettings;
+import io.fairledger.testsupport.TestClusters;
 import io.fairledger.testsupport.EventPublisher;
 import io.fairledger.testsupport.KafkaResource;
 import io.fairledger.testsupport.PostgresResource;
@@ -35,7 +35,6 @@ import io.quarkus.test.common.TestResourceScope;
 import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusMock;
 import io.quarkus.test.junit.QuarkusTest;
-import io.restassured.http.ContentType;
 import jakarta.inject.Inject;
 
 /**
@@ -98,10 +97,7 @@ class CheckpointRestartTest {
     void aLateFactRebuildsFromACheckpointAndARestartEqualsTheFullReplay() throws Exception {
         String settings = YarnWorkload.settings(START, 4).replace("\"period\":{\"length\":\"PT1H\"}",
                 "\"period\":{\"length\":\"PT2M\"}");
-        given().contentType(ContentType.JSON).body("{\"id\":\"" + CLUSTER + "\",\"resourceManager\":\"YARN\"}")
-                .post("/api/v1/admin/clusters").then().statusCode(201);
-        given().contentType(ContentType.JSON).body(settings)
-                .put("/api/v1/admin/clusters/" + CLUSTER + "/ledger-settings").then().statusCode(200);
+        TestClusters.registerYarn(CLUSTER, settings);
 
         List<String> lines = new ArrayList<>(YarnWorkload.lines(CLUSTER, START, 900, 4, 23));
         lines.sort(Comparator.comparingLong(CheckpointRestartTest::eventTime));

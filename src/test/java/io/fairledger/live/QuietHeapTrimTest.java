@@ -1,7 +1,5 @@
 package io.fairledger.live;
 
-import static io.restassured.RestAssured.given;
-
 import java.time.Instant;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -9,6 +7,7 @@ import java.util.concurrent.TimeUnit;
 import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Test;
 
+import io.fairledger.testsupport.TestClusters;
 import io.fairledger.testsupport.KafkaResource;
 import io.fairledger.testsupport.PostgresResource;
 import io.fairledger.testsupport.YarnWorkload;
@@ -19,7 +18,6 @@ import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.QuarkusTestProfile;
 import io.quarkus.test.junit.TestProfile;
-import io.restassured.http.ContentType;
 import jakarta.inject.Inject;
 
 /**
@@ -49,10 +47,7 @@ class QuietHeapTrimTest {
     @Test
     void aQuietServerGivesTheHeapBackAfterSomethingWasStored() {
         double before = explicitCollections();
-        given().contentType(ContentType.JSON).body("{\"id\":\"" + CLUSTER + "\",\"resourceManager\":\"YARN\"}")
-                .post("/api/v1/admin/clusters").then().statusCode(201);
-        given().contentType(ContentType.JSON).body(YarnWorkload.settings(Instant.parse("2026-11-22T00:00:00Z"), 2))
-                .put("/api/v1/admin/clusters/" + CLUSTER + "/ledger-settings").then().statusCode(200);
+        TestClusters.registerYarn(CLUSTER, YarnWorkload.settings(Instant.parse("2026-11-22T00:00:00Z"), 2));
         Awaitility.await().atMost(60, TimeUnit.SECONDS).pollInterval(200, TimeUnit.MILLISECONDS)
                 .until(() -> explicitCollections() > before);
     }

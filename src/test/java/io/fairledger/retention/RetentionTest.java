@@ -37,6 +37,7 @@ import io.fairledger.live.LiveLedger;
 import io.fairledger.live.LiveLedgers;
 import io.fairledger.live.LiveView;
 import io.fairledger.tenancy.LedgerSettings;
+import io.fairledger.testsupport.TestClusters;
 import io.fairledger.testsupport.EventPublisher;
 import io.fairledger.testsupport.KafkaResource;
 import io.fairledger.testsupport.PostgresResource;
@@ -97,10 +98,7 @@ class RetentionTest {
         String settings = YarnWorkload.settings(START, 4)
                 .replace("\"period\":{\"length\":\"PT1H\"}", "\"period\":{\"length\":\"PT2M\"},"
                         + "\"allowedLateness\":\"PT1M\"");
-        given().contentType(ContentType.JSON).body("{\"id\":\"" + CLUSTER + "\",\"resourceManager\":\"YARN\"}")
-                .post("/api/v1/admin/clusters").then().statusCode(201);
-        given().contentType(ContentType.JSON).body(settings)
-                .put("/api/v1/admin/clusters/" + CLUSTER + "/ledger-settings").then().statusCode(200);
+        TestClusters.registerYarn(CLUSTER, settings);
         List<String> lines = new ArrayList<>(YarnWorkload.lines(CLUSTER, START, 1200, 4, 41));
         lines.sort(Comparator.comparingLong(this::eventTime));
         long fourPast = APRIL.plus(Duration.ofMinutes(4)).toEpochMilli();
