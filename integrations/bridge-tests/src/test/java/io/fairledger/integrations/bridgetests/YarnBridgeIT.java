@@ -1,4 +1,4 @@
-package io.fairledger.integrations.it;
+package io.fairledger.integrations.bridgetests;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

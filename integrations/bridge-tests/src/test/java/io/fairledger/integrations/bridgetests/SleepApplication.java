@@ -1,4 +1,4 @@
-package io.fairledger.integrations.it;
+package io.fairledger.integrations.bridgetests;
 
 import java.util.ArrayList;
 import java.util.List;

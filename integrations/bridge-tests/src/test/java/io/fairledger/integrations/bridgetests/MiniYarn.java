@@ -1,4 +1,4 @@
-package io.fairledger.integrations.it;
+package io.fairledger.integrations.bridgetests;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;

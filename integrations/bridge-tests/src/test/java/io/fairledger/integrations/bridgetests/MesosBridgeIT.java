@@ -1,4 +1,4 @@
-package io.fairledger.integrations.it;
+package io.fairledger.integrations.bridgetests;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
@@ -29,7 +29,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
-import io.fairledger.integrations.it.FakeMesosMaster.Events;
+import io.fairledger.integrations.bridgetests.FakeMesosMaster.Events;
 import io.fairledger.integrations.mesos.GrantWeights;
 import io.fairledger.integrations.mesos.KafkaSink;
 import io.fairledger.integrations.mesos.MesosBridge;
