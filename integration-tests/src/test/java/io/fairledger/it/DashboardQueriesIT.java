@@ -9,12 +9,10 @@ import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
-import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 import org.apache.kafka.clients.producer.KafkaProducer;
@@ -29,6 +27,7 @@ import org.junit.jupiter.api.Test;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
+import io.fairledger.it.DashboardPanels.Query;
 import io.fairledger.testsupport.KafkaDependency;
 import io.fairledger.testsupport.PostgresDependency;
 import io.fairledger.testsupport.PrometheusDependency;
@@ -55,11 +54,6 @@ class DashboardQueriesIT {
     private static final int QUEUES = 8;
     /** The values the workload gives the dashboard variables, used when a variable's own query finds none. */
     private static final Map<String, String> WORKLOAD_VALUES = Map.of("cluster", CLUSTER, "tenant", "root.q0");
-    /** Grafana's built-in variables, as Grafana would fill them for a 5-minute range scraped every second. */
-    private static final Map<String, String> BUILT_INS = Map.of("__rate_interval", "1m", "__interval", "15s",
-            "__range", "5m");
-    private static final Pattern LABEL_VALUES = Pattern.compile("^label_values\\((.+),\\s*(\\w+)\\)$");
-    private static final Pattern VARIABLE = Pattern.compile("\\$\\{(\\w+)}|\\$(\\w+)");
 
     private static RealDependency.Running postgres;
     private static RealDependency.Running kafka;
@@ -69,7 +63,6 @@ class DashboardQueriesIT {
     private static ServerProcess second;
     /** Series every replica publishes alike (docs/metrics.md, "Replicas"). */
     private static final Pattern REPLICATED = Pattern.compile("\\bfairledger_(tenant|cluster|admission)_[a-z_]+");
-    private static final Pattern SERIES = Pattern.compile("\\b(fairledger_[a-z_]+)(\\{([^}]*)})?");
     private static int ledgerEvents;
 
     @BeforeAll
@@ -185,7 +178,8 @@ class DashboardQueriesIT {
         String url = prometheus.config().get("prometheus.url");
         // the workload has been read: every YARN record is counted under some outcome, and Prometheus has it
         Awaitility.await("Prometheus sees the " + (ledgerEvents + 5) + " YARN records counted by the server")
-                .atMost(180, TimeUnit.SECONDS).pollInterval(2, TimeUnit.SECONDS).until(() -> scalar(url,
+                .atMost(180, TimeUnit.SECONDS).pollInterval(2, TimeUnit.SECONDS)
+                .until(() -> PrometheusQueries.scalar(url,
                         "sum(fairledger_ingest_events_total{topic=\"fairledger.yarn.containers\"})") >= ledgerEvents
                                 + 5);
         Thread.sleep(5_000); // a few more scrapes, so rates over the last minute have two samples after the burst
@@ -199,22 +193,23 @@ class DashboardQueriesIT {
             }
             JsonNode dashboard = JSON.readTree(file.toFile());
             String title = dashboard.get("title").asText();
-            Map<String, String> values = new HashMap<>(BUILT_INS);
+            Map<String, String> values = new HashMap<>(DashboardPanels.BUILT_INS);
             for (JsonNode variable : dashboard.at("/templating/list")) {
                 if (!"query".equals(variable.path("type").asText())) {
                     continue;
                 }
                 String name = variable.get("name").asText();
-                String query = substitute(variable.at("/query/query").asText(variable.path("query").asText()),
+                String query = DashboardPanels.substitute(
+                        variable.at("/query/query").asText(variable.path("query").asText()),
                         values, failures, title);
-                List<String> found = labelValues(url, query);
+                List<String> found = PrometheusQueries.labelValues(url, query);
                 String expected = WORKLOAD_VALUES.get(name);
                 if (found.isEmpty()) {
                     failures.add(title + " / variable $" + name + ": " + query + " -> no values");
                 }
                 values.put(name, found.contains(expected) || found.isEmpty() ? expected : found.get(0));
             }
-            collect(dashboard.get("panels"), title, values, queries, failures);
+            DashboardPanels.collect(dashboard.get("panels"), title, values, queries, failures);
         }
         assertThat(queries).as("panel queries found").isNotEmpty();
 
@@ -222,7 +217,7 @@ class DashboardQueriesIT {
         List<Query> empty = new ArrayList<>(queries);
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
         do {
-            empty.removeIf(q -> !query(url, q.promql()).isEmpty());
+            empty.removeIf(q -> !PrometheusQueries.query(url, q.promql()).isEmpty());
             if (!empty.isEmpty()) {
                 Thread.sleep(2_000);
             }
@@ -241,7 +236,7 @@ class DashboardQueriesIT {
     void replicatedSeriesAreCountedOnce() throws Exception {
         String url = prometheus.config().get("prometheus.url");
         Awaitility.await("both replicas publish the tenants' gauges").atMost(180, TimeUnit.SECONDS)
-                .pollInterval(2, TimeUnit.SECONDS).until(() -> query(url,
+                .pollInterval(2, TimeUnit.SECONDS).until(() -> PrometheusQueries.query(url,
                         "count by (instance) (fairledger_tenant_share_ratio{cluster=\"" + CLUSTER + "\"})")
                         .size() == 2);
         Thread.sleep(3_000); // a few scrapes of both, so every gauge has a sample on each
@@ -252,9 +247,11 @@ class DashboardQueriesIT {
             if (!REPLICATED.matcher(q.promql()).find()) {
                 continue;
             }
-            Map<String, Double> both = vector(url, q.promql(), time);
-            Map<String, Double> one = vector(url, onlyFrom(q.promql(), instance(server)), time);
-            Map<String, Double> other = vector(url, onlyFrom(q.promql(), instance(second)), time);
+            Map<String, Double> both = PrometheusQueries.vector(url, q.promql(), time);
+            Map<String, Double> one = PrometheusQueries.vector(url,
+                    PrometheusQueries.onlyFrom(q.promql(), instance(server)), time);
+            Map<String, Double> other = PrometheusQueries.vector(url,
+                    PrometheusQueries.onlyFrom(q.promql(), instance(second)), time);
             compared++;
             if (one.isEmpty() || other.isEmpty() || !both.keySet().equals(one.keySet())
                     || !both.keySet().equals(other.keySet())) {
@@ -286,118 +283,22 @@ class DashboardQueriesIT {
         for (Path file : DeploymentChecksIT.dashboardFiles()) {
             if (only.isEmpty() || only.contains(file.getFileName().toString())) {
                 JsonNode dashboard = JSON.readTree(file.toFile());
-                Map<String, String> values = new HashMap<>(BUILT_INS);
+                Map<String, String> values = new HashMap<>(DashboardPanels.BUILT_INS);
                 values.putAll(WORKLOAD_VALUES);
-                collect(dashboard.get("panels"), dashboard.get("title").asText(), values, queries, failures);
+                DashboardPanels.collect(dashboard.get("panels"), dashboard.get("title").asText(), values, queries,
+                        failures);
             }
         }
         assertThat(failures).isEmpty();
         return queries;
     }
 
-    /** {@code promql} with every fairledger series restricted to the replica scraped at {@code instance}. */
-    static String onlyFrom(String promql, String instance) {
-        Matcher m = SERIES.matcher(promql);
-        StringBuilder out = new StringBuilder();
-        while (m.find()) {
-            String matchers = m.group(3) == null || m.group(3).isBlank() ? "" : "," + m.group(3);
-            m.appendReplacement(out,
-                    Matcher.quoteReplacement(m.group(1) + "{instance=\"" + instance + "\"" + matchers + "}"));
-        }
-        m.appendTail(out);
-        return out.toString();
-    }
-
-    /** An instant query's result at {@code time}: each series' labels (as text) and value. */
-    private static Map<String, Double> vector(String url, String promql, String time) {
-        Map<String, Double> series = new java.util.TreeMap<>();
-        for (JsonNode s : get(url, "/api/v1/query", Map.of("query", promql, "time", time)).at("/data/result")) {
-            series.put(s.get("metric").toString(), s.at("/value/1").asDouble());
-        }
-        return series;
-    }
-
     private static String instance(ServerProcess replica) {
         return "127.0.0.1:" + replica.managementPort;
-    }
-
-    private record Query(String where, String promql) {
-    }
-
-    /** Every target of every panel, also those inside rows, with the variables substituted. */
-    private static void collect(JsonNode panels, String dashboard, Map<String, String> values, List<Query> queries,
-            List<String> failures) {
-        if (panels == null) {
-            return;
-        }
-        for (JsonNode panel : panels) {
-            collect(panel.get("panels"), dashboard, values, queries, failures);
-            for (JsonNode target : panel.path("targets")) {
-                if (target.hasNonNull("expr")) {
-                    String where = dashboard + " / " + panel.path("title").asText() + " ["
-                            + target.path("refId").asText() + "]";
-                    queries.add(new Query(where, substitute(target.get("expr").asText(), values, failures, where)));
-                }
-            }
-        }
-    }
-
-    private static String substitute(String text, Map<String, String> values, List<String> failures, String where) {
-        Matcher m = VARIABLE.matcher(text);
-        StringBuilder out = new StringBuilder();
-        while (m.find()) {
-            String name = m.group(1) != null ? m.group(1) : m.group(2);
-            String value = values.get(name);
-            if (value == null) {
-                failures.add(where + ": unknown variable $" + name + " in " + text);
-                value = m.group();
-            }
-            m.appendReplacement(out, Matcher.quoteReplacement(value));
-        }
-        m.appendTail(out);
-        return out.toString();
-    }
-
-    /** The values of {@code label_values(selector, label)} through /api/v1/label/.../values. */
-    private static List<String> labelValues(String url, String query) {
-        Matcher m = LABEL_VALUES.matcher(query.strip());
-        if (!m.matches()) {
-            throw new IllegalArgumentException("dashboard variable query is not label_values(selector, label): "
-                    + query);
-        }
-        JsonNode body = get(url, "/api/v1/label/" + m.group(2) + "/values", Map.of("match[]", m.group(1)));
-        List<String> values = new ArrayList<>();
-        body.get("data").forEach(v -> values.add(v.asText()));
-        return values;
-    }
-
-    /** The result vector of an instant query; a query Prometheus rejects fails the test with its error. */
-    private static JsonNode query(String url, String promql) {
-        return get(url, "/api/v1/query", Map.of("query", promql)).at("/data/result");
-    }
-
-    private static double scalar(String url, String promql) {
-        JsonNode result = query(url, promql);
-        return result.isEmpty() ? 0 : result.get(0).at("/value/1").asDouble();
-    }
-
-    private static JsonNode get(String url, String path, Map<String, String> params) {
-        String body = given().baseUri(url).queryParams(new LinkedHashMap<>(params)).get(path).then().extract()
-                .asString();
-        try {
-            JsonNode json = JSON.readTree(body);
-            if (!"success".equals(json.path("status").asText())) {
-                throw new AssertionError("Prometheus rejected " + params + ": " + body);
-            }
-            return json;
-        } catch (java.io.IOException e) {
-            throw new AssertionError("Prometheus answered " + path + " " + params + " with " + body, e);
-        }
     }
 
     private static Set<String> only() {
         String list = System.getProperty("fairledger.dashboards", "").strip();
         return list.isEmpty() ? Set.of() : Set.of(list.split("\\s*,\\s*"));
     }
-
 }

@@ -57,6 +57,27 @@ final class HistoryWorkload {
         return containers / (days * 86_400_000.0) * (MIN_RUN_MS + MAX_RUN_MS) / 2.0;
     }
 
+    /**
+     * The ledger settings for this history: {@code tenants} queues of weights 1-3 ({@code root.q0} weighing
+     * {@code q0Weight} when it is not negative; no tenant list when {@code tenants} is 0), capacity for 1.2 times the
+     * containers running on average, daily periods, the default lateness (1 hour) and memory (ROUNDS of 24 h), USAGE at
+     * {@code perVcoreHour}.
+     */
+    String settings(int tenants, String perVcoreHour, int q0Weight) {
+        StringBuilder list = new StringBuilder();
+        for (int q = 0; q < tenants; q++) {
+            int weight = q == 0 && q0Weight >= 0 ? q0Weight : 1 + q % 3;
+            list.append(q == 0 ? "" : ",").append("{\"path\":\"root.q%d\",\"weight\":%d}".formatted(q, weight));
+        }
+        double running = Math.max(4, meanRunning() * 1.2);
+        String chargeback = ("{\"model\":\"USAGE\",\"plans\":[{\"name\":\"std\",\"perVcoreHour\":\"%s\","
+                + "\"perGbHour\":\"0.005\",\"perGpuHour\":\"1\"}]}").formatted(perVcoreHour);
+        return """
+                {"registeredAt":"%s","capacity":{"vcores":%d,"memoryMb":%d,"gpus":0},"period":{"length":"P1D"},
+                 "chargeback":%s%s}""".formatted(start, (long) Math.ceil(running * 2.5),
+                (long) Math.ceil(running * 4.5 * 1024), chargeback, tenants == 0 ? "" : ",\"tenants\":[" + list + "]");
+    }
+
     /** What {@link #forEach} delivered: events, how many of them late, the latest event time. */
     record Delivered(long events, long late, long lastEventTimeMs) {
     }

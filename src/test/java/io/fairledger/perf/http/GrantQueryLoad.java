@@ -15,13 +15,9 @@ import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
+import io.fairledger.perf.PackagedServer;
 import io.fairledger.testsupport.DebianTool;
 import io.fairledger.testsupport.EventPublisher;
-import io.fairledger.testsupport.KafkaDependency;
-import io.fairledger.testsupport.PostgresDependency;
-import io.fairledger.testsupport.Processes;
-import io.fairledger.testsupport.RealDependency;
-import io.fairledger.testsupport.ServerEnvironment;
 import io.fairledger.testsupport.YarnWorkload;
 
 /**
@@ -34,6 +30,8 @@ import io.fairledger.testsupport.YarnWorkload;
  * ./mvnw -B package -DskipTests
  * flock /tmp/bench.lock ./mvnw -B -Pbench test-compile exec:exec -Dbench.main=io.fairledger.perf.http.GrantQueryLoad
  * </pre>
+ *
+ * {@code BENCH_SERVER_JAR} runs another build of the server, as for the other load tools ({@link PackagedServer#jar}).
  */
 public final class GrantQueryLoad {
 
@@ -75,78 +73,64 @@ public final class GrantQueryLoad {
             """;
 
     public static void main(String[] args) throws Exception {
-        Path jar = Path.of("target/quarkus-app/quarkus-run.jar");
-        if (!Files.isRegularFile(jar)) {
-            throw new IllegalStateException("package the server first: ./mvnw -B package -DskipTests");
-        }
+        Path jar = PackagedServer.jar();
         String wrk = DebianTool.path("wrk", "wrk");
-        try (RealDependency.Running postgres = PostgresDependency.start();
-                RealDependency.Running kafka = KafkaDependency.start()) {
-            String bootstrap = kafka.config().get("kafka.bootstrap.servers");
-            int port = Processes.freePort();
-            int managementPort = Processes.freePort();
-            Process process = ServerEnvironment.startPackaged(jar, port, managementPort, postgres, kafka);
-            try {
-                String base = "http://127.0.0.1:" + port;
-                // health and metrics are on the management interface (its own port, same Vert.x event loops)
-                String management = "http://127.0.0.1:" + managementPort;
-                Processes.awaitHttpOk("fairledger", management + "/q/health/ready", process, Duration.ofMinutes(3),
-                        "the server log");
-                send("POST", base + "/api/v1/admin/clusters",
-                        "{\"id\":\"" + CLUSTER + "\",\"resourceManager\":\"YARN\"}");
-                send("PUT", base + "/api/v1/admin/clusters/" + CLUSTER + "/ledger-settings",
-                        YarnWorkload.settings(START, TENANTS).replace("\"vcores\":200", "\"vcores\":2000"));
-                List<String> lines = YarnWorkload.lines(CLUSTER, START, CONTAINERS, TENANTS, 1);
-                EventPublisher.publishYarn(bootstrap, CLUSTER, lines);
-                String grants = base + "/api/v1/clusters/" + CLUSTER + "/grants";
-                int size = awaitGrants(grants, management + "/q/metrics", lines.size());
-                System.out.printf("grants body: %d bytes, %d tenants, %d events%n", size, TENANTS, lines.size());
-                // for runs by hand: BENCH_HOLD_FILE=/tmp/hold keeps the server up while that file exists
-                String hold = System.getenv("BENCH_HOLD_FILE");
-                if (hold != null) {
-                    System.out.println("holding the server at " + base + " (pid " + process.pid() + ") while " + hold
-                            + " exists");
-                    while (Files.exists(Path.of(hold))) {
-                        Thread.sleep(1_000);
-                    }
-                    return;
+        try (PackagedServer server = PackagedServer.start(jar, Duration.ofMinutes(3))) {
+            String bootstrap = server.bootstrap();
+            String base = server.base();
+            String management = server.management();
+            send("POST", base + "/api/v1/admin/clusters",
+                    "{\"id\":\"" + CLUSTER + "\",\"resourceManager\":\"YARN\"}");
+            send("PUT", base + "/api/v1/admin/clusters/" + CLUSTER + "/ledger-settings",
+                    YarnWorkload.settings(START, TENANTS).replace("\"vcores\":200", "\"vcores\":2000"));
+            List<String> lines = YarnWorkload.lines(CLUSTER, START, CONTAINERS, TENANTS, 1);
+            EventPublisher.publishYarn(bootstrap, CLUSTER, lines);
+            String grants = base + "/api/v1/clusters/" + CLUSTER + "/grants";
+            int size = awaitGrants(grants, management + "/q/metrics", lines.size());
+            System.out.printf("grants body: %d bytes, %d tenants, %d events%n", size, TENANTS, lines.size());
+            // for runs by hand: BENCH_HOLD_FILE=/tmp/hold keeps the server up while that file exists
+            String hold = System.getenv("BENCH_HOLD_FILE");
+            if (hold != null) {
+                System.out.println("holding the server at " + base + " (pid " + server.pid() + ") while " + hold
+                        + " exists");
+                while (Files.exists(Path.of(hold))) {
+                    Thread.sleep(1_000);
                 }
-                Path pace = Files.createTempFile("wrk-pace", ".lua");
-                Files.writeString(pace, PACE);
-                String gzip = "Accept-Encoding: gzip";
-                String live = management + "/q/health/live";
-                String etag = etag(grants);
-                // warm-up, long enough for C2 to compile every path measured (a 200, a 304, the trivial endpoint),
-                // so that no run pays for the compilation of its own path: unpaced, then the grants paced
-                run(wrk, "-t2", "-c16", "-d30s", "-H", gzip, grants);
-                run(wrk, "-t2", "-c16", "-d20s", "-H", gzip, "-H", "If-None-Match: " + etag, grants);
-                run(wrk, "-t2", "-c16", "-d20s", live);
-                run(wrk, paced(pace, "-H", gzip, grants));
-                double[] before = serverTime(management, GRANTS_TEMPLATE);
-                Wrk paced = run(wrk, paced(pace, "-H", gzip, grants));
-                double[] after = serverTime(management, GRANTS_TEMPLATE);
-                Wrk notModified = run(wrk, paced(pace, "-H", gzip, "-H", "If-None-Match: " + etag, grants));
-                Wrk pacedTrivial = run(wrk, paced(pace, live));
-                Wrk grantMax = run(wrk, "-t2", "-c16", "-d20s", "--latency", "-H", gzip, grants);
-                Wrk grantPlainMax = run(wrk, "-t2", "-c16", "-d20s", "--latency", grants);
-                Wrk trivialMax = run(wrk, "-t2", "-c16", "-d20s", "--latency", "-H", gzip, live);
-                System.out.printf("%ngrants paced at %,d/s (%d connections, %d wrk thread(s)), gzip: %.0f req/s, "
-                        + "p50 %.3f ms, p99 %.3f ms (goal p99 <= 2 ms); server time per request (mean) %.3f ms%n",
-                        RATE, CONNECTIONS, WRK_THREADS, paced.rate(), paced.p50(), paced.p99(),
-                        (after[1] - before[1]) / (after[0] - before[0]) * 1000);
-                System.out.printf("grants paced the same, If-None-Match (304): %.0f req/s, p50 %.3f ms, p99 %.3f ms%n",
-                        notModified.rate(), notModified.p50(), notModified.p99());
-                System.out.printf("/q/health/live paced the same, for scale: %.0f req/s, p50 %.3f ms, p99 %.3f ms%n",
-                        pacedTrivial.rate(), pacedTrivial.p50(), pacedTrivial.p99());
-                System.out.printf("unpaced: grants gzip %.0f req/s (p99 %.3f ms), grants uncompressed %.0f req/s "
-                        + "(p99 %.3f ms), /q/health/live %.0f req/s (p99 %.3f ms)%n", grantMax.rate(), grantMax.p99(),
-                        grantPlainMax.rate(), grantPlainMax.p99(), trivialMax.rate(), trivialMax.p99());
-                System.out.printf("ratio grants / trivial: %.2f gzip, %.2f uncompressed (goal >= 0.7)%n",
-                        grantMax.rate() / trivialMax.rate(), grantPlainMax.rate() / trivialMax.rate());
-                System.out.printf("load average: %s%n", Files.readString(Path.of("/proc/loadavg")).trim());
-            } finally {
-                Processes.stop(process);
+                return;
             }
+            Path pace = Files.createTempFile("wrk-pace", ".lua");
+            Files.writeString(pace, PACE);
+            String gzip = "Accept-Encoding: gzip";
+            String live = management + "/q/health/live";
+            String etag = etag(grants);
+            // warm-up, long enough for C2 to compile every path measured (a 200, a 304, the trivial endpoint),
+            // so that no run pays for the compilation of its own path: unpaced, then the grants paced
+            run(wrk, "-t2", "-c16", "-d30s", "-H", gzip, grants);
+            run(wrk, "-t2", "-c16", "-d20s", "-H", gzip, "-H", "If-None-Match: " + etag, grants);
+            run(wrk, "-t2", "-c16", "-d20s", live);
+            run(wrk, paced(pace, "-H", gzip, grants));
+            double[] before = serverTime(management, GRANTS_TEMPLATE);
+            Wrk paced = run(wrk, paced(pace, "-H", gzip, grants));
+            double[] after = serverTime(management, GRANTS_TEMPLATE);
+            Wrk notModified = run(wrk, paced(pace, "-H", gzip, "-H", "If-None-Match: " + etag, grants));
+            Wrk pacedTrivial = run(wrk, paced(pace, live));
+            Wrk grantMax = run(wrk, "-t2", "-c16", "-d20s", "--latency", "-H", gzip, grants);
+            Wrk grantPlainMax = run(wrk, "-t2", "-c16", "-d20s", "--latency", grants);
+            Wrk trivialMax = run(wrk, "-t2", "-c16", "-d20s", "--latency", "-H", gzip, live);
+            System.out.printf("%ngrants paced at %,d/s (%d connections, %d wrk thread(s)), gzip: %.0f req/s, "
+                    + "p50 %.3f ms, p99 %.3f ms (goal p99 <= 2 ms); server time per request (mean) %.3f ms%n",
+                    RATE, CONNECTIONS, WRK_THREADS, paced.rate(), paced.p50(), paced.p99(),
+                    (after[1] - before[1]) / (after[0] - before[0]) * 1000);
+            System.out.printf("grants paced the same, If-None-Match (304): %.0f req/s, p50 %.3f ms, p99 %.3f ms%n",
+                    notModified.rate(), notModified.p50(), notModified.p99());
+            System.out.printf("/q/health/live paced the same, for scale: %.0f req/s, p50 %.3f ms, p99 %.3f ms%n",
+                    pacedTrivial.rate(), pacedTrivial.p50(), pacedTrivial.p99());
+            System.out.printf("unpaced: grants gzip %.0f req/s (p99 %.3f ms), grants uncompressed %.0f req/s "
+                    + "(p99 %.3f ms), /q/health/live %.0f req/s (p99 %.3f ms)%n", grantMax.rate(), grantMax.p99(),
+                    grantPlainMax.rate(), grantPlainMax.p99(), trivialMax.rate(), trivialMax.p99());
+            System.out.printf("ratio grants / trivial: %.2f gzip, %.2f uncompressed (goal >= 0.7)%n",
+                    grantMax.rate() / trivialMax.rate(), grantPlainMax.rate() / trivialMax.rate());
+            System.out.printf("load average: %s%n", Files.readString(Path.of("/proc/loadavg")).trim());
         }
     }
 

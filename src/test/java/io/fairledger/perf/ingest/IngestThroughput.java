@@ -6,8 +6,6 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -22,12 +20,9 @@ import io.fairledger.ingest.schema.EventDecoder;
 import io.fairledger.ingest.schema.EventTopics;
 import io.fairledger.perf.CommittedOffsets;
 import io.fairledger.perf.KafkaReadRate;
+import io.fairledger.perf.PackagedServer;
 import io.fairledger.perf.ProcessStats;
-import io.fairledger.testsupport.KafkaDependency;
-import io.fairledger.testsupport.PostgresDependency;
-import io.fairledger.testsupport.Processes;
 import io.fairledger.testsupport.RealDependency;
-import io.fairledger.testsupport.ServerEnvironment;
 
 /**
  * The ingestion load tool: events per second from topic to committed ledger (facts and offsets in PostgreSQL) for
@@ -78,64 +73,49 @@ public final class IngestThroughput {
 
     public static void main(String[] args) throws Exception {
         double late = late(args);
-        // BENCH_SERVER_JAR=... runs another build of the server (an A/B comparison under the same load)
-        String otherJar = System.getenv("BENCH_SERVER_JAR");
-        Path jar = Path.of(otherJar == null ? "target/quarkus-app/quarkus-run.jar" : otherJar);
-        if (!Files.isRegularFile(jar)) {
-            throw new IllegalStateException("package the server first: ./mvnw -B package -DskipTests");
-        }
-        try (RealDependency.Running postgres = PostgresDependency.start();
-                RealDependency.Running kafka = KafkaDependency.start()) {
-            String bootstrap = kafka.config().get("kafka.bootstrap.servers");
-            List<byte[]> events = events(0, late);
-            int port = Processes.freePort();
-            int managementPort = Processes.freePort();
-            Process process = ServerEnvironment.startPackaged(jar, port, managementPort, postgres, kafka);
-            try {
-                String base = "http://127.0.0.1:" + port;
-                String management = "http://127.0.0.1:" + managementPort;
-                Processes.awaitHttpOk("fairledger", management + "/q/health/ready", process, Duration.ofMinutes(2),
-                        "the server log");
-                post(base + "/api/v1/admin/clusters", "{\"id\":\"" + CLUSTER + "\",\"resourceManager\":\"YARN\"}");
-                // BENCH_WARMUP=1: the same workload for other containers first, not measured, so that the measured
-                // run finds the server's code compiled (a server that ingests all day) rather than just started
-                int warmup = 0;
-                if ("1".equals(System.getenv("BENCH_WARMUP"))) {
-                    List<byte[]> warm = events(WARMUP_CONTAINERS, late);
-                    produce(bootstrap, warm);
-                    System.out.printf("warm-up: %.0f events/s%n",
-                            CommittedOffsets.awaitRate(postgres, EventTopics.YARN_CONTAINERS, 0, warm.size()));
-                    warmup = warm.size();
-                }
-                Map<Long, Duration> pgBefore = ProcessStats.postgresCpu(postgres);
-                Duration serverBefore = ProcessStats.cpu(process.pid());
-                Map<String, Long> threadsBefore = ProcessStats.threadCpuTicks(process.pid());
-                produce(bootstrap, events);
-                double fairledgerRate = CommittedOffsets.awaitRate(postgres, EventTopics.YARN_CONTAINERS, warmup,
-                        warmup + events.size());
-                Duration serverCpu = ProcessStats.cpu(process.pid()).minus(serverBefore);
-                Map<String, Long> threadsAfter = ProcessStats.threadCpuTicks(process.pid());
-                Duration pgCpu = ProcessStats.postgresCpuSince(pgBefore, ProcessStats.postgresCpu(postgres));
-                double kafkaOwn = KafkaReadRate.recordsPerSecond(bootstrap, EventTopics.YARN_CONTAINERS, events.size());
-                HttpResponse<String> metrics = HttpClient.newHttpClient().send(
-                        HttpRequest.newBuilder(URI.create(management + "/q/metrics")).build(),
-                        HttpResponse.BodyHandlers.ofString());
-                metrics.body().lines().filter(
-                        l -> l.startsWith("fairledger_ingest_") && !l.contains("_bucket") && !l.contains("_events_"))
-                        .forEach(System.out::println);
-                System.out.printf("%nevents: %d (%d tenants, %d running tasks at the end; %.1f%% late RUNNING)%n",
-                        events.size(), TENANTS, RUNNING, late * 100);
-                System.out.printf("fairledger, topic to committed ledger: %.0f events/s%n", fairledgerRate);
-                System.out.printf("Kafka ConsumerPerformance, same topic:  %.0f events/s%n", kafkaOwn);
-                System.out.printf("ratio: %.2f (goal: at least 0.5)%n", fairledgerRate / kafkaOwn);
-                System.out.printf("CPU per event while ingesting: server %.1f us, PostgreSQL %.1f us "
-                        + "(independent of how busy the machine is, unlike the rates)%n",
-                        serverCpu.toNanos() / 1e3 / events.size(), pgCpu.toNanos() / 1e3 / events.size());
-                ProcessStats.printThreadCpu(threadsBefore, threadsAfter, events.size());
-                System.out.printf("load average: %s%n", ProcessStats.loadAverage());
-            } finally {
-                Processes.stop(process);
+        List<byte[]> events = events(0, late);
+        try (PackagedServer server = PackagedServer.start(PackagedServer.jar(), Duration.ofMinutes(2))) {
+            RealDependency.Running postgres = server.postgres();
+            String bootstrap = server.bootstrap();
+            String base = server.base();
+            String management = server.management();
+            post(base + "/api/v1/admin/clusters", "{\"id\":\"" + CLUSTER + "\",\"resourceManager\":\"YARN\"}");
+            // BENCH_WARMUP=1: the same workload for other containers first, not measured, so that the measured
+            // run finds the server's code compiled (a server that ingests all day) rather than just started
+            int warmup = 0;
+            if ("1".equals(System.getenv("BENCH_WARMUP"))) {
+                List<byte[]> warm = events(WARMUP_CONTAINERS, late);
+                produce(bootstrap, warm);
+                System.out.printf("warm-up: %.0f events/s%n",
+                        CommittedOffsets.awaitRate(postgres, EventTopics.YARN_CONTAINERS, 0, warm.size()));
+                warmup = warm.size();
             }
+            Map<Long, Duration> pgBefore = ProcessStats.postgresCpu(postgres);
+            Duration serverBefore = ProcessStats.cpu(server.pid());
+            Map<String, Long> threadsBefore = ProcessStats.threadCpuTicks(server.pid());
+            produce(bootstrap, events);
+            double fairledgerRate = CommittedOffsets.awaitRate(postgres, EventTopics.YARN_CONTAINERS, warmup,
+                    warmup + events.size());
+            Duration serverCpu = ProcessStats.cpu(server.pid()).minus(serverBefore);
+            Map<String, Long> threadsAfter = ProcessStats.threadCpuTicks(server.pid());
+            Duration pgCpu = ProcessStats.postgresCpuSince(pgBefore, ProcessStats.postgresCpu(postgres));
+            double kafkaOwn = KafkaReadRate.recordsPerSecond(bootstrap, EventTopics.YARN_CONTAINERS, events.size());
+            HttpResponse<String> metrics = HttpClient.newHttpClient().send(
+                    HttpRequest.newBuilder(URI.create(management + "/q/metrics")).build(),
+                    HttpResponse.BodyHandlers.ofString());
+            metrics.body().lines().filter(
+                    l -> l.startsWith("fairledger_ingest_") && !l.contains("_bucket") && !l.contains("_events_"))
+                    .forEach(System.out::println);
+            System.out.printf("%nevents: %d (%d tenants, %d running tasks at the end; %.1f%% late RUNNING)%n",
+                    events.size(), TENANTS, RUNNING, late * 100);
+            System.out.printf("fairledger, topic to committed ledger: %.0f events/s%n", fairledgerRate);
+            System.out.printf("Kafka ConsumerPerformance, same topic:  %.0f events/s%n", kafkaOwn);
+            System.out.printf("ratio: %.2f (goal: at least 0.5)%n", fairledgerRate / kafkaOwn);
+            System.out.printf("CPU per event while ingesting: server %.1f us, PostgreSQL %.1f us "
+                    + "(independent of how busy the machine is, unlike the rates)%n",
+                    serverCpu.toNanos() / 1e3 / events.size(), pgCpu.toNanos() / 1e3 / events.size());
+            ProcessStats.printThreadCpu(threadsBefore, threadsAfter, events.size());
+            System.out.printf("load average: %s%n", ProcessStats.loadAverage());
         }
     }
 

@@ -15,13 +15,9 @@ import java.util.List;
 import java.util.Random;
 import java.util.stream.Stream;
 
+import io.fairledger.perf.PackagedServer;
 import io.fairledger.perf.ProcessStats;
 import io.fairledger.testsupport.EventPublisher;
-import io.fairledger.testsupport.KafkaDependency;
-import io.fairledger.testsupport.PostgresDependency;
-import io.fairledger.testsupport.Processes;
-import io.fairledger.testsupport.RealDependency;
-import io.fairledger.testsupport.ServerEnvironment;
 
 /**
  * Load tool for the packaged server's resident memory (issue #15, memory; goal <= 600 MB with 10,000 tenants and
@@ -59,35 +55,25 @@ public final class ServerMemory {
         Path jar = Stream.of("target/standalone-app", "target/quarkus-app").map(d -> Path.of(d, "quarkus-run.jar"))
                 .filter(Files::isRegularFile).findFirst().orElseThrow(() -> new IllegalStateException(
                         "package the server first: ./mvnw -B -Pstandalone -DskipTests package"));
-        try (RealDependency.Running postgres = PostgresDependency.start();
-                RealDependency.Running kafka = KafkaDependency.start()) {
-            int port = Processes.freePort();
-            int managementPort = Processes.freePort();
-            Process server = ServerEnvironment.startPackaged(jar, port, managementPort, postgres, kafka);
-            try {
-                String base = "http://127.0.0.1:" + port;
-                String management = "http://127.0.0.1:" + managementPort;
-                Processes.awaitHttpOk("fairledger", management + "/q/health/ready", server, Duration.ofMinutes(3),
-                        "the server log");
-                report("idle, no cluster", server.pid(), false);
+        try (PackagedServer server = PackagedServer.start(jar, Duration.ofMinutes(3))) {
+            String base = server.base();
+            String management = server.management();
+            report("idle, no cluster", server.pid(), false);
 
-                loadRunningTasks(base, management, kafka.config().get("kafka.bootstrap.servers"), tenants, tasks);
-                Thread.sleep(settleSeconds * 1_000L);
-                report("%,d tenants, %,d running tasks".formatted(tenants, tasks), server.pid(), false);
+            loadRunningTasks(base, management, server.bootstrap(), tenants, tasks);
+            Thread.sleep(settleSeconds * 1_000L);
+            report("%,d tenants, %,d running tasks".formatted(tenants, tasks), server.pid(), false);
 
-                String cluster = base + "/api/v1/clusters/" + CLUSTER;
-                for (String read : List.of(cluster + "/grants", cluster + "/fairness",
-                        base + "/api/v1/admin/clusters/" + CLUSTER + "/statements")) {
-                    long t0 = System.nanoTime();
-                    HttpResponse<String> r = get(read);
-                    System.out.printf("GET %s: %d, %,d bytes, %,d ms%n", read.substring(base.length()),
-                            r.statusCode(), r.body().length(), (System.nanoTime() - t0) / 1_000_000);
-                }
-                report("after one read each", server.pid(), true);
-                System.out.printf("load average: %s%n", ProcessStats.loadAverage());
-            } finally {
-                Processes.stop(server);
+            String cluster = base + "/api/v1/clusters/" + CLUSTER;
+            for (String read : List.of(cluster + "/grants", cluster + "/fairness",
+                    base + "/api/v1/admin/clusters/" + CLUSTER + "/statements")) {
+                long t0 = System.nanoTime();
+                HttpResponse<String> r = get(read);
+                System.out.printf("GET %s: %d, %,d bytes, %,d ms%n", read.substring(base.length()),
+                        r.statusCode(), r.body().length(), (System.nanoTime() - t0) / 1_000_000);
             }
+            report("after one read each", server.pid(), true);
+            System.out.printf("load average: %s%n", ProcessStats.loadAverage());
         }
     }
 

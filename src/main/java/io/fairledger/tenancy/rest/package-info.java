@@ -1,0 +1,2 @@
+/** The admin API of clusters and their tenant trees. */
+package io.fairledger.tenancy.rest;
