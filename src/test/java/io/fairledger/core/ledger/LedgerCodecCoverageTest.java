@@ -23,7 +23,7 @@ class LedgerCodecCoverageTest {
     /** The instance fields of each state class, as the codec knows them. */
     private static final Map<Class<?>, String> KNOWN = Map.ofEntries(
             Map.entry(Replay.class, "config ledger statements fairness open"),
-            Map.entry(ClusterLedger.class, "config tree integrals tasks quanta outcomes root capacity clock"),
+            Map.entry(ClusterLedger.class, "config tree integrals holdings tasks quanta outcomes root capacity clock"),
             Map.entry(TenantTree.class, "nodes ordered"),
             Map.entry(TenantNode.class,
                     "index path parent children childGroup weight discountOverride pricePlan share eta held ownPending "
