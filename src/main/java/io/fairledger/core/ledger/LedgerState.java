@@ -24,7 +24,8 @@ import java.util.TreeMap;
  * <p>
  * Why: the ledger's classes are mutable and package-private and keep references between each other; a checkpoint
  * needs plain values. A new piece of ledger state is a component of one of these records: the compiler then asks
- * for it where a ledger is read and rebuilt ({@link LedgerSnapshot}) and where it is encoded ({@link LedgerCodec}).
+ * for it where the records are built (from a ledger by {@link LedgerSnapshot}, from bytes by {@link LedgerCodec}),
+ * and the round trips of the tests fail until it is also restored and written.
  *
  * @param clock
  *            the instant of the last applied event ({@link ClusterLedger#clock})
