@@ -26,9 +26,9 @@ import java.util.Optional;
  * keeps the instant it was last advanced and is integrated lazily, when it is next touched or read. The lending terms
  * depend on the sums {@code B, U} of the sibling group; those are kept incrementally with global accumulators in
  * {@link SiblingGroup}, so a task start or finish costs O(depth) plus O(log b) for the quantum calendar (b tasks whose
- * quantum ends in the same second), independent of the number of tenants. Capacity changes, weight changes and the first sight of a tenant change every share, so they
- * advance and recompute every node: O(tenants), rare by nature. The early-bird top-up looks at the arriving tenant's
- * siblings: O(siblings), once per tenant per round.
+ * quantum ends in the same second), independent of the number of tenants. Capacity changes, weight changes and the
+ * first sight of a tenant change every share, so they advance and recompute every node: O(tenants), rare by nature.
+ * The early-bird top-up looks at the arriving tenant's siblings: O(siblings), once per tenant per round.
  *
  * <h2>Rules</h2>
  * <ul>

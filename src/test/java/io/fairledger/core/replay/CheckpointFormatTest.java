@@ -17,12 +17,12 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
- * The bytes of checkpoint format {@link Checkpoint#FORMAT} stay what they were: the fixtures under
- * {@code src/test/resources/checkpoints/} were written by the code that introduced the format, from a replay of a random
- * stream (with feed noise) stopped between two events. Each must still be read and written back byte for byte, and the
- * same replay made now must write exactly those bytes. A change of the ledger's state or of its encoding fails here
- * until the format version is raised and new fixtures are written; a stored checkpoint of this format stays readable
- * while it passes.
+ * The bytes of checkpoint format {@link Checkpoint#FORMAT} stay what they were. The fixtures under
+ * {@code src/test/resources/checkpoints/} were written, from a replay of a noisy random stream stopped between two
+ * events, by the code of this format as it was before the ledger's state became the {@code LedgerState} records. Each
+ * must still be read and written back byte for byte, and the same replay made now must write exactly those bytes. A
+ * change of the ledger's state or of its encoding fails here until the format version is raised and the fixtures are
+ * written anew; while it passes, a stored checkpoint of this format stays readable.
  */
 class CheckpointFormatTest {
 
