@@ -33,8 +33,31 @@ final class Int128 {
         return c;
     }
 
+    /** The accumulator holding {@code v}, which {@link #value} gave. */
+    static Int128 of(BigInteger v) {
+        Int128 c = new Int128();
+        c.hi = high(v);
+        c.lo = low(v);
+        return c;
+    }
+
     BigInteger value() {
+        return value(hi, lo);
+    }
+
+    /** The number whose high 64 bits are {@code hi} and low 64 bits, unsigned, {@code lo}. */
+    static BigInteger value(long hi, long lo) {
         BigInteger low = new BigInteger(Long.toUnsignedString(lo));
         return BigInteger.valueOf(hi).shiftLeft(64).add(low);
+    }
+
+    /** The high 64 bits of {@code v}, a {@link #value}. */
+    static long high(BigInteger v) {
+        return v.shiftRight(64).longValueExact();
+    }
+
+    /** The low 64 bits of {@code v}, a {@link #value}. */
+    static long low(BigInteger v) {
+        return v.longValue();
     }
 }

@@ -1,398 +1,280 @@
 package io.fairledger.core.ledger;
 
-import io.fairledger.core.model.ClusterConfig;
+import io.fairledger.core.ledger.LedgerState.AppRef;
+import io.fairledger.core.ledger.LedgerState.Bucket;
+import io.fairledger.core.ledger.LedgerState.Integrals;
+import io.fairledger.core.ledger.LedgerState.Node;
+import io.fairledger.core.ledger.LedgerState.Pool;
+import io.fairledger.core.ledger.LedgerState.QuantumSums;
+import io.fairledger.core.ledger.LedgerState.Quanta;
+import io.fairledger.core.ledger.LedgerState.Rates;
+import io.fairledger.core.ledger.LedgerState.Running;
+import io.fairledger.core.ledger.LedgerState.Task;
+import io.fairledger.core.ledger.LedgerState.Tasks;
+import io.fairledger.core.ledger.LedgerState.TenantApps;
 import io.fairledger.core.model.ResourceVector;
 import io.fairledger.core.model.TenantPath;
 import java.io.DataInput;
 import java.io.DataOutput;
 import java.io.IOException;
+import java.math.BigInteger;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
-import java.util.HashMap;
-import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.TreeMap;
 
 /**
- * The whole state of a {@link ClusterLedger} as bytes and back, for checkpoints
- * ({@link io.fairledger.core.replay.Checkpoint}, which owns the format version). The configuration is not written: the
- * reader passes the one the ledger was built with. Everything else is: the clock, capacity and outcome counts; every
- * tree node in creation order with its weight, shares, holdings, per-application demand, rates, exact and floating
- * integrals, lending pool and quantum sums; the adaptive quanta of every application and the ones awaiting a refresh;
- * the running tasks and the quantum calendar, with the identity of tasks that sit in both. Collections whose iteration
- * order can change a result (the calendar's buckets and heap, the applications awaiting a refresh) are written in their
- * order; hash maps that are only looked up are written sorted by key, so equal states give equal bytes.
+ * A {@link LedgerState} as bytes and back, for checkpoints ({@link io.fairledger.core.replay.Checkpoint}, which owns
+ * the format version). The configuration is not written: the reader restores the state under the one the ledger was
+ * built with ({@link ClusterLedger#restore}). Every component of the state is written, in the order the records
+ * declare them; a list as its size and its elements, a map as its size and its entries in key order, an optional
+ * value as a flag and the value, a resource vector as three longs, an exact resource integral as its high and low 64
+ * bits. One exception of the format: the uncounted resource-milliseconds follow the exact ones without a count of
+ * their own.
+ *
+ * <p>
+ * The reads build each record from its components read in the order written: Java evaluates the arguments of a call
+ * left to right (JLS 15.7.4).
  */
 public final class LedgerCodec {
 
     private LedgerCodec() {
     }
 
-    /** Writes every mutable part of {@code ledger}; reads nothing from it that would move it. */
-    public static void write(ClusterLedger ledger, DataOutput out) throws IOException {
-        out.writeLong(ledger.clock());
-        writeVector(out, ledger.capacity());
-        out.writeInt(ledger.outcomes.length);
-        for (long o : ledger.outcomes) {
+    /** Writes {@code state}. */
+    public static void write(LedgerState state, DataOutput out) throws IOException {
+        out.writeLong(state.clock());
+        writeVector(out, state.capacity());
+        out.writeInt(state.outcomes().size());
+        for (long o : state.outcomes()) {
             out.writeLong(o);
         }
-        List<TenantNode> nodes = ledger.tree.ordered();
-        out.writeInt(nodes.size());
-        for (TenantNode n : nodes) {
+        out.writeInt(state.nodes().size());
+        for (Node n : state.nodes()) {
             writeNode(out, n);
         }
-        TimeQuanta quanta = ledger.quanta;
-        out.writeLong(quanta.nextRefresh);
-        writeQuantum(out, quanta.quantum, nodes);
-        writeTasks(out, ledger.tasks, quanta.young);
-    }
-
-    /** The ledger {@link #write} wrote, under the configuration it was built with. */
-    public static ClusterLedger read(ClusterConfig config, DataInput in) throws IOException {
-        long clock = in.readLong();
-        ResourceVector capacity = readVector(in);
-        int outcomeCount = in.readInt();
-        long[] outcomes = new long[Outcome.values().length];
-        if (outcomeCount != outcomes.length) {
-            throw new IOException("checkpoint counts " + outcomeCount + " event outcomes, this ledger knows "
-                    + outcomes.length);
-        }
-        for (int i = 0; i < outcomeCount; i++) {
-            outcomes[i] = in.readLong();
-        }
-        int count = in.readInt();
-        List<TenantNode> nodes = new ArrayList<>(count);
-        for (int i = 0; i < count; i++) {
-            nodes.add(readNode(in, i, nodes));
-        }
-        TimeQuanta quanta = new TimeQuanta(config);
-        quanta.nextRefresh = in.readLong();
-        readQuantum(in, quanta.quantum, nodes);
-        Map<String, RunningTask> tasks = readTasks(in, quanta, nodes);
-        return new ClusterLedger(config, clock, capacity, outcomes, nodes, quanta, tasks);
-    }
-
-    private static void writeNode(DataOutput out, TenantNode n) throws IOException {
-        writePath(out, n.path);
-        out.writeInt(n.parent == null ? -1 : n.parent.index);
-        out.writeDouble(n.weight);
-        out.writeDouble(n.discountOverride);
-        writeString(out, n.pricePlan);
-        out.writeDouble(n.share);
-        out.writeDouble(n.eta);
-        writeLongs(out, n.held);
-        writeLongs(out, n.ownPending);
-        writeLongs(out, n.pending);
-        Map<String, ResourceVector> byApp = new TreeMap<>(n.pendingByApplication);
-        out.writeInt(byApp.size());
-        for (Map.Entry<String, ResourceVector> e : byApp.entrySet()) {
-            writeString(out, e.getKey());
-            writeVector(out, e.getValue());
-        }
-        out.writeInt(n.runningTasks);
-        for (double rate : new double[]{n.g, n.countedRate, n.d, n.e, n.b, n.u}) {
-            out.writeDouble(rate);
-        }
-        writeAccumulators(out, n.acc);
-        SiblingGroup g = n.childGroup;
-        out.writeDouble(g.borrowedSum);
-        out.writeDouble(g.unusedSum);
-        out.writeLong(g.last);
-        out.writeDouble(g.kLend);
-        out.writeDouble(g.kBorrow);
-        out.writeInt(g.updatesSinceRecompute);
-        out.writeInt(n.youngCount);
-        out.writeDouble(n.youngSize);
-        out.writeDouble(n.youngSizeTimesEnd);
-        out.writeDouble(n.quantumMs);
-        out.writeDouble(n.quantumSum);
-        out.writeInt(n.quantumMembers);
-        out.writeBoolean(n.quantumDirty);
-    }
-
-    private static TenantNode readNode(DataInput in, int index, List<TenantNode> before) throws IOException {
-        TenantPath path = readPath(in);
-        int parentIndex = in.readInt();
-        if (parentIndex >= index || (parentIndex < 0) != (index == 0)) {
-            throw new IOException("checkpoint node " + index + " (" + path + ") names parent " + parentIndex);
-        }
-        TenantNode parent = parentIndex < 0 ? null : before.get(parentIndex);
-        double weight = in.readDouble();
-        double discount = in.readDouble();
-        String plan = readString(in);
-        TenantNode n = new TenantNode(index, path, parent, weight, discount, plan, 0);
-        n.share = in.readDouble();
-        n.eta = in.readDouble();
-        readLongs(in, n.held);
-        readLongs(in, n.ownPending);
-        readLongs(in, n.pending);
-        int apps = in.readInt();
-        for (int i = 0; i < apps; i++) {
-            n.pendingByApplication.put(readString(in), readVector(in));
-        }
-        n.runningTasks = in.readInt();
-        n.g = in.readDouble();
-        n.countedRate = in.readDouble();
-        n.d = in.readDouble();
-        n.e = in.readDouble();
-        n.b = in.readDouble();
-        n.u = in.readDouble();
-        n.acc = readAccumulators(in);
-        SiblingGroup g = n.childGroup;
-        g.borrowedSum = in.readDouble();
-        g.unusedSum = in.readDouble();
-        g.last = in.readLong();
-        g.kLend = in.readDouble();
-        g.kBorrow = in.readDouble();
-        g.updatesSinceRecompute = in.readInt();
-        n.youngCount = in.readInt();
-        n.youngSize = in.readDouble();
-        n.youngSizeTimesEnd = in.readDouble();
-        n.quantumMs = in.readDouble();
-        n.quantumSum = in.readDouble();
-        n.quantumMembers = in.readInt();
-        n.quantumDirty = in.readBoolean();
-        return n;
-    }
-
-    private static void writeAccumulators(DataOutput out, Accumulators a) throws IOException {
-        out.writeLong(a.last);
-        for (double v : new double[]{a.actual, a.counted, a.entitled, a.demand, a.borrowedRaw, a.lent,
-                a.borrowedFromSiblings, a.kLendSeen, a.kBorrowSeen, a.memActual, a.memCounted, a.memEntitled,
-                a.phi}) {
-            out.writeDouble(v);
-        }
-        out.writeInt(a.resourceMs.length);
-        for (Int128 r : a.resourceMs) {
-            out.writeLong(r.hi);
-            out.writeLong(r.lo);
-        }
-        for (double v : a.uncountedResourceMs) {
-            out.writeDouble(v);
-        }
-        out.writeLong(a.round);
-        out.writeLong(a.roundEnd);
-        out.writeBoolean(a.arrived);
-        out.writeLong(a.arrivalAt);
-    }
-
-    private static Accumulators readAccumulators(DataInput in) throws IOException {
-        Accumulators a = new Accumulators(in.readLong());
-        a.actual = in.readDouble();
-        a.counted = in.readDouble();
-        a.entitled = in.readDouble();
-        a.demand = in.readDouble();
-        a.borrowedRaw = in.readDouble();
-        a.lent = in.readDouble();
-        a.borrowedFromSiblings = in.readDouble();
-        a.kLendSeen = in.readDouble();
-        a.kBorrowSeen = in.readDouble();
-        a.memActual = in.readDouble();
-        a.memCounted = in.readDouble();
-        a.memEntitled = in.readDouble();
-        a.phi = in.readDouble();
-        int types = in.readInt();
-        if (types != a.resourceMs.length) {
-            throw new IOException("checkpoint integrates " + types + " resource types, this ledger "
-                    + a.resourceMs.length);
-        }
-        for (Int128 r : a.resourceMs) {
-            r.hi = in.readLong();
-            r.lo = in.readLong();
-        }
-        for (int r = 0; r < a.uncountedResourceMs.length; r++) {
-            a.uncountedResourceMs[r] = in.readDouble();
-        }
-        a.round = in.readLong();
-        a.roundEnd = in.readLong();
-        a.arrived = in.readBoolean();
-        a.arrivalAt = in.readLong();
-        return a;
-    }
-
-    /** The applications of every tenant (tenants in tree order, applications by id), then those awaiting a refresh. */
-    private static void writeQuantum(DataOutput out, AdaptiveQuantum q, List<TenantNode> nodes) throws IOException {
-        out.writeInt(q.apps.size());
-        for (TenantNode n : nodes) {
-            Map<String, AdaptiveQuantum.App> byId = q.apps.get(n);
-            if (byId == null) {
-                continue;
-            }
-            out.writeInt(n.index);
-            out.writeInt(byId.size());
-            for (AdaptiveQuantum.App app : new TreeMap<>(byId).values()) {
-                writeString(out, app.id);
-                out.writeDouble(app.quantumMs);
-                out.writeLong(app.completed);
-                out.writeDouble(app.completedMs);
-                out.writeBoolean(app.dirty);
-            }
-        }
-        out.writeInt(q.dirtyApps.size());
-        for (AdaptiveQuantum.App app : q.dirtyApps) {
-            out.writeInt(app.tenant.index);
-            writeString(out, app.id);
-        }
-        // nodes are marked dirty only within a refresh, which empties every level before it returns
-        out.writeInt(q.dirtyByDepth.size());
-        for (List<TenantNode> level : q.dirtyByDepth) {
-            if (!level.isEmpty()) {
-                throw new IllegalStateException("a checkpoint taken in the middle of a quantum refresh");
-            }
-        }
-    }
-
-    private static void readQuantum(DataInput in, AdaptiveQuantum q, List<TenantNode> nodes) throws IOException {
-        int tenants = in.readInt();
-        for (int t = 0; t < tenants; t++) {
-            TenantNode n = node(nodes, in.readInt());
-            int count = in.readInt();
-            Map<String, AdaptiveQuantum.App> byId = new HashMap<>(2);
-            for (int i = 0; i < count; i++) {
-                AdaptiveQuantum.App app = new AdaptiveQuantum.App(n, readString(in), in.readDouble());
-                app.completed = in.readLong();
-                app.completedMs = in.readDouble();
-                app.dirty = in.readBoolean();
-                byId.put(app.id, app);
-            }
-            q.apps.put(n, byId);
-            n.lastApps = byId;
-        }
-        int dirty = in.readInt();
-        for (int i = 0; i < dirty; i++) {
-            q.dirtyApps.add(app(q, node(nodes, in.readInt()), readString(in)));
-        }
-        int levels = in.readInt();
-        for (int i = 0; i < levels; i++) {
-            q.dirtyByDepth.add(new ArrayList<>());
-        }
+        writeQuanta(out, state.quanta());
+        writeTasks(out, state.tasks());
     }
 
     /**
-     * The running tasks by id, then the quantum calendar: the current bucket's heap in its array order (re-adding a
-     * heap's array in order rebuilds the same array) and the later buckets' lists in order. A task finished while its
-     * quantum runs stays in the calendar only, so tasks are written once in a table and referred to by position.
+     * The state {@link #write} wrote.
+     *
+     * @throws IOException
+     *             when the bytes end early or do not hold a ledger state
      */
-    private static void writeTasks(DataOutput out, Map<String, RunningTask> tasks, QuantumExpiry young)
-            throws IOException {
-        Map<RunningTask, Integer> ids = new IdentityHashMap<>();
-        List<RunningTask> table = new ArrayList<>();
-        for (RunningTask t : new TreeMap<>(tasks).values()) {
-            ids.computeIfAbsent(t, k -> register(table, k));
-        }
-        List<RunningTask> heap = new ArrayList<>(young.current);
-        heap.forEach(t -> ids.computeIfAbsent(t, k -> register(table, k)));
-        young.later.values().forEach(l -> l.forEach(t -> ids.computeIfAbsent(t, k -> register(table, k))));
-        out.writeInt(table.size());
-        for (RunningTask t : table) {
-            writeString(out, t.taskId);
-            out.writeInt(t.tenant.index);
-            out.writeBoolean(t.app != null);
-            if (t.app != null) {
-                writeString(out, t.app.id);
-            }
-            writeVector(out, t.resources);
-            out.writeLong(t.start);
-            out.writeDouble(t.size);
-            out.writeLong(t.quantumEnd);
-            out.writeBoolean(t.young);
-        }
-        out.writeInt(tasks.size());
-        for (String id : new TreeMap<>(tasks).keySet()) {
-            writeString(out, id);
-            out.writeInt(ids.get(tasks.get(id)));
-        }
-        out.writeLong(young.currentBucket);
-        out.writeInt(heap.size());
-        for (RunningTask t : heap) {
-            out.writeInt(ids.get(t));
-        }
-        out.writeInt(young.later.size());
-        for (Map.Entry<Long, ArrayList<RunningTask>> bucket : young.later.entrySet()) {
-            out.writeLong(bucket.getKey());
-            out.writeInt(bucket.getValue().size());
-            for (RunningTask t : bucket.getValue()) {
-                out.writeInt(ids.get(t));
-            }
+    public static LedgerState read(DataInput in) throws IOException {
+        try {
+            return new LedgerState(in.readLong(), readVector(in), readLongs(in), readList(in, LedgerCodec::readNode),
+                    readQuanta(in), readTasks(in));
+        } catch (IllegalArgumentException e) {
+            throw new IOException(e.getMessage(), e);
         }
     }
 
-    private static Integer register(List<RunningTask> table, RunningTask t) {
-        table.add(t);
-        return table.size() - 1;
+    private static void writeNode(DataOutput out, Node n) throws IOException {
+        writePath(out, n.path());
+        out.writeInt(n.parent());
+        out.writeDouble(n.weight());
+        out.writeDouble(n.discountOverride());
+        writeString(out, n.pricePlan());
+        out.writeDouble(n.share());
+        out.writeDouble(n.eta());
+        writeVector(out, n.held());
+        writeVector(out, n.ownPending());
+        writeVector(out, n.pending());
+        out.writeInt(n.pendingByApplication().size());
+        for (Map.Entry<String, ResourceVector> e : n.pendingByApplication().entrySet()) {
+            writeString(out, e.getKey());
+            writeVector(out, e.getValue());
+        }
+        out.writeInt(n.runningTasks());
+        Rates r = n.rates();
+        for (double rate : new double[]{r.g(), r.counted(), r.d(), r.e(), r.b(), r.u()}) {
+            out.writeDouble(rate);
+        }
+        writeIntegrals(out, n.integrals());
+        Pool p = n.pool();
+        out.writeDouble(p.borrowedSum());
+        out.writeDouble(p.unusedSum());
+        out.writeLong(p.last());
+        out.writeDouble(p.kLend());
+        out.writeDouble(p.kBorrow());
+        out.writeInt(p.updatesSinceRecompute());
+        QuantumSums q = n.quantum();
+        out.writeInt(q.youngCount());
+        out.writeDouble(q.youngSize());
+        out.writeDouble(q.youngSizeTimesEnd());
+        out.writeDouble(q.quantumMs());
+        out.writeDouble(q.quantumSum());
+        out.writeInt(q.quantumMembers());
+        out.writeBoolean(q.quantumDirty());
     }
 
-    private static Map<String, RunningTask> readTasks(DataInput in, TimeQuanta quanta, List<TenantNode> nodes)
-            throws IOException {
+    private static Node readNode(DataInput in) throws IOException {
+        return new Node(readPath(in), in.readInt(), in.readDouble(), in.readDouble(), readString(in), in.readDouble(),
+                in.readDouble(), readVector(in), readVector(in), readVector(in), readPendingByApplication(in),
+                in.readInt(),
+                new Rates(in.readDouble(), in.readDouble(), in.readDouble(), in.readDouble(), in.readDouble(),
+                        in.readDouble()),
+                readIntegrals(in),
+                new Pool(in.readDouble(), in.readDouble(), in.readLong(), in.readDouble(), in.readDouble(),
+                        in.readInt()),
+                new QuantumSums(in.readInt(), in.readDouble(), in.readDouble(), in.readDouble(), in.readDouble(),
+                        in.readInt(), in.readBoolean()));
+    }
+
+    private static Map<String, ResourceVector> readPendingByApplication(DataInput in) throws IOException {
         int count = in.readInt();
-        List<RunningTask> table = new ArrayList<>(count);
+        Map<String, ResourceVector> byApp = new TreeMap<>();
         for (int i = 0; i < count; i++) {
-            String taskId = readString(in);
-            TenantNode tenant = node(nodes, in.readInt());
-            AdaptiveQuantum.App app = in.readBoolean() ? app(quanta.quantum, tenant, readString(in)) : null;
-            RunningTask t = new RunningTask(taskId, tenant, app, readVector(in), in.readLong(), in.readDouble(),
-                    in.readLong());
-            t.young = in.readBoolean();
-            table.add(t);
+            byApp.put(readString(in), readVector(in));
         }
-        int running = in.readInt();
-        Map<String, RunningTask> tasks = new HashMap<>();
-        for (int i = 0; i < running; i++) {
-            tasks.put(readString(in), task(table, in.readInt()));
+        return byApp;
+    }
+
+    private static void writeIntegrals(DataOutput out, Integrals a) throws IOException {
+        out.writeLong(a.last());
+        for (double v : new double[]{a.actual(), a.counted(), a.entitled(), a.demand(), a.borrowedRaw(), a.lent(),
+                a.borrowedFromSiblings(), a.kLendSeen(), a.kBorrowSeen(), a.memActual(), a.memCounted(),
+                a.memEntitled(), a.phi()}) {
+            out.writeDouble(v);
         }
-        QuantumExpiry young = quanta.young;
-        young.currentBucket = in.readLong();
-        int heap = in.readInt();
-        for (int i = 0; i < heap; i++) {
-            young.current.add(task(table, in.readInt()));
+        out.writeInt(a.resourceMs().size());
+        for (BigInteger v : a.resourceMs()) {
+            out.writeLong(Int128.high(v));
+            out.writeLong(Int128.low(v));
         }
-        int buckets = in.readInt();
-        for (int b = 0; b < buckets; b++) {
-            long key = in.readLong();
-            int size = in.readInt();
-            ArrayList<RunningTask> list = new ArrayList<>(size);
-            for (int i = 0; i < size; i++) {
-                list.add(task(table, in.readInt()));
+        for (double v : a.uncountedResourceMs()) {
+            out.writeDouble(v);
+        }
+        out.writeLong(a.round());
+        out.writeLong(a.roundEnd());
+        out.writeBoolean(a.arrived());
+        out.writeLong(a.arrivalAt());
+    }
+
+    private static Integrals readIntegrals(DataInput in) throws IOException {
+        long last = in.readLong();
+        double[] v = new double[13];
+        for (int i = 0; i < v.length; i++) {
+            v[i] = in.readDouble();
+        }
+        int types = in.readInt();
+        if (types != ResourceVector.TYPES) {
+            throw new IOException("checkpoint integrates " + types + " resource types, this ledger "
+                    + ResourceVector.TYPES);
+        }
+        List<BigInteger> resourceMs = new ArrayList<>(types);
+        for (int r = 0; r < types; r++) {
+            resourceMs.add(Int128.value(in.readLong(), in.readLong()));
+        }
+        List<Double> uncounted = new ArrayList<>(types);
+        for (int r = 0; r < types; r++) {
+            uncounted.add(in.readDouble());
+        }
+        return new Integrals(last, v[0], v[1], v[2], v[3], v[4], v[5], v[6], v[7], v[8], v[9], v[10], v[11], v[12],
+                resourceMs, uncounted, in.readLong(), in.readLong(), in.readBoolean(), in.readLong());
+    }
+
+    private static void writeQuanta(DataOutput out, Quanta q) throws IOException {
+        out.writeLong(q.nextRefresh());
+        out.writeInt(q.applications().size());
+        for (TenantApps t : q.applications()) {
+            out.writeInt(t.tenant());
+            out.writeInt(t.apps().size());
+            for (LedgerState.App app : t.apps()) {
+                writeString(out, app.id());
+                out.writeDouble(app.quantumMs());
+                out.writeLong(app.completed());
+                out.writeDouble(app.completedMs());
+                out.writeBoolean(app.dirty());
             }
-            young.later.put(key, list);
         }
-        return tasks;
+        out.writeInt(q.awaitingRefresh().size());
+        for (AppRef app : q.awaitingRefresh()) {
+            out.writeInt(app.tenant());
+            writeString(out, app.id());
+        }
+        out.writeInt(q.depthLevels());
     }
 
-    private static TenantNode node(List<TenantNode> nodes, int index) throws IOException {
-        if (index < 0 || index >= nodes.size()) {
-            throw new IOException("checkpoint names tenant node " + index + " of " + nodes.size());
-        }
-        return nodes.get(index);
+    private static Quanta readQuanta(DataInput in) throws IOException {
+        return new Quanta(in.readLong(), readList(in, i -> new TenantApps(i.readInt(), readList(i,
+                a -> new LedgerState.App(readString(a), a.readDouble(), a.readLong(), a.readDouble(),
+                        a.readBoolean())))),
+                readList(in, i -> new AppRef(i.readInt(), readString(i))), in.readInt());
     }
 
-    private static RunningTask task(List<RunningTask> table, int index) throws IOException {
-        if (index < 0 || index >= table.size()) {
-            throw new IOException("checkpoint names task " + index + " of " + table.size());
+    private static void writeTasks(DataOutput out, Tasks tasks) throws IOException {
+        out.writeInt(tasks.table().size());
+        for (Task t : tasks.table()) {
+            writeString(out, t.taskId());
+            out.writeInt(t.tenant());
+            out.writeBoolean(t.application().isPresent());
+            if (t.application().isPresent()) {
+                writeString(out, t.application().get());
+            }
+            writeVector(out, t.resources());
+            out.writeLong(t.start());
+            out.writeDouble(t.size());
+            out.writeLong(t.quantumEnd());
+            out.writeBoolean(t.young());
         }
-        return table.get(index);
+        out.writeInt(tasks.running().size());
+        for (Running r : tasks.running()) {
+            writeString(out, r.taskId());
+            out.writeInt(r.task());
+        }
+        out.writeLong(tasks.currentBucket());
+        writeInts(out, tasks.heap());
+        out.writeInt(tasks.later().size());
+        for (Bucket b : tasks.later()) {
+            out.writeLong(b.bucket());
+            writeInts(out, b.tasks());
+        }
     }
 
-    private static AdaptiveQuantum.App app(AdaptiveQuantum q, TenantNode tenant, String id) throws IOException {
-        Map<String, AdaptiveQuantum.App> byId = q.apps.get(tenant);
-        AdaptiveQuantum.App app = byId == null ? null : byId.get(id);
-        if (app == null) {
-            throw new IOException("checkpoint names application '" + id + "' of " + tenant.path
-                    + ", which it does not hold");
-        }
-        return app;
+    private static Tasks readTasks(DataInput in) throws IOException {
+        return new Tasks(readList(in, LedgerCodec::readTask), readList(in, i -> new Running(readString(i),
+                i.readInt())), in.readLong(), readList(in, DataInput::readInt),
+                readList(in, i -> new Bucket(i.readLong(), readList(i, DataInput::readInt))));
     }
 
-    private static void writeLongs(DataOutput out, long[] values) throws IOException {
-        for (long v : values) {
-            out.writeLong(v);
-        }
+    private static Task readTask(DataInput in) throws IOException {
+        return new Task(readString(in), in.readInt(), in.readBoolean() ? Optional.of(readString(in)) : Optional.empty(),
+                readVector(in), in.readLong(), in.readDouble(), in.readLong(), in.readBoolean());
     }
 
-    private static void readLongs(DataInput in, long[] into) throws IOException {
-        for (int i = 0; i < into.length; i++) {
-            into[i] = in.readLong();
+    /** Reads one element of a list. */
+    @FunctionalInterface
+    private interface Reader<T> {
+        T read(DataInput in) throws IOException;
+    }
+
+    /** A list as its size and its elements. */
+    private static <T> List<T> readList(DataInput in, Reader<T> element) throws IOException {
+        int count = in.readInt();
+        if (count < 0) {
+            throw new IOException("checkpoint holds a list of " + count + " elements");
+        }
+        List<T> out = new ArrayList<>(Math.min(count, 1 << 16));
+        for (int i = 0; i < count; i++) {
+            out.add(element.read(in));
+        }
+        return out;
+    }
+
+    private static List<Long> readLongs(DataInput in) throws IOException {
+        return readList(in, DataInput::readLong);
+    }
+
+    private static void writeInts(DataOutput out, List<Integer> values) throws IOException {
+        out.writeInt(values.size());
+        for (int v : values) {
+            out.writeInt(v);
         }
     }
 

@@ -45,7 +45,8 @@ import java.util.TreeMap;
  *   32 B   SHA-256 of the replay configuration ({@link #settingsVersion}), so state is never read under other settings
  *   period the open period
  *   list   the closed periods' statements and their fairness (the statement book the replay holds)
- *   ledger every accumulator, open task and quantum of the ledger ({@link LedgerCodec})
+ *   ledger every accumulator, open task and quantum of the ledger: its {@link io.fairledger.core.ledger.LedgerState}
+ *          ({@link LedgerCodec})
  * </pre>
  *
  * A reader refuses an unknown magic or format version and a configuration other than the one the state was made
@@ -95,7 +96,7 @@ public final class Checkpoint {
             writeStatement(out, statements.get(i));
             writeFairness(out, fairness.get(i));
         }
-        LedgerCodec.write(replay.ledger(), out);
+        LedgerCodec.write(replay.ledger().snapshot(), out);
     }
 
     /**
@@ -129,7 +130,7 @@ public final class Checkpoint {
             statements.add(readStatement(in));
             fairness.add(readFairness(in));
         }
-        ClusterLedger ledger = LedgerCodec.read(config.cluster(), in);
+        ClusterLedger ledger = ClusterLedger.restore(config.cluster(), LedgerCodec.read(in));
         return new Replay(config, ledger, statements, fairness, open);
     }
 

@@ -139,7 +139,7 @@ public final class Replay {
      * rebuilt under the variant's weights and discount rates ({@link ClusterLedger#reweighted}, which says what survives
      * a round boundary and why). The events from {@code roundStart} on then give, for every period starting at or
      * after {@code roundStart}, exactly the statement and fairness of the replay of every event under {@code variant}.
-     * The two share the ledger, so this replay must not be used afterwards.
+     * The continued replay shares nothing with this one, which is left at {@code roundStart} with those periods closed.
      *
      * @throws IllegalArgumentException
      *             when the ledger's clock is at or after {@code roundStart} (events at it may have been applied), when

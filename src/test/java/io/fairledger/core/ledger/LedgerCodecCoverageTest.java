@@ -13,17 +13,18 @@ import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 
 /**
- * Every field of the ledger's state classes is one {@link LedgerCodec} (and {@code core.replay.Checkpoint}) writes or
- * derives from the configuration. A field added to one of these classes fails here until the codec carries it (and
- * {@code Checkpoint.FORMAT} is raised): the equivalence property ({@code CheckpointTest}) catches a forgotten field
- * only when its random streams happen to make it matter.
+ * Every field of the ledger's state classes is one {@link LedgerSnapshot} carries into {@link LedgerState} (which
+ * {@link LedgerCodec} and {@code core.replay.Checkpoint} write) or one derived from the configuration. A field added to
+ * one of these classes fails here until the snapshot carries it (and {@code Checkpoint.FORMAT} is raised): the
+ * equivalence properties ({@code CheckpointTest}, {@link LedgerStateTest}) catch a forgotten field only when their
+ * random streams happen to make it matter.
  */
 class LedgerCodecCoverageTest {
 
     /** The instance fields of each state class, as the codec knows them. */
     private static final Map<Class<?>, String> KNOWN = Map.ofEntries(
             Map.entry(Replay.class, "config ledger statements fairness open"),
-            Map.entry(ClusterLedger.class, "config tree integrals tasks quanta outcomes root capacity clock"),
+            Map.entry(ClusterLedger.class, "config tree integrals holdings tasks quanta outcomes root capacity clock"),
             Map.entry(TenantTree.class, "nodes ordered"),
             Map.entry(TenantNode.class,
                     "index path parent children childGroup weight discountOverride pricePlan share eta held ownPending "
@@ -35,6 +36,8 @@ class LedgerCodecCoverageTest {
             Map.entry(SiblingGroup.class, "borrowedSum unusedSum last kLend kBorrow updatesSinceRecompute"),
             Map.entry(Int128.class, "hi lo"),
             Map.entry(NodeIntegrals.class, "memory registeredAt"),
+            Map.entry(PathHoldings.class, "measure earlyBird"),
+            Map.entry(EarlyBirdTopUp.class, "integrals par"),
             Map.entry(TimeQuanta.class, "config quantum young nextRefresh"),
             Map.entry(AdaptiveQuantum.class, "apps dirtyApps dirtyByDepth"),
             Map.entry(AdaptiveQuantum.App.class, "tenant id quantumMs completed completedMs dirty"),
@@ -47,7 +50,7 @@ class LedgerCodecCoverageTest {
             Set<String> actual = Arrays.stream(e.getKey().getDeclaredFields())
                     .filter(f -> !Modifier.isStatic(f.getModifiers()) && !f.isSynthetic()).map(Field::getName)
                     .collect(Collectors.toCollection(TreeSet::new));
-            assertThat(actual).as("fields of %s: a new one must be written by LedgerCodec/Checkpoint",
+            assertThat(actual).as("fields of %s: a new one must be carried into LedgerState by LedgerSnapshot",
                     e.getKey().getSimpleName()).isEqualTo(new TreeSet<>(Arrays.asList(e.getValue().split(" "))));
         }
     }

@@ -1,0 +1,77 @@
+package io.fairledger.core.replay;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.fairledger.core.chargeback.ChargebackConfig;
+import io.fairledger.core.ledger.LedgerEvent;
+import io.fairledger.core.ledger.RandomStreams;
+import io.fairledger.core.model.MemoryMode;
+import io.fairledger.core.model.ParPolicy;
+import io.fairledger.core.model.PricePlan;
+import java.io.IOException;
+import java.io.InputStream;
+import java.math.BigDecimal;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * The bytes of checkpoint format {@link Checkpoint#FORMAT} stay what they were. The fixtures under
+ * {@code src/test/resources/checkpoints/} were written, from a replay of a noisy random stream stopped between two
+ * events, by the code of this format as it was before the ledger's state became the {@code LedgerState} records. Each
+ * must still be read and written back byte for byte, and the same replay made now must write exactly those bytes. A
+ * change of the ledger's state or of its encoding fails here until the format version is raised and the fixtures are
+ * written anew; while it passes, a stored checkpoint of this format stays readable.
+ */
+class CheckpointFormatTest {
+
+    /** Events replayed before the fixture's checkpoint was taken; the stream is longer, so tasks are still running. */
+    static final int APPLIED = 420;
+
+    /** The configuration of fixture {@code name}: its memory mode and PAR policy, USAGE prices. */
+    static ReplayConfig config(String name) {
+        MemoryMode memory = switch (name) {
+            case "full" -> new MemoryMode.Full();
+            case "rounds" -> new MemoryMode.Rounds(20_000, 3_000);
+            default -> throw new IllegalArgumentException(name);
+        };
+        ParPolicy par = name.equals("rounds") ? ParPolicy.MIN : ParPolicy.MAX;
+        ChargebackConfig chargeback = ChargebackConfig.usage(
+                new PricePlan("std", new BigDecimal("0.7"), new BigDecimal("0.05"), new BigDecimal("2.5")));
+        return new ReplayConfig(RandomStreams.config(0.5, memory).withPar(par), new PeriodSchedule(0, 15_000, "p"),
+                chargeback, Long.MAX_VALUE);
+    }
+
+    /** The replay fixture {@code name} holds: the first {@link #APPLIED} events of a noisy random stream. */
+    static Replay replay(String name) {
+        long seed = name.hashCode();
+        List<LedgerEvent> events = FeedNoise.addedTo(new ArrayList<>(RandomStreams.events(seed, 500, true)), seed,
+                500);
+        Replay replay = new Replay(config(name));
+        events.subList(0, APPLIED).forEach(replay::apply);
+        return replay;
+    }
+
+    static byte[] fixture(String name) throws IOException {
+        try (InputStream in = CheckpointFormatTest.class
+                .getResourceAsStream("/checkpoints/format" + Checkpoint.FORMAT + "-" + name + ".bin")) {
+            assertThat(in).as("fixture %s of format %d", name, Checkpoint.FORMAT).isNotNull();
+            return in.readAllBytes();
+        }
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"full", "rounds"})
+    void aStoredCheckpointIsReadAndWrittenBackByteForByte(String name) throws IOException {
+        byte[] stored = fixture(name);
+        Replay restored = Checkpoint.fromBytes(config(name), stored);
+        assertThat(Checkpoint.toBytes(restored)).isEqualTo(stored);
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"full", "rounds"})
+    void theSameReplayWritesTheStoredBytes(String name) throws IOException {
+        assertThat(Checkpoint.toBytes(replay(name))).isEqualTo(fixture(name));
+    }
+}
