@@ -95,7 +95,8 @@ class DedupeSqlTest {
                 }
             }
         }
-        assertThat(disagreements).isEmpty();
+        assertThat(disagreements).as("texts given %s", collation.isEmpty() ? "the database's collation" : collation)
+                .isEmpty();
         // every pair of distinct starts is ordered one way
         assertThat(replacing).isEqualTo(starts.size() * (starts.size() - 1) / 2);
     }
