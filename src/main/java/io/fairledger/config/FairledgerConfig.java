@@ -8,10 +8,11 @@ import io.smallrye.config.ConfigMapping;
 import io.smallrye.config.WithDefault;
 
 /**
- * Every {@code fairledger.*} setting, typed, with its default: the one place defaults are written (docs/configuration.md
- * lists them). Durations use Quarkus' short form, a number and a unit: {@code 500ms}, {@code 10s}, {@code 5m},
- * {@code 1h}. Each key can also be set as an environment variable ({@code fairledger.ingest.known-starts} ->
- * {@code FAIRLEDGER_INGEST_KNOWN_STARTS}) or a system property.
+ * Every {@code fairledger.*} setting, typed, with its default: the {@code @WithDefault}s here are the one place defaults
+ * are written (docs/configuration.md lists every key with its default, and {@code ConfigurationDocTest} fails when the
+ * two differ; the Javadoc below does not repeat them). Durations use Quarkus' short form, a number and a unit:
+ * {@code 500ms}, {@code 10s}, {@code 5m}, {@code 1h}. Each key can also be set as an environment variable
+ * ({@code fairledger.ingest.known-starts} -> {@code FAIRLEDGER_INGEST_KNOWN_STARTS}) or a system property.
  */
 @ConfigMapping(prefix = "fairledger")
 public interface FairledgerConfig {
@@ -41,24 +42,24 @@ public interface FairledgerConfig {
 
         /**
          * {@code fairledger.ingest.known-starts}: task starts remembered as stored, and running Mesos tasks' starts kept
-         * for updates without resources (each at most this many, about 150 bytes each); 250000.
+         * for updates without resources (each at most this many, about 150 bytes each).
          */
         @WithDefault("250000")
         int knownStarts();
 
-        /** {@code fairledger.ingest.max-poll-records}: events per poll, stored as one batch; 5000. */
+        /** {@code fairledger.ingest.max-poll-records}: events per poll, stored as one batch. */
         @WithDefault("5000")
         int maxPollRecords();
 
-        /** {@code fairledger.ingest.fetch-min-bytes}: bytes the broker gathers before answering a fetch; 65536. */
+        /** {@code fairledger.ingest.fetch-min-bytes}: bytes the broker gathers before answering a fetch. */
         @WithDefault("65536")
         int fetchMinBytes();
 
-        /** {@code fairledger.ingest.fetch-max-wait}: how long the broker may wait to gather them; 100ms. */
+        /** {@code fairledger.ingest.fetch-max-wait}: how long the broker may wait to gather them. */
         @WithDefault("100ms")
         Duration fetchMaxWait();
 
-        /** {@code fairledger.ingest.max-partition-fetch-bytes}: bytes per partition per fetch; 8388608 (8 MiB). */
+        /** {@code fairledger.ingest.max-partition-fetch-bytes}: bytes per partition per fetch. */
         @WithDefault("8388608")
         int maxPartitionFetchBytes();
 
@@ -71,38 +72,38 @@ public interface FairledgerConfig {
             /**
              * {@code fairledger.ingest.registry.url}: the registry API's base URL, Apicurio's
              * {@code .../apis/registry/v2} or {@code v3}, or a Confluent-compatible one (Confluent's root, Apicurio's
-             * {@code .../apis/ccompat/v7}); none: registry-framed records are dead letters.
+             * {@code .../apis/ccompat/v7}); unset, registry-framed records are dead letters.
              */
             Optional<URI> url();
 
             /**
              * {@code fairledger.ingest.registry.payload-id}: what follows the magic byte 0 in a registry-framed value,
              * {@code content-id} (4 bytes: Confluent's wire format, Apicurio 3's default) or {@code global-id} (8
-             * bytes: Apicurio 2 with headers off); content-id.
+             * bytes: Apicurio 2 with headers off).
              */
             @WithDefault("content-id")
             PayloadId payloadId();
 
-            /** {@code fairledger.ingest.registry.username}: for HTTP basic authentication; none. */
+            /** {@code fairledger.ingest.registry.username}: for HTTP basic authentication. */
             Optional<String> username();
 
-            /** {@code fairledger.ingest.registry.password}: for HTTP basic authentication; none. */
+            /** {@code fairledger.ingest.registry.password}: for HTTP basic authentication. */
             Optional<String> password();
 
-            /** {@code fairledger.ingest.registry.token}: a bearer token, used instead of a username; none. */
+            /** {@code fairledger.ingest.registry.token}: a bearer token, used instead of a username. */
             Optional<String> token();
 
-            /** {@code fairledger.ingest.registry.cache-size}: schema ids remembered; 1000. */
+            /** {@code fairledger.ingest.registry.cache-size}: schema ids remembered. */
             @WithDefault("1000")
             int cacheSize();
 
-            /** {@code fairledger.ingest.registry.timeout}: how long one request to the registry may take; 5s. */
+            /** {@code fairledger.ingest.registry.timeout}: how long one request to the registry may take. */
             @WithDefault("5s")
             Duration timeout();
 
             /**
              * {@code fairledger.ingest.registry.attempts}: tries of each request to the registry before it counts as
-             * away and the batch is read again later; 3.
+             * away and the batch is read again later.
              */
             @WithDefault("3")
             int attempts();
@@ -119,7 +120,7 @@ public interface FairledgerConfig {
 
         /**
          * {@code fairledger.live.poll-interval}: how often stored facts are applied to the live ledgers while they
-         * come, and the live ledgers are looked over when nothing is stored; 1s.
+         * come, and the live ledgers are looked over when nothing is stored.
          */
         @WithDefault("1s")
         Duration pollInterval();
@@ -127,7 +128,7 @@ public interface FairledgerConfig {
         /**
          * {@code fairledger.live.check-interval}: how often the live ledgers look whether anything was stored (one
          * query); facts stored after a quiet {@code poll-interval} are applied at the next look, not a whole
-         * {@code poll-interval} later; 100ms.
+         * {@code poll-interval} later.
          */
         @WithDefault("100ms")
         Duration checkInterval();
@@ -138,22 +139,22 @@ public interface FairledgerConfig {
         /** When the live ledgers store checkpoints (besides at every period's end) and how many they keep. */
         interface Checkpoint {
 
-            /** {@code fairledger.live.checkpoint.every-facts}: a checkpoint at least every this many facts; 100000. */
+            /** {@code fairledger.live.checkpoint.every-facts}: a checkpoint at least every this many facts. */
             @WithDefault("100000")
             long everyFacts();
 
-            /** {@code fairledger.live.checkpoint.every}: and at least this often while facts come; 10m. */
+            /** {@code fairledger.live.checkpoint.every}: and at least this often while facts come. */
             @WithDefault("10m")
             Duration every();
 
-            /** {@code fairledger.live.checkpoint.keep}: checkpoints kept per cluster, the newest; 6. */
+            /** {@code fairledger.live.checkpoint.keep}: checkpoints kept per cluster, the newest. */
             @WithDefault("6")
             int keep();
 
             /**
              * {@code fairledger.live.checkpoint.periods}: besides the {@code keep} newest, the newest checkpoint of
              * each of this many latest periods is kept (the state at an ended period's end), so a what-if over a
-             * recent period and the period closer start near it; 62 (two months of daily periods). 0 keeps none.
+             * recent period and the period closer start near it. 0 keeps none.
              */
             @WithDefault("62")
             int periods();
@@ -163,13 +164,13 @@ public interface FairledgerConfig {
     /** What-if requests (docs/api.md): how much work one may take. */
     interface WhatIf {
 
-        /** {@code fairledger.what-if.max-window}: the longest {@code (from, until]} a what-if accepts; 92d. */
+        /** {@code fairledger.what-if.max-window}: the longest {@code (from, until]} a what-if accepts. */
         @WithDefault("92d")
         Duration maxWindow();
 
         /**
          * {@code fairledger.what-if.deadline}: a what-if still replaying after this long stops and answers 503 with
-         * {@code Retry-After}; 60s.
+         * {@code Retry-After}.
          */
         @WithDefault("60s")
         Duration deadline();
@@ -180,8 +181,8 @@ public interface FairledgerConfig {
 
         /**
          * {@code fairledger.statements.closed-cache}: bytes of closed statements' JSON text kept in memory for
-         * {@code GET .../statements} (a closed statement never changes, so the text is read from PostgreSQL once);
-         * 32 MiB. Periods beyond it are read from PostgreSQL on every request; 0 keeps none.
+         * {@code GET .../statements} (a closed statement never changes, so the text is read from PostgreSQL once).
+         * Periods beyond it are read from PostgreSQL on every request; 0 keeps none.
          */
         @WithDefault("33554432")
         long closedCache();
@@ -193,15 +194,15 @@ public interface FairledgerConfig {
         /**
          * {@code fairledger.retention.facts}: a month of facts older than this (its end before now minus it) is dropped
          * once nothing needs it (every period overlapping it closed and a checkpoint after it, in every cluster with
-         * facts in it); none: facts are kept forever.
+         * facts in it); unset, facts are kept forever.
          */
         Optional<Duration> facts();
 
-        /** {@code fairledger.retention.interval}: how often month partitions are created and retention runs; 1h. */
+        /** {@code fairledger.retention.interval}: how often month partitions are created and retention runs. */
         @WithDefault("1h")
         Duration interval();
 
-        /** {@code fairledger.retention.months-ahead}: month partitions created ahead of the current month; 2. */
+        /** {@code fairledger.retention.months-ahead}: month partitions created ahead of the current month. */
         @WithDefault("2")
         int monthsAhead();
     }
@@ -209,7 +210,7 @@ public interface FairledgerConfig {
     /** The grants endpoint. */
     interface Grants {
 
-        /** {@code fairledger.grants.interval}: how long a published set of grants is valid; 10s. */
+        /** {@code fairledger.grants.interval}: how long a published set of grants is valid. */
         @WithDefault("10s")
         Duration interval();
     }
@@ -217,7 +218,7 @@ public interface FairledgerConfig {
     /** Prometheus metrics. */
     interface Metrics {
 
-        /** {@code fairledger.metrics.max-tenants-per-cluster}: tenants per cluster with their own series; 500. */
+        /** {@code fairledger.metrics.max-tenants-per-cluster}: tenants per cluster with their own series. */
         @WithDefault("500")
         int maxTenantsPerCluster();
     }
@@ -225,11 +226,11 @@ public interface FairledgerConfig {
     /** Deadline admission. */
     interface Admission {
 
-        /** {@code fairledger.admission.poll-interval}: how often the admission log is read; 500ms. */
+        /** {@code fairledger.admission.poll-interval}: how often the admission log is read. */
         @WithDefault("500ms")
         Duration pollInterval();
 
-        /** {@code fairledger.admission.tick-interval}: timer pass of a cluster with queued or running jobs; 10s. */
+        /** {@code fairledger.admission.tick-interval}: timer pass of a cluster with queued or running jobs. */
         @WithDefault("10s")
         Duration tickInterval();
     }
@@ -239,7 +240,7 @@ public interface FairledgerConfig {
 
         /**
          * {@code fairledger.security.trust-loopback-as-admin}: callers from this machine act as admin without a token;
-         * false (standalone mode without an OIDC server sets it true).
+         * standalone mode without an OIDC server sets it true.
          */
         @WithDefault("false")
         boolean trustLoopbackAsAdmin();
@@ -251,7 +252,7 @@ public interface FairledgerConfig {
         /**
          * {@code fairledger.memory.trim-after}: once nothing has been stored for this long after a burst of facts or
          * settings, and the live ledgers have applied it, one full collection gives the heap the burst grew back to
-         * the system (at most once a minute); 10s. 0s never does.
+         * the system (at most once a minute). 0s never does.
          */
         @WithDefault("10s")
         Duration trimAfter();

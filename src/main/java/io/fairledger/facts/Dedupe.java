@@ -18,9 +18,19 @@ import io.fairledger.core.ledger.LedgerEvent;
  * <li>for every other fact, the first one (the same event id redelivered).</li>
  * </ul>
  * {@code ledger_fact_key}'s primary key and {@link FactWriter} apply it to what is stored, the fact writer within
- * a batch, and {@code fairledger account} to a whole file, so all keep the same facts whatever the arrival order.
+ * a batch, and {@code fairledger account} to a whole file, so all keep the same facts whatever the arrival order. The
+ * fact writer asks PostgreSQL which stored starts a start replaces with {@link #SQL_REPLACES}, the same rule in SQL.
  */
 public final class Dedupe {
+
+    /**
+     * {@link #replaces} in SQL, for two task starts {@code s} (the candidate) and {@code f} (the kept one), each with
+     * the columns {@code event_time_ms} and {@code fact} (its encoding): earlier, or at the same instant first in the
+     * byte order of the UTF-8 text ({@code COLLATE "C"}, whatever the database's collation), which is code-point
+     * order. {@code DedupeSqlTest} checks on PostgreSQL that it orders as {@link #replaces} does.
+     */
+    static final String SQL_REPLACES = "(s.event_time_ms < f.event_time_ms OR (s.event_time_ms = f.event_time_ms "
+            + "AND s.fact COLLATE \"C\" < f.fact COLLATE \"C\"))";
 
     private Dedupe() {
     }
@@ -44,8 +54,7 @@ public final class Dedupe {
     /**
      * Whether {@code candidate} replaces {@code kept}, a fact with the same key: only a task start does, when it is
      * earlier, or at the same instant when its stored encoding ({@link FactCodec#encode}) comes first in code-point
-     * order (PostgreSQL's {@code COLLATE "C"} order of the UTF-8 text), so that the result never depends on which
-     * arrived first.
+     * order ({@link #SQL_REPLACES} in SQL), so that the result never depends on which arrived first.
      */
     public static boolean replaces(LedgerFact candidate, LedgerFact kept) {
         if (!isTaskStart(candidate) || !isTaskStart(kept)) {

@@ -50,18 +50,16 @@ public final class FactWriter {
             + "SELECT * FROM unnest(?::text[], ?::text[], ?::bigint[]) ON CONFLICT DO NOTHING "
             + "RETURNING cluster_id, dedupe_key";
     /**
-     * Stored starts that a given start replaces ({@link Dedupe#replaces}, same order: time, then the encoding in
-     * code-point order): deleted from their month, their key moved to the given time; returns the moved keys, whose
-     * given facts are then inserted (with this transaction's id, so the live ledgers read them again as late facts).
+     * Stored starts that a given start replaces ({@link Dedupe#SQL_REPLACES}, {@link Dedupe#replaces} in SQL): deleted
+     * from their month, their key moved to the given time; returns the moved keys, whose given facts are then inserted
+     * (with this transaction's id, so the live ledgers read them again as late facts).
      */
     private static final String REPLACED_STARTS = "WITH s (cluster_id, dedupe_key, event_time_ms, fact) AS ("
             + "SELECT * FROM unnest(?::text[], ?::text[], ?::bigint[], ?::text[])), "
             + "replaced AS (DELETE FROM ledger_fact f USING s, ledger_fact_key k "
             + "WHERE k.cluster_id = s.cluster_id AND k.dedupe_key = s.dedupe_key "
             + "AND f.cluster_id = k.cluster_id AND f.dedupe_key = k.dedupe_key AND f.event_time_ms = k.event_time_ms "
-            + "AND f.kind = 'TaskStarted' AND (s.event_time_ms < f.event_time_ms "
-            + "OR (s.event_time_ms = f.event_time_ms AND s.fact COLLATE \"C\" < f.fact COLLATE \"C\")) "
-            + "RETURNING f.cluster_id, f.dedupe_key) "
+            + "AND f.kind = 'TaskStarted' AND " + Dedupe.SQL_REPLACES + " RETURNING f.cluster_id, f.dedupe_key) "
             + "UPDATE ledger_fact_key k SET event_time_ms = s.event_time_ms FROM replaced r, s "
             + "WHERE k.cluster_id = r.cluster_id AND k.dedupe_key = r.dedupe_key AND s.cluster_id = r.cluster_id "
             + "AND s.dedupe_key = r.dedupe_key RETURNING k.cluster_id, k.dedupe_key";

@@ -5,6 +5,8 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 
+import org.eclipse.microprofile.openapi.annotations.media.Schema;
+
 import io.fairledger.accounting.StatementView;
 import io.fairledger.core.chargeback.Chargeback;
 import io.fairledger.core.grant.Claimant;
@@ -122,7 +124,10 @@ public final class LiveViewsModel {
 
     /** One sibling's inputs to the grant (docs/domain.md section 7). */
     public record ClaimantInput(String tenant, double weight, double share, double demandVcores,
-            double demandMemoryMb, double demandGpus, double schedulingValue, double discountRate) {
+            double demandMemoryMb, double demandGpus,
+            @Schema(description = "F + phi + quantum top-up, in capacity-seconds (seconds of the whole cluster's "
+                    + "capacity: 3600 per capacity-hour)") double schedulingValue,
+            double discountRate) {
         static ClaimantInput of(Claimant c) {
             return new ClaimantInput(c.id(), c.weight(), c.share(), c.demand()[0] / 1000.0, c.demand()[1],
                     c.demand()[2], c.accumulated() / 1000.0, c.discountRate());

@@ -9,6 +9,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.OptionalDouble;
 
+import com.fasterxml.jackson.annotation.JsonAlias;
 import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
 import com.fasterxml.jackson.annotation.JsonInclude;
 
@@ -37,7 +38,9 @@ import io.fairledger.core.replay.ReplayConfig;
  *                        (default 1 h); later events for it become adjustments. The offline command has all events
  *                        at once and ignores it.
  * @param capacity     capacity at registration; capacity events change it later
- * @param tenants      configured tenants; the server keeps its own tenant tree and ignores this list
+ * @param tenants      configured tenants: the server creates or updates each in its tenant tree (its weight and
+ *                     discount-rate override) and keeps the tree, not this list; a what-if's settings and the offline
+ *                     command take them as the tenant tree
  */
 @JsonIgnoreProperties(ignoreUnknown = false)
 @JsonInclude(JsonInclude.Include.NON_NULL)
@@ -114,11 +117,15 @@ public record LedgerSettings(Instant registeredAt, Capacity capacity, Double dis
     public record Plan(String name, BigDecimal perVcoreHour, BigDecimal perGbHour, BigDecimal perGpuHour) {
     }
 
-    /** A tenant's weight, optional discount-rate override and price plan. */
-    public record Tenant(String path, double weight, Double discountOverride, String pricePlan) {
+    /**
+     * A tenant's weight, optional discount-rate override and price plan. {@code discountRateOverride} is named as in the
+     * tenant API; {@code discountOverride}, its earlier name, is still read (deprecated, docs/ingestion.md).
+     */
+    public record Tenant(String path, double weight,
+            @JsonAlias("discountOverride") Double discountRateOverride, String pricePlan) {
         TenantConfig toConfig() {
             return new TenantConfig(TenantPath.parse(path), weight,
-                    discountOverride == null ? OptionalDouble.empty() : OptionalDouble.of(discountOverride),
+                    discountRateOverride == null ? OptionalDouble.empty() : OptionalDouble.of(discountRateOverride),
                     pricePlan);
         }
     }

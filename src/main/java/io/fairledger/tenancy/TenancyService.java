@@ -217,7 +217,7 @@ public class TenancyService {
         }
         for (LedgerSettings.Tenant t : tenants) {
             upsert(cluster, byPath, checkedPath(cluster, t.path()), BigDecimal.valueOf(t.weight()),
-                    t.discountOverride() == null ? null : BigDecimal.valueOf(t.discountOverride()));
+                    t.discountRateOverride() == null ? null : BigDecimal.valueOf(t.discountRateOverride()));
         }
     }
 

@@ -21,6 +21,7 @@ import io.fairledger.core.workflow.FlowTimePlanner;
 import io.fairledger.core.workflow.Workflow;
 import io.fairledger.core.workflow.WorkflowDag;
 import io.fairledger.core.workflow.WorkflowJob;
+import io.fairledger.ingest.schema.EventDecoder;
 import io.fairledger.security.Roles;
 import io.fairledger.tenancy.ClusterEntity;
 import io.fairledger.tenancy.TenancyService;
@@ -57,8 +58,6 @@ import jakarta.ws.rs.core.Response;
 @Consumes(MediaType.APPLICATION_JSON)
 public class AdmissionResource {
 
-    /** How far ahead of the server clock a reported finish may lie (the ingestion decoder's default skew). */
-    private static final Duration MAX_FUTURE_SKEW = Duration.ofMinutes(5);
     private static final String ID = "[A-Za-z0-9][A-Za-z0-9._:@-]{0,199}";
     private static final String ID_MESSAGE = "must be 1-200 letters, digits or . _ : @ -, starting with a letter or digit";
 
@@ -178,7 +177,7 @@ public class AdmissionResource {
             @Valid @NotNull(message = "a JSON body is required") CompletionReport body) {
         Instant now = clock.instant();
         Instant finished = body.finishedAt() == null ? now : body.finishedAt();
-        if (finished.isAfter(now.plus(MAX_FUTURE_SKEW))) {
+        if (finished.isAfter(now.plus(EventDecoder.DEFAULT_MAX_FUTURE_SKEW))) {
             throw new Invalid("finishedAt " + finished + " lies in the future (now " + now + ")");
         }
         AdmissionViews.JobView before = job(cluster, id);

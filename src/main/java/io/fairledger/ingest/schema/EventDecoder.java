@@ -44,7 +44,11 @@ public final class EventDecoder {
     public static final String JSON = "application/json";
     /** Content type of Avro single-object encoding. */
     public static final String AVRO = "application/avro";
-    /** How far ahead of the server clock an event time may be, unless configured otherwise. */
+    /**
+     * How far ahead of the server clock a reported time may be: an event's (a dead letter beyond it) and a job
+     * completion's {@code finishedAt} over HTTP (422 beyond it, {@code admission.rest.AdmissionResource}). The one
+     * clock skew of the server; tests build decoders with others.
+     */
     public static final Duration DEFAULT_MAX_FUTURE_SKEW = Duration.ofMinutes(5);
 
     private static final ObjectMapper MAPPER = JsonMapper.builder()
