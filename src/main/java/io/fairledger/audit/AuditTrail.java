@@ -51,7 +51,10 @@ public class AuditTrail {
         entry.persist();
     }
 
-    /** One change as the API and the portal show it; {@code before} and {@code after} are the JSON documents as recorded. */
+    /**
+     * One change as the API and the portal show it; {@code before} and {@code after} are the JSON documents as
+     * recorded.
+     */
     public record Change(long id, OffsetDateTime at, String actor, String cluster, String subject, String before,
             String after, OffsetDateTime effectiveFrom) {
         static Change of(AuditEntry e) {
