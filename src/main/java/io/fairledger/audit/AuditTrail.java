@@ -51,9 +51,20 @@ public class AuditTrail {
         entry.persist();
     }
 
-    /** The newest entries first, of one cluster or of all when {@code clusterId} is null. */
-    public List<AuditEntry> newest(String clusterId, int limit) {
-        return AuditEntry.newest(clusterId, limit);
+    /**
+     * One change as the API and the portal show it; {@code before} and {@code after} are the JSON documents as
+     * recorded.
+     */
+    public record Change(long id, OffsetDateTime at, String actor, String cluster, String subject, String before,
+            String after, OffsetDateTime effectiveFrom) {
+        static Change of(AuditEntry e) {
+            return new Change(e.id, e.at, e.actor, e.clusterId, e.subject, e.before, e.after, e.effectiveFrom);
+        }
+    }
+
+    /** The newest changes first, of one cluster or of all when {@code clusterId} is null. */
+    public List<Change> newest(String clusterId, int limit) {
+        return AuditEntry.newest(clusterId, limit).stream().map(Change::of).toList();
     }
 
     private String toJson(Object value) {

@@ -3,7 +3,6 @@ package io.fairledger.cli;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
 
-import io.fairledger.FairledgerApplication;
 import io.fairledger.standalone.EmbeddedParts;
 import io.fairledger.standalone.EmbeddedPostgresServer.Durability;
 import io.fairledger.standalone.ExternalDependencies;

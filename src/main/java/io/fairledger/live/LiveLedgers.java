@@ -16,7 +16,7 @@ import io.fairledger.accounting.EndedPeriods;
 import io.fairledger.accounting.StatementService;
 import io.fairledger.core.chargeback.Statement;
 import io.fairledger.observability.MetricNames;
-import io.fairledger.tenancy.ClusterEntity;
+import io.fairledger.tenancy.RegisteredCluster;
 import io.fairledger.tenancy.TenancyService;
 import io.fairledger.errors.Conflict;
 import io.fairledger.errors.NotFound;
@@ -208,15 +208,15 @@ public class LiveLedgers implements EndedPeriods {
                 ? Map.of()
                 : cursor.earliestStoredByCluster(horizon, next);
         boolean changed = false;
-        for (ClusterEntity cluster : tenancy.clusters()) {
-            clusters.put(cluster.id, cluster.ledgerSettings != null);
-            if (cluster.ledgerSettings != null) {
+        for (RegisteredCluster cluster : tenancy.clusters()) {
+            clusters.put(cluster.id(), cluster.hasLedgerSettings());
+            if (cluster.hasLedgerSettings()) {
                 try {
-                    changed |= update(cluster.id, earliest.get(cluster.id), next);
+                    changed |= update(cluster.id(), earliest.get(cluster.id()), next);
                 } catch (RuntimeException e) {
                     // forget the ledger: the next tick builds it again; readers keep the last view
-                    ledgers.remove(cluster.id);
-                    LOG.warnf(e, "live ledger of cluster %s: update failed, rebuilt at the next tick", cluster.id);
+                    ledgers.remove(cluster.id());
+                    LOG.warnf(e, "live ledger of cluster %s: update failed, rebuilt at the next tick", cluster.id());
                 }
             }
         }

@@ -14,16 +14,13 @@ import org.jboss.resteasy.reactive.server.ServerExceptionMapper;
 import io.fairledger.config.FairledgerConfig;
 import io.fairledger.tenancy.LedgerSettings;
 import io.fairledger.accounting.StatementService;
-import io.fairledger.accounting.rest.StatementResource;
 import io.fairledger.admission.AdmissionService;
-import io.fairledger.admission.rest.AdmissionPolicyResource;
-import io.fairledger.audit.rest.AuditResource;
+import io.fairledger.audit.AuditTrail;
 import io.fairledger.errors.AccessDenied;
 import io.fairledger.errors.DomainException;
 import io.fairledger.errors.Invalid;
 import io.fairledger.live.LiveLedgers;
-import io.fairledger.tenancy.rest.ClusterAdminResource;
-import io.fairledger.tenancy.ClusterEntity;
+import io.fairledger.tenancy.RegisteredCluster;
 import io.fairledger.tenancy.ConfigurationChanges;
 import io.fairledger.tenancy.TenancyService;
 import io.fairledger.tenancy.TenantView;
@@ -46,8 +43,8 @@ import jakarta.ws.rs.core.UriInfo;
 /**
  * The admin portal: clusters, each cluster's tenant tree with weights and discount rates editable in place, a what-if
  * preview of a change (the statements and fairness of the recent periods under it, beside today's) before it is
- * applied, the admission policy and the audit trail. Reads and changes go through the admin API's resources, so they
- * are checked, validated and audited exactly as over the API.
+ * applied, the admission policy and the audit trail. Reads and changes go through the services the admin API calls, so
+ * they are validated and audited exactly as over the API; every page needs the admin role, as the admin API does.
  */
 @Path("/portal/admin")
 @Produces(MediaType.TEXT_HTML)
@@ -56,23 +53,23 @@ public class AdminPages {
     /** How many of the latest periods the what-if preview compares. */
     static final int PREVIEW_PERIODS = 6;
 
+    /** How many of the newest audit entries the clusters page shows. */
+    static final int AUDIT_ROWS = 50;
+
     @Inject
     SecurityIdentity identity;
 
     @Inject
-    ClusterAdminResource clusterAdmin;
-
-    @Inject
-    StatementResource statementAdmin;
-
-    @Inject
-    AdmissionPolicyResource policyAdmin;
-
-    @Inject
-    AuditResource auditAdmin;
-
-    @Inject
     TenancyService tenancy;
+
+    @Inject
+    StatementService statements;
+
+    @Inject
+    AdmissionService admission;
+
+    @Inject
+    AuditTrail audit;
 
     @Inject
     ConfigurationChanges changes;
@@ -91,12 +88,12 @@ public class AdminPages {
     public TemplateInstance clusters() {
         Viewer viewer = admin();
         List<PortalModel.ClusterEntry> clusters = new ArrayList<>();
-        for (ClusterEntity c : tenancy.clusters()) {
-            clusters.add(new PortalModel.ClusterEntry(c.id, c.name, String.valueOf(c.resourceManager),
-                    ledgers.find(c.id).map(v -> v.leaves().stream().map(a -> a.path().toString()).toList())
+        for (RegisteredCluster c : tenancy.clusters()) {
+            clusters.add(new PortalModel.ClusterEntry(c.id(), c.name(), String.valueOf(c.resourceManager()),
+                    ledgers.find(c.id()).map(v -> v.leaves().stream().map(a -> a.path().toString()).toList())
                             .orElse(List.of())));
         }
-        return PortalTemplates.admin(viewer, clusters, auditAdmin.changes(null, "50"));
+        return PortalTemplates.admin(viewer, clusters, audit.newest(null, AUDIT_ROWS));
     }
 
     @GET
@@ -104,12 +101,12 @@ public class AdminPages {
     @Operation(hidden = true)
     public TemplateInstance cluster(@PathParam("cluster") String cluster, @QueryParam("applied") String applied) {
         Viewer viewer = admin();
-        List<PortalModel.TenantRow> tenants = clusterAdmin.tenants(cluster).stream()
+        List<PortalModel.TenantRow> tenants = tenancy.tenants(cluster).stream()
                 .map(t -> new PortalModel.TenantRow(t.path(), t.parent(), t.weight(), t.discountRateOverride()))
                 .toList();
         String policy;
         try {
-            AdmissionService.PolicyView p = policyAdmin.get(cluster);
+            AdmissionService.PolicyView p = admission.policy(cluster);
             policy = PolicyWords.of(p);
         } catch (DomainException e) {
             policy = "No admission policy yet: " + e.getMessage();
@@ -132,10 +129,10 @@ public class AdminPages {
         Viewer viewer = admin();
         PortalModel.TenantRow proposed = new PortalModel.TenantRow(required(tenant, "tenant"), null,
                 decimal(weight, "weight", true), decimal(discount, "discount rate", false));
-        TenantView current = clusterAdmin.tenant(cluster, proposed.path());
+        TenantView current = tenancy.tenant(cluster, proposed.path());
         PortalModel.TenantRow today = new PortalModel.TenantRow(current.path(), current.parent(), current.weight(),
                 current.discountRateOverride());
-        LedgerSettings live = statementAdmin.settings(cluster);
+        LedgerSettings live = statements.settings(cluster);
         List<LedgerSettings.Tenant> changed = new ArrayList<>();
         for (LedgerSettings.Tenant t : live.tenants()) {
             changed.add(t.path().equals(proposed.path())
@@ -148,11 +145,11 @@ public class AdminPages {
         }
         WhatIfComparison.Range range = WhatIfComparison.range(live, ledgers.view(cluster), PREVIEW_PERIODS,
                 config.whatIf().maxWindow());
-        List<StatementService.WhatIfPeriod> now = statementAdmin.whatIf(cluster,
-                new StatementResource.WhatIfRequest(range.from(), range.until(), null)).periods();
-        List<StatementService.WhatIfPeriod> then = statementAdmin.whatIf(cluster,
-                new StatementResource.WhatIfRequest(range.from(), range.until(), live.withTenants(changed)))
-                .periods();
+        // the preview's what-ifs stop only at the deadline: the page waits for them
+        List<StatementService.WhatIfPeriod> now = statements.whatIf(cluster, null, range.from(), range.until(),
+                () -> false).periods();
+        List<StatementService.WhatIfPeriod> then = statements.whatIf(cluster, live.withTenants(changed), range.from(),
+                range.until(), () -> false).periods();
         return PortalTemplates.preview(viewer, cluster, proposed, today, WhatIfComparison.compare(now, then));
     }
 

@@ -3,7 +3,7 @@ package io.fairledger.portal;
 import java.util.List;
 
 import io.fairledger.accounting.StatementView;
-import io.fairledger.audit.rest.AuditResource;
+import io.fairledger.audit.AuditTrail;
 import io.fairledger.live.LiveViewsModel;
 import io.quarkus.qute.CheckedTemplate;
 import io.quarkus.qute.TemplateInstance;
@@ -22,7 +22,7 @@ final class PortalTemplates {
             List<StatementView> statements, List<PortalModel.JobRow> jobs, String jobsNote, String chartJson);
 
     static native TemplateInstance admin(Viewer viewer, List<PortalModel.ClusterEntry> clusters,
-            List<AuditResource.Change> audit);
+            List<AuditTrail.Change> audit);
 
     static native TemplateInstance cluster(Viewer viewer, String cluster, List<PortalModel.TenantRow> tenants,
             String policy, String notice);

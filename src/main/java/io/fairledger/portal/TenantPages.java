@@ -18,10 +18,10 @@ import io.fairledger.errors.DomainException;
 import io.fairledger.errors.NotFound;
 import io.fairledger.live.LiveLedgers;
 import io.fairledger.live.LiveView;
-import io.fairledger.live.rest.LedgerViewResource;
 import io.fairledger.live.LiveViewsModel;
+import io.fairledger.live.ScopedLedgerViews;
 import io.fairledger.security.TenantScope;
-import io.fairledger.tenancy.ClusterEntity;
+import io.fairledger.tenancy.RegisteredCluster;
 import io.fairledger.tenancy.TenancyService;
 import io.quarkus.security.identity.SecurityIdentity;
 import jakarta.inject.Inject;
@@ -38,8 +38,9 @@ import io.quarkus.qute.TemplateInstance;
 
 /**
  * The tenant portal: the clusters and tenants a login covers and, per tenant, its numbers as the API gives them. Every
- * number comes through {@link LedgerViewResource}'s methods, so the roles and the {@code fairledger_tenants} claim
- * are applied exactly as for the API: another tenant's page is refused before any of its numbers is read.
+ * number comes through {@link ScopedLedgerViews}, as the API's do, so the {@code fairledger_tenants} claim is applied
+ * exactly as for the API (another tenant's page is refused before any of its numbers is read), and a page needs the
+ * tenant or admin role, as the API's tenant calls do.
  * Sign-in is the web-app OIDC tenant {@code portal} (application.properties); in standalone mode without OIDC,
  * loopback callers are the local admin.
  */
@@ -51,7 +52,7 @@ public class TenantPages {
     SecurityIdentity identity;
 
     @Inject
-    LedgerViewResource ledgerViews;
+    ScopedLedgerViews ledgerViews;
 
     @Inject
     LiveLedgers ledgers;
@@ -93,7 +94,7 @@ public class TenantPages {
         }
         LiveView live = ledgers.view(cluster);
         // periods that start after the latest event have seen nothing yet: the downloads list them, the page does not
-        List<StatementView> ended = ownStatements(cluster, view.tenant()).stream()
+        List<StatementView> ended = ledgerViews.tenantStatements(cluster, view.tenant()).stream()
                 .filter(s -> !s.start().isAfter(live.asOf())).toList();
         List<PortalModel.PeriodRow> periods = PortalModel.periods(view.tenant(), ended, live.openStatement(),
                 live.asOf());
@@ -115,8 +116,7 @@ public class TenantPages {
     @Operation(hidden = true)
     public Response statementsCsv(@PathParam("cluster") String cluster, @PathParam("tenant") String tenant) {
         reader();
-        Response api = ledgerViews.tenantStatements(cluster, tenant, "csv", null);
-        return download(api, cluster, tenant, "csv", "text/csv");
+        return download(ledgerViews.tenantStatementsCsv(cluster, tenant), cluster, tenant, "csv", "text/csv");
     }
 
     @GET
@@ -125,8 +125,8 @@ public class TenantPages {
     @Operation(hidden = true)
     public Response statementsJson(@PathParam("cluster") String cluster, @PathParam("tenant") String tenant) {
         reader();
-        Response api = ledgerViews.tenantStatements(cluster, tenant, "json", null);
-        return download(api, cluster, tenant, "json", MediaType.APPLICATION_JSON);
+        return download(ledgerViews.tenantStatements(cluster, tenant), cluster, tenant, "json",
+                MediaType.APPLICATION_JSON);
     }
 
     /** Standalone mode has no single sign-on session; with OIDC the {@code portal} tenant handles this path. */
@@ -169,31 +169,24 @@ public class TenantPages {
     /** The clusters the login covers, with its tenants in each: every leaf of the books for an admin. */
     private List<PortalModel.ClusterEntry> clusters(TenantScope scope) {
         List<PortalModel.ClusterEntry> out = new ArrayList<>();
-        for (ClusterEntity c : tenancy.clusters()) {
+        for (RegisteredCluster c : tenancy.clusters()) {
             List<String> tenants;
             if (scope.seesAll()) {
-                tenants = ledgers.find(c.id).map(v -> v.leaves().stream().map(a -> a.path().toString()).toList())
+                tenants = ledgers.find(c.id()).map(v -> v.leaves().stream().map(a -> a.path().toString()).toList())
                         .orElse(List.of());
             } else {
-                tenants = List.copyOf(scope.tenants(c.id));
+                tenants = List.copyOf(scope.tenants(c.id()));
             }
             if (scope.seesAll() || !tenants.isEmpty()) {
-                out.add(new PortalModel.ClusterEntry(c.id, c.name, String.valueOf(c.resourceManager), tenants));
+                out.add(new PortalModel.ClusterEntry(c.id(), c.name(), String.valueOf(c.resourceManager()), tenants));
             }
         }
         return out;
     }
 
-    /** The tenant's statements of every period ended by now, as the API's tenant statements call returns them. */
-    @SuppressWarnings("unchecked")
-    private List<StatementView> ownStatements(String cluster, String tenant) {
-        return (List<StatementView>) ledgerViews.tenantStatements(cluster, tenant, "json", null)
-                .getEntity();
-    }
-
-    private static Response download(Response api, String cluster, String tenant, String extension, String type) {
+    private static Response download(Object body, String cluster, String tenant, String extension, String type) {
         String file = "statements-" + cluster + "-" + tenant + "-" + Instant.now().getEpochSecond() + "." + extension;
-        return Response.ok(api.getEntity(), type)
+        return Response.ok(body, type)
                 .header("Content-Disposition", "attachment; filename=\"" + file.replaceAll("[^A-Za-z0-9._-]", "_")
                         + "\"")
                 .build();

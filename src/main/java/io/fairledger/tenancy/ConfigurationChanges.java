@@ -90,7 +90,7 @@ public class ConfigurationChanges {
         Instant effectiveFrom = periods.closeBeforeChange(clusterId);
         TenantEntity existing = TenantEntity.byPath(clusterId, path);
         TenantView before = existing == null ? null : TenantView.of(existing);
-        TenantView after = TenantView.of(tenancy.upsertTenant(clusterId, path, weight, discountRateOverride));
+        TenantView after = tenancy.upsertTenant(clusterId, path, weight, discountRateOverride);
         audit.record(clusterId, "tenant " + path, before, after, effectiveFrom == null ? Instant.now() : effectiveFrom);
         return after;
     }

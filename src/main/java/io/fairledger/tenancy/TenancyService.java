@@ -36,7 +36,7 @@ public class TenancyService {
 
     /** Registers a new cluster; 409 if the id is taken. */
     @Transactional
-    public ClusterEntity register(String id, String name, ResourceManagerKind kind, BigDecimal discountRate) {
+    ClusterEntity register(String id, String name, ResourceManagerKind kind, BigDecimal discountRate) {
         if (ClusterEntity.findById(id) != null) {
             throw new Conflict("cluster '" + id + "' is already registered");
         }
@@ -63,7 +63,7 @@ public class TenancyService {
     @Transactional
     public Map<String, Instant> registrations() {
         Map<String, Instant> out = new HashMap<>();
-        for (ClusterEntity cluster : clusters()) {
+        for (ClusterEntity cluster : clusterEntities()) {
             Instant registeredAt = Instant.MIN;
             if (cluster.ledgerSettings != null) {
                 try {
@@ -80,11 +80,21 @@ public class TenancyService {
         return out;
     }
 
-    public List<ClusterEntity> clusters() {
+    /** Every registered cluster, by id. */
+    public List<RegisteredCluster> clusters() {
+        return clusterEntities().stream().map(RegisteredCluster::of).toList();
+    }
+
+    /** A registered cluster; {@code NotFound} when there is none with that id. */
+    public RegisteredCluster cluster(String id) {
+        return RegisteredCluster.of(entity(id));
+    }
+
+    private static List<ClusterEntity> clusterEntities() {
         return ClusterEntity.listAll(io.quarkus.panache.common.Sort.by("id"));
     }
 
-    public ClusterEntity cluster(String id) {
+    ClusterEntity entity(String id) {
         ClusterEntity cluster = ClusterEntity.findById(id);
         if (cluster == null) {
             throw new NotFound("no cluster '" + id + "' is registered");
@@ -108,12 +118,12 @@ public class TenancyService {
 
     /** Whether the cluster has ledger settings yet. */
     public boolean hasLedgerSettings(String clusterId) {
-        return cluster(clusterId).ledgerSettings != null;
+        return entity(clusterId).ledgerSettings != null;
     }
 
     /** The cluster's ledger settings with its current tenant tree; {@code Conflict} when it has none yet. */
     public LedgerSettings ledgerSettings(String clusterId) {
-        ClusterEntity cluster = cluster(clusterId);
+        ClusterEntity cluster = entity(clusterId);
         if (cluster.ledgerSettings == null) {
             throw new Conflict("cluster '" + clusterId + "' has no ledger settings yet: PUT them to "
                     + "/api/v1/admin/clusters/" + clusterId + "/ledger-settings");
@@ -125,7 +135,7 @@ public class TenancyService {
             throw new IllegalStateException("stored ledger settings of " + clusterId + " are unreadable", e);
         }
         List<LedgerSettings.Tenant> tenants = new ArrayList<>();
-        for (TenantEntity t : tenants(clusterId)) {
+        for (TenantEntity t : TenantEntity.ofCluster(clusterId)) {
             if (!t.path.equals("root")) {
                 tenants.add(new LedgerSettings.Tenant(t.path, t.weight.doubleValue(),
                         t.discountRateOverride == null ? null : t.discountRateOverride.doubleValue(), ""));
@@ -137,11 +147,20 @@ public class TenancyService {
         return inForce.withTenants(tenants);
     }
 
+    /** Every registered cluster as the admin API shows it ({@link #view(String)}), by id. */
+    public List<ClusterView> views() {
+        return clusterEntities().stream().map(this::view).toList();
+    }
+
     /**
      * The cluster as the admin API shows it, with the discount rate its ledger uses: the ledger settings' rate, or the
      * registration's when the settings name none (the ledger then uses it) or there are none yet.
      */
-    public ClusterView view(ClusterEntity cluster) {
+    public ClusterView view(String clusterId) {
+        return view(entity(clusterId));
+    }
+
+    private ClusterView view(ClusterEntity cluster) {
         BigDecimal rate = cluster.discountRate;
         if (cluster.ledgerSettings != null) {
             try {
@@ -161,24 +180,26 @@ public class TenancyService {
     @Transactional
     void storeLedgerSettings(String clusterId, LedgerSettings settings) {
         try {
-            cluster(clusterId).ledgerSettings = json.writeValueAsString(settings.withTenants(null));
+            entity(clusterId).ledgerSettings = json.writeValueAsString(settings.withTenants(null));
         } catch (JsonProcessingException e) {
             throw new IllegalStateException("cannot serialise ledger settings", e);
         }
     }
 
-    public List<TenantEntity> tenants(String clusterId) {
-        cluster(clusterId);
-        return TenantEntity.ofCluster(clusterId);
+    /** The cluster's tenant tree; {@code NotFound} when there is no such cluster. */
+    public List<TenantView> tenants(String clusterId) {
+        entity(clusterId);
+        return TenantEntity.ofCluster(clusterId).stream().map(TenantView::of).toList();
     }
 
-    public TenantEntity tenant(String clusterId, String path) {
-        cluster(clusterId);
+    /** One tenant of the cluster; {@code NotFound} when there is no such cluster or tenant. */
+    public TenantView tenant(String clusterId, String path) {
+        entity(clusterId);
         TenantEntity tenant = TenantEntity.byPath(clusterId, path);
         if (tenant == null) {
             throw new NotFound("cluster '" + clusterId + "' has no tenant '" + path + "'");
         }
-        return tenant;
+        return TenantView.of(tenant);
     }
 
     /**
@@ -186,9 +207,9 @@ public class TenancyService {
      * queues; an existing tenant keeps its override when none is given.
      */
     @Transactional
-    public TenantEntity upsertTenant(String clusterId, String path, BigDecimal weight,
+    public TenantView upsertTenant(String clusterId, String path, BigDecimal weight,
             BigDecimal discountRateOverride) {
-        ClusterEntity cluster = cluster(clusterId);
+        ClusterEntity cluster = entity(clusterId);
         Map<String, TenantEntity> byPath = new HashMap<>();
         for (String known : TenantPath.parse(checkedPath(cluster, path)).ancestors(cluster.resourceManager
                 .pathSyntax())) {
@@ -201,7 +222,7 @@ public class TenancyService {
         if (existing != null) {
             byPath.put(path, existing);
         }
-        return upsert(cluster, byPath, path, weight, discountRateOverride);
+        return TenantView.of(upsert(cluster, byPath, path, weight, discountRateOverride));
     }
 
     /**
@@ -210,7 +231,7 @@ public class TenancyService {
      */
     @Transactional
     public void upsertTenants(String clusterId, List<LedgerSettings.Tenant> tenants) {
-        ClusterEntity cluster = cluster(clusterId);
+        ClusterEntity cluster = entity(clusterId);
         Map<String, TenantEntity> byPath = new HashMap<>();
         for (TenantEntity t : TenantEntity.ofCluster(clusterId)) {
             byPath.put(t.path, t);

@@ -121,11 +121,6 @@ public class StatementResource {
         return statements.whatIf(clusterId, body.settings(), body.from(), body.until(), response::closed);
     }
 
-    /** A what-if for a caller in this server (the portal's preview), which stops only at the deadline. */
-    public StatementService.WhatIf whatIf(String clusterId, WhatIfRequest body) {
-        return statements.whatIf(clusterId, body.settings(), body.from(), body.until(), () -> false);
-    }
-
     private static Instant instant(String text) {
         if (text == null || text.isBlank()) {
             return Instant.now();

@@ -23,7 +23,7 @@ import io.fairledger.core.workflow.WorkflowDag;
 import io.fairledger.core.workflow.WorkflowJob;
 import io.fairledger.ingest.schema.EventDecoder;
 import io.fairledger.security.Roles;
-import io.fairledger.tenancy.ClusterEntity;
+import io.fairledger.tenancy.RegisteredCluster;
 import io.fairledger.tenancy.TenancyService;
 import io.fairledger.errors.Conflict;
 import io.fairledger.errors.NotFound;
@@ -121,8 +121,7 @@ public class AdmissionResource {
     @APIResponse(responseCode = "422", description = "Not exactly one deadline, a deadline already past, or an invalid tenant path")
     public Response submit(@PathParam("cluster") String cluster,
             @Valid @NotNull(message = "a JSON body is required") JobSubmission body) {
-        ClusterEntity entity = tenancy.cluster(cluster);
-        checkTenant(entity, body.tenant());
+        checkTenant(tenancy.cluster(cluster), body.tenant());
         Instant now = clock.instant();
         long deadlineMillis;
         if ((body.deadlineSeconds() == null) == (body.deadlineAt() == null)) {
@@ -205,8 +204,7 @@ public class AdmissionResource {
     @APIResponse(responseCode = "422", description = "A dependency cycle (named), a duplicate or unknown job id, or too many slots")
     public Response submitWorkflow(@PathParam("cluster") String cluster,
             @Valid @NotNull(message = "a JSON body is required") WorkflowSubmission body) {
-        ClusterEntity entity = tenancy.cluster(cluster);
-        checkTenant(entity, body.tenant());
+        checkTenant(tenancy.cluster(cluster), body.tenant());
         double slot = body.slotSeconds() == null ? FlowTimePlanner.DEFAULT_SLOT_SECONDS : body.slotSeconds();
         double slack = body.deadlineSlackSeconds() == null
                 ? FlowTimePlanner.DEFAULT_DEADLINE_SLACK_SECONDS
@@ -254,11 +252,11 @@ public class AdmissionResource {
         return view;
     }
 
-    private static void checkTenant(ClusterEntity cluster, String tenant) {
+    private static void checkTenant(RegisteredCluster cluster, String tenant) {
         if (tenant == null || tenant.isEmpty()) {
             return;
         }
-        String problem = TenantPath.problem(cluster.resourceManager.pathSyntax(), tenant);
+        String problem = TenantPath.problem(cluster.resourceManager().pathSyntax(), tenant);
         if (problem != null) {
             throw new Invalid(problem);
         }

@@ -1,9 +1,7 @@
 package io.fairledger.audit.rest;
 
-import java.time.OffsetDateTime;
 import java.util.List;
 
-import io.fairledger.audit.AuditEntry;
 import io.fairledger.audit.AuditTrail;
 import io.fairledger.security.Roles;
 import io.fairledger.web.QueryParameters;
@@ -26,22 +24,13 @@ public class AuditResource {
     @Inject
     AuditTrail audit;
 
-    /** One change as the API shows it; {@code before} and {@code after} are the JSON documents as recorded. */
-    public record Change(long id, OffsetDateTime at, String actor, String cluster, String subject, String before,
-            String after, OffsetDateTime effectiveFrom) {
-        static Change of(AuditEntry e) {
-            return new Change(e.id, e.at, e.actor, e.clusterId, e.subject, e.before, e.after, e.effectiveFrom);
-        }
-    }
-
     @GET
     @Operation(summary = "Administrative changes, newest first, of one cluster or of all")
     @APIResponse(responseCode = "200", description = "who changed what, when, before and after, effective from")
     @APIResponse(responseCode = "400", description = "limit is not an integer")
     @APIResponse(responseCode = "422", description = "limit is not from 1 to 1000")
-    public List<Change> changes(@QueryParam("cluster") String clusterId,
+    public List<AuditTrail.Change> changes(@QueryParam("cluster") String clusterId,
             @QueryParam("limit") String limit) {
-        return audit.newest(clusterId, QueryParameters.integer("limit", limit, 100, 1, 1000)).stream()
-                .map(Change::of).toList();
+        return audit.newest(clusterId, QueryParameters.integer("limit", limit, 100, 1, 1000));
     }
 }

@@ -74,7 +74,7 @@ public class ClusterAdminResource {
     @Operation(summary = "Every registered cluster")
     @APIResponse(responseCode = "200", description = "the clusters")
     public List<ClusterView> clusters() {
-        return tenancy.clusters().stream().map(tenancy::view).toList();
+        return tenancy.views();
     }
 
     @GET
@@ -83,7 +83,7 @@ public class ClusterAdminResource {
     @APIResponse(responseCode = "200", description = "the cluster")
     @APIResponse(responseCode = "404", description = "no such cluster")
     public ClusterView cluster(@PathParam("clusterId") String clusterId) {
-        return tenancy.view(tenancy.cluster(clusterId));
+        return tenancy.view(clusterId);
     }
 
     @GET
@@ -92,7 +92,7 @@ public class ClusterAdminResource {
     @APIResponse(responseCode = "200", description = "every node, in path order")
     @APIResponse(responseCode = "404", description = "no such cluster")
     public List<TenantView> tenants(@PathParam("clusterId") String clusterId) {
-        return tenancy.tenants(clusterId).stream().map(TenantView::of).toList();
+        return tenancy.tenants(clusterId);
     }
 
     @GET
@@ -101,7 +101,7 @@ public class ClusterAdminResource {
     @APIResponse(responseCode = "200", description = "the tenant")
     @APIResponse(responseCode = "404", description = "no such cluster or tenant")
     public TenantView tenant(@PathParam("clusterId") String clusterId, @PathParam("path") String path) {
-        return TenantView.of(tenancy.tenant(clusterId, path));
+        return tenancy.tenant(clusterId, path);
     }
 
     /**

@@ -1,4 +1,4 @@
-package io.fairledger;
+package io.fairledger.cli;
 
 import io.quarkus.runtime.Quarkus;
 import io.quarkus.runtime.QuarkusApplication;

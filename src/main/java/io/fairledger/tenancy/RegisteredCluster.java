@@ -1,0 +1,13 @@
+package io.fairledger.tenancy;
+
+/**
+ * A registered cluster as the other packages see it: an immutable copy of what they need of its row, so that no
+ * entity (and no unsaved change to one) leaves this package.
+ */
+public record RegisteredCluster(String id, String name, ResourceManagerKind resourceManager,
+        boolean hasLedgerSettings) {
+
+    static RegisteredCluster of(ClusterEntity c) {
+        return new RegisteredCluster(c.id, c.name, c.resourceManager, c.ledgerSettings != null);
+    }
+}
