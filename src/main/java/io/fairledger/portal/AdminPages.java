@@ -13,7 +13,7 @@ import org.jboss.resteasy.reactive.server.ServerExceptionMapper;
 
 import io.fairledger.config.FairledgerConfig;
 import io.fairledger.tenancy.LedgerSettings;
-import io.fairledger.accounting.StatementService;
+import io.fairledger.accounting.WhatIfService;
 import io.fairledger.accounting.rest.StatementResource;
 import io.fairledger.admission.AdmissionService;
 import io.fairledger.admission.rest.AdmissionPolicyResource;
@@ -148,9 +148,9 @@ public class AdminPages {
         }
         WhatIfComparison.Range range = WhatIfComparison.range(live, ledgers.view(cluster), PREVIEW_PERIODS,
                 config.whatIf().maxWindow());
-        List<StatementService.WhatIfPeriod> now = statementAdmin.whatIf(cluster,
+        List<WhatIfService.WhatIfPeriod> now = statementAdmin.whatIf(cluster,
                 new StatementResource.WhatIfRequest(range.from(), range.until(), null)).periods();
-        List<StatementService.WhatIfPeriod> then = statementAdmin.whatIf(cluster,
+        List<WhatIfService.WhatIfPeriod> then = statementAdmin.whatIf(cluster,
                 new StatementResource.WhatIfRequest(range.from(), range.until(), live.withTenants(changed)))
                 .periods();
         return PortalTemplates.preview(viewer, cluster, proposed, today, WhatIfComparison.compare(now, then));

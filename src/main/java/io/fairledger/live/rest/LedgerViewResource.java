@@ -3,6 +3,7 @@ package io.fairledger.live.rest;
 import java.util.List;
 
 import io.fairledger.live.LiveViewsModel;
+import io.fairledger.accounting.SettingsInForce;
 import io.fairledger.accounting.StatementService;
 import io.fairledger.accounting.StatementView;
 import io.fairledger.core.ledger.TenantAccount;
@@ -50,6 +51,9 @@ public class LedgerViewResource {
 
     @Inject
     StatementService statements;
+
+    @Inject
+    SettingsInForce inForce;
 
     @GET
     @Path("fairness")
@@ -127,7 +131,7 @@ public class LedgerViewResource {
         List<StatementView> mine = statements.statementsOf(clusterId, own, true, java.time.Instant.now()).stream()
                 .map(StatementView::withoutTotal).toList();
         if (StatementFormat.csv(format, accept)) {
-            return Response.ok(StatementCsv.write(mine, statements.settings(clusterId).currency()), "text/csv")
+            return Response.ok(StatementCsv.write(mine, inForce.settings(clusterId).currency()), "text/csv")
                     .build();
         }
         return Response.ok(mine, MediaType.APPLICATION_JSON).build();
