@@ -20,7 +20,7 @@ import jakarta.inject.Inject;
 /**
  * A cluster's statements as read: closed periods as stored, read and never recomputed, then the periods that have
  * ended but are not closed yet ({@code provisional}), as the live ledger states them ({@link EndedPeriods}): no request
- * replays the facts. Periods are closed by {@link PeriodClosing}; what-ifs are {@link WhatIfService}'s.
+ * replays the facts. Periods are closed by {@link ClosingService}; what-ifs are {@link WhatIfService}'s.
  */
 @ApplicationScoped
 public class StatementService {

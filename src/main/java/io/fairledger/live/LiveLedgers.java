@@ -13,7 +13,7 @@ import java.util.concurrent.atomic.AtomicLong;
 
 import io.fairledger.tenancy.LedgerSettings;
 import io.fairledger.accounting.EndedPeriods;
-import io.fairledger.accounting.PeriodClosing;
+import io.fairledger.accounting.ClosingService;
 import io.fairledger.accounting.SettingsInForce;
 import io.fairledger.core.chargeback.Statement;
 import io.fairledger.observability.MetricNames;
@@ -58,7 +58,7 @@ public class LiveLedgers implements EndedPeriods {
     SettingsInForce inForce;
 
     @Inject
-    PeriodClosing closing;
+    ClosingService closing;
 
     @Inject
     BoundedReplays replays;

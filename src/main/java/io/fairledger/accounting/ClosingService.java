@@ -28,9 +28,9 @@ import org.jboss.logging.Logger;
  * ({@link ClosedStatementTable}).
  */
 @ApplicationScoped
-public class PeriodClosing implements ClosablePeriods {
+public class ClosingService implements ClosablePeriods {
 
-    private static final Logger LOG = Logger.getLogger(PeriodClosing.class);
+    private static final Logger LOG = Logger.getLogger(ClosingService.class);
 
     @Inject
     TenancyService tenancy;
