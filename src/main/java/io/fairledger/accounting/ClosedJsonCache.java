@@ -26,9 +26,9 @@ final class ClosedJsonCache {
     }
 
     /**
-     * The closed statements of {@code clusterId} ({@code reads}) ending at or before {@code endMs}, in period order, each with its
-     * JSON text: held ones from here (PostgreSQL does not read them), the others as read, then held if the bound
-     * allows it.
+     * The closed statements of {@code clusterId} ({@code reads}) ending at or before {@code endMs}, in period order,
+     * each with its JSON text: held ones from here (PostgreSQL does not read them), the others as read, then held if
+     * the bound allows it.
      */
     List<ClosedStatementReads.ApiJson> texts(String clusterId, ClosedStatementReads reads, long endMs) {
         List<ClosedStatementReads.ApiJson> out = new ArrayList<>();

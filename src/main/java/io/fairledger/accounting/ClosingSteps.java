@@ -72,7 +72,10 @@ final class ClosingSteps implements Consumer<StoredTransaction> {
     private long due;
     private long watermark = Long.MIN_VALUE;
     private Long last;
-    /** The position after which the transactions are taken: {@link PeriodCloser#BEFORE_ANY} unless {@link #resumeAfter}. */
+    /**
+     * The position after which the transactions are taken: {@link PeriodCloser#BEFORE_ANY} unless
+     * {@link #resumeAfter}.
+     */
     private long after = BEFORE_ANY;
 
     private ClosingSteps(LedgerSettings settings, List<ClosedPeriod> closed) {
@@ -99,12 +102,13 @@ final class ClosingSteps implements Consumer<StoredTransaction> {
      * steps of the same pass recompute its period again and find nothing left to issue, as the pass from the first
      * transaction does for every late fact ever stored).
      */
-    void resumeAfter(long position, long watermark) {
+    private void resumeAfter(long position, long watermark) {
         this.after = position;
         this.last = position;
         this.watermark = watermark;
     }
 
+    /** Takes the next transaction in position order. */
     @Override
     public void accept(StoredTransaction t) {
         Map.Entry<Long, long[]> before = closings.lowerEntry(t.position());
@@ -121,7 +125,7 @@ final class ClosingSteps implements Consumer<StoredTransaction> {
     }
 
     /** At the last position, every period ended by the watermark. */
-    void closeEnded() {
+    private void closeEnded() {
         if (last == null) {
             return;
         }
@@ -139,7 +143,10 @@ final class ClosingSteps implements Consumer<StoredTransaction> {
         due = nextToClose(settings, closedUntil).end() + lateness;
     }
 
-    /** The earliest event time stored after each closing position, where it is before the end of a period closed there. */
+    /**
+     * The earliest event time stored after each closing position, where it is before the end of a period closed
+     * there.
+     */
     private Map<Long, Long> lateSince() {
         Map<Long, Long> out = new HashMap<>();
         long earliest = Long.MAX_VALUE;

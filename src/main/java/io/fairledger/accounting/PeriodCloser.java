@@ -35,18 +35,18 @@ import io.fairledger.tenancy.LedgerSettings;
  *
  * <p>
  * <b>Late facts.</b> A fact for a closed period (stored after the period's position, for an instant before its end)
- * changes that period's recomputation under the settings stored with it (not today's); {@link StatementAdjustments} turns
- * the difference into adjustment lines carried by the next period to close.
+ * changes that period's recomputation under the settings stored with it (not today's); {@link StatementAdjustments}
+ * turns the difference into adjustment lines carried by the next period to close.
  *
  * <p>
  * <b>Cost.</b> Nothing holds the facts. The closing positions and the late facts are found from the transactions alone
  * (position, earliest and latest event time: memory per closed period), and only from those stored after the latest
  * position a period was closed at, with the watermark there (one read of the latest event time stored up to it): a
- * close costs what was stored since the last one, not every fact of the cluster. The periods closing at one position
- * are stated by one replay of the facts stored up to it, and each closed period that received a late fact is
- * recomputed by one replay per distinct stored settings; each replay starts from the newest usable stored ledger state
- * ({@link StoredFacts#newestState}), or from the registration, and streams the facts after it one instant at a time
- * ({@link StreamedReplay}).
+ * close costs what was stored since the last one, not every fact of the cluster ({@link ClosingSteps}). The periods
+ * closing at one position are stated by one replay of the facts stored up to it, and each closed period that received
+ * a late fact is recomputed by one replay per distinct stored settings; each replay starts from the newest usable
+ * stored ledger state ({@link StoredFacts#newestState}), or from the registration, and streams the facts after it one
+ * instant at a time ({@link StreamedReplay}).
  */
 public final class PeriodCloser {
 
