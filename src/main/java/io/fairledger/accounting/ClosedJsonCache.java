@@ -1,5 +1,7 @@
 package io.fairledger.accounting;
 
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -21,6 +23,24 @@ final class ClosedJsonCache {
     /** A cache holding at most {@code capacityBytes} of text; 0 holds none. */
     ClosedJsonCache(long capacityBytes) {
         this.capacityBytes = capacityBytes;
+    }
+
+    /**
+     * The closed statements of {@code clusterId} ({@code reads}) ending at or before {@code endMs}, in period order,
+     * each with its JSON text: held ones from here (PostgreSQL does not read them), the others as read, then held if
+     * the bound allows it.
+     */
+    List<ClosedStatementReads.ApiJson> texts(String clusterId, ClosedStatementReads reads, long endMs) {
+        List<ClosedStatementReads.ApiJson> out = new ArrayList<>();
+        for (ClosedStatementReads.ApiJson c : reads.apiJson(endMs, periodsOf(clusterId))) {
+            if (c.text() == null) {
+                out.add(new ClosedStatementReads.ApiJson(c.period(), c.end(), get(clusterId, c.period())));
+            } else {
+                put(clusterId, c.period(), c.text());
+                out.add(c);
+            }
+        }
+        return out;
     }
 
     /** The periods of {@code clusterId} whose text is held. */

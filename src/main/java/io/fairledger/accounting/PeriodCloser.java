@@ -8,7 +8,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
-import java.util.TreeMap;
 import java.util.function.Consumer;
 
 import io.fairledger.core.chargeback.Period;
@@ -36,18 +35,18 @@ import io.fairledger.tenancy.LedgerSettings;
  *
  * <p>
  * <b>Late facts.</b> A fact for a closed period (stored after the period's position, for an instant before its end)
- * changes that period's recomputation under the settings stored with it (not today's); {@link LateAdjustments} turns
- * the difference into adjustment lines carried by the next period to close.
+ * changes that period's recomputation under the settings stored with it (not today's); {@link StatementAdjustments}
+ * turns the difference into adjustment lines carried by the next period to close.
  *
  * <p>
  * <b>Cost.</b> Nothing holds the facts. The closing positions and the late facts are found from the transactions alone
  * (position, earliest and latest event time: memory per closed period), and only from those stored after the latest
  * position a period was closed at, with the watermark there (one read of the latest event time stored up to it): a
- * close costs what was stored since the last one, not every fact of the cluster. The periods closing at one position
- * are stated by one replay of the facts stored up to it, and each closed period that received a late fact is
- * recomputed by one replay per distinct stored settings; each replay starts from the newest usable stored ledger state
- * ({@link StoredFacts#newestState}), or from the registration, and streams the facts after it one instant at a time
- * ({@link StreamedReplay}).
+ * close costs what was stored since the last one, not every fact of the cluster ({@link ClosingSteps}). The periods
+ * closing at one position are stated by one replay of the facts stored up to it, and each closed period that received
+ * a late fact is recomputed by one replay per distinct stored settings; each replay starts from the newest usable
+ * stored ledger state ({@link StoredFacts#newestState}), or from the registration, and streams the facts after it one
+ * instant at a time ({@link StreamedReplay}).
  */
 public final class PeriodCloser {
 
@@ -97,15 +96,6 @@ public final class PeriodCloser {
         Optional<StoredLedgerStates.State> newestState(LedgerSettings settings, long position);
     }
 
-    /**
-     * Periods to close at {@code position}: those not closed yet ending at or before {@code through}.
-     *
-     * @param lateSince by the position of closed periods that may have received a late fact: the earliest event time
-     *                  among the facts stored after that position up to {@code position}
-     */
-    private record Step(long position, long through, Map<Long, Long> lateSince) {
-    }
-
     /** The position before every transaction: {@link StoredFacts#forEachTransactionAfter} it reads them all. */
     public static final long BEFORE_ANY = -1L;
 
@@ -127,7 +117,7 @@ public final class PeriodCloser {
      * @return the periods closed now, in order
      */
     public List<ClosedPeriod> closeDue(LedgerSettings settings) {
-        return close(settings, steps(settings, false));
+        return close(settings, ClosingSteps.of(settings, store.closed(), facts, false));
     }
 
     /**
@@ -137,138 +127,14 @@ public final class PeriodCloser {
      * @return the start of the open period, from which the change takes effect
      */
     public Instant closeEnded(LedgerSettings settings) {
-        close(settings, steps(settings, true));
+        close(settings, ClosingSteps.of(settings, store.closed(), facts, true));
         return Instant.ofEpochMilli(nextToClose(settings, closedUntil(store.closed())).start());
     }
 
-    /**
-     * Where periods close, from one pass over the transactions: at each position that brings the watermark past the
-     * next period's end plus the lateness (then, with {@code ended}, at the last position every period ended by the
-     * watermark). The pass starts after the latest position a period was closed at, with the watermark there
-     * ({@link Planner#resumeAfter}), so it reads only the transactions stored since; from the first transaction when
-     * nothing is closed yet, or when that watermark is at or past the next due instant already (a settings change moved
-     * the schedule or shortened the lateness: the rule then closes at the first position that passed it). For each,
-     * which closed periods may have received a late fact by then: the earliest event time stored after each closing
-     * position is kept per range between two closing positions, so a look costs one entry per closing position.
-     */
-    private List<Step> steps(LedgerSettings settings, boolean ended) {
-        List<ClosedPeriod> closed = store.closed();
-        Planner planner = new Planner(settings, closed);
-        if (!closed.isEmpty()) {
-            long last = closed.stream().mapToLong(ClosedPeriod::position).max().orElseThrow();
-            long watermark = facts.latestStored(last).orElse(Long.MIN_VALUE);
-            if (watermark < planner.due) {
-                planner.resumeAfter(last, watermark);
-            }
-        }
-        facts.forEachTransactionAfter(planner.after, planner);
-        if (ended) {
-            planner.closeEnded();
-        }
-        return planner.steps;
-    }
-
-    /** {@link #steps}: takes the transactions in position order. */
-    private static final class Planner implements Consumer<StoredTransaction> {
-
-        private final LedgerSettings settings;
-        private final long lateness;
-        private final PeriodSchedule schedule;
-        /**
-         * By closing position: {latest end of the periods closed there, earliest event time stored after it and up to
-         * the next closing position}.
-         */
-        private final TreeMap<Long, long[]> closings = new TreeMap<>();
-        private final List<Step> steps = new ArrayList<>();
-        private Instant closedUntil;
-        private long due;
-        private long watermark = Long.MIN_VALUE;
-        private Long last;
-        /** The position after which the transactions are taken: {@link #BEFORE_ANY} unless {@link #resumeAfter}. */
-        private long after = BEFORE_ANY;
-
-        Planner(LedgerSettings settings, List<ClosedPeriod> closed) {
-            this.settings = settings;
-            this.lateness = settings.lateness().toMillis();
-            this.schedule = schedule(settings);
-            for (ClosedPeriod c : closed) {
-                closings.merge(c.position(), new long[]{c.statement().end().toEpochMilli(), Long.MAX_VALUE},
-                        (x, y) -> new long[]{Math.max(x[0], y[0]), Long.MAX_VALUE});
-            }
-            closedUntil = closedUntil(closed);
-            due = nextToClose(settings, closedUntil).end() + lateness;
-        }
-
-        /**
-         * Starts after {@code position}, the latest position a period was closed at, where the watermark was
-         * {@code watermark}, below the next due instant. The pass from the first transaction finds the same steps: up
-         * to that position it closes nothing more (the watermark only grows, and it is below the next due instant
-         * there); and the late facts stored up to it were found by the step at that position, which recomputed their
-         * periods from every fact stored up to it and issued the differences, so that for every closed period its
-         * statement plus the adjustments issued for it is what the facts stored up to that position say. Only a fact
-         * stored after it, for an instant before a closed period's end, can call for an adjustment: the closing
-         * positions start with no earliest event time after them, and the first step after such a fact finds it (later
-         * steps of the same pass recompute its period again and find nothing left to issue, as the pass from the first
-         * transaction does for every late fact ever stored).
-         */
-        void resumeAfter(long position, long watermark) {
-            this.after = position;
-            this.last = position;
-            this.watermark = watermark;
-        }
-
-        @Override
-        public void accept(StoredTransaction t) {
-            Map.Entry<Long, long[]> before = closings.lowerEntry(t.position());
-            if (before != null) {
-                before.getValue()[1] = Math.min(before.getValue()[1], t.earliest());
-            }
-            watermark = Math.max(watermark, t.latest());
-            last = t.position();
-            if (watermark >= due) {
-                // every period whose end plus the lateness the watermark has reached: those ending by the start of
-                // the period that holds watermark - lateness
-                closeAt(t.position(), schedule.periodOf(watermark - lateness).start());
-            }
-        }
-
-        /** At the last position, every period ended by the watermark. */
-        void closeEnded() {
-            if (last == null) {
-                return;
-            }
-            long through = schedule.periodOf(watermark).start();
-            if (nextToClose(settings, closedUntil).end() <= through) {
-                closeAt(last, through);
-            }
-        }
-
-        private void closeAt(long position, long through) {
-            steps.add(new Step(position, through, lateSince()));
-            closings.merge(position, new long[]{through, Long.MAX_VALUE},
-                    (x, y) -> new long[]{Math.max(x[0], y[0]), x[1]});
-            closedUntil = Instant.ofEpochMilli(through);
-            due = nextToClose(settings, closedUntil).end() + lateness;
-        }
-
-        /** The earliest event time stored after each closing position, where it is before the end of a period closed there. */
-        private Map<Long, Long> lateSince() {
-            Map<Long, Long> out = new HashMap<>();
-            long earliest = Long.MAX_VALUE;
-            for (Map.Entry<Long, long[]> e : closings.descendingMap().entrySet()) {
-                earliest = Math.min(earliest, e.getValue()[1]);
-                if (earliest < e.getValue()[0]) {
-                    out.put(e.getKey(), earliest);
-                }
-            }
-            return out;
-        }
-    }
-
-    private List<ClosedPeriod> close(LedgerSettings settings, List<Step> steps) {
+    private List<ClosedPeriod> close(LedgerSettings settings, List<ClosingSteps.Step> steps) {
         List<ClosedPeriod> closed = new ArrayList<>(store.closed());
         List<ClosedPeriod> out = new ArrayList<>();
-        for (Step step : steps) {
+        for (ClosingSteps.Step step : steps) {
             out.addAll(closeThrough(step, settings, closed));
         }
         return out;
@@ -279,12 +145,13 @@ public final class PeriodCloser {
      * replay of the facts stored up to it; the first of them carries the adjustments due for earlier closed periods
      * (the others, computed from the same facts, have none left to carry). Adds them to {@code closed}.
      */
-    private List<ClosedPeriod> closeThrough(Step step, LedgerSettings settings, List<ClosedPeriod> closed) {
+    private List<ClosedPeriod> closeThrough(ClosingSteps.Step step, LedgerSettings settings,
+            List<ClosedPeriod> closed) {
         Instant closedUntil = closedUntil(closed);
         if (nextToClose(settings, closedUntil).end() > step.through()) {
             return List.of();
         }
-        Map<String, List<StatementView.Adjustment>> due = LateAdjustments.due(
+        Map<String, List<StatementView.Adjustment>> due = StatementAdjustments.due(
                 closed.stream().map(ClosedPeriod::statement).toList(), recomputed(closed, step));
         List<ClosedPeriod> out = new ArrayList<>();
         for (Statement s : statements(settings, step.position(), step.through())) {
@@ -292,7 +159,7 @@ public final class PeriodCloser {
             if (closedUntil != null && !view.end().isAfter(closedUntil)) {
                 continue;
             }
-            StatementView closing = LateAdjustments.carry(view, out.isEmpty() ? due : Map.of());
+            StatementView closing = StatementAdjustments.carry(view, out.isEmpty() ? due : Map.of());
             ClosedPeriod c = store.store(new ClosedPeriod(closing, settings, step.position()));
             closed.add(c);
             out.add(c);
@@ -317,7 +184,8 @@ public final class PeriodCloser {
         return replay.statementsThrough(through);
     }
 
-    private static PeriodSchedule schedule(LedgerSettings settings) {
+    /** The period schedule of {@code settings}. */
+    static PeriodSchedule schedule(LedgerSettings settings) {
         return settings.toReplayConfig("schedule", settings.registeredAt()).periods();
     }
 
@@ -331,7 +199,8 @@ public final class PeriodCloser {
         return nextToClose(settings, closedUntil(closed));
     }
 
-    private static Period nextToClose(LedgerSettings settings, Instant closedUntil) {
+    /** The earliest period under {@code settings}' schedule not closed by {@code closedUntil} (null: none closed). */
+    static Period nextToClose(LedgerSettings settings, Instant closedUntil) {
         return schedule(settings).periodOf(
                 closedUntil == null ? settings.registeredAt().toEpochMilli() : closedUntil.toEpochMilli());
     }
@@ -340,7 +209,7 @@ public final class PeriodCloser {
      * The closed periods that received a late fact by the step's position, recomputed from the facts stored up to it
      * under the settings stored with each, by period id.
      */
-    private Map<String, StatementView> recomputed(List<ClosedPeriod> closed, Step step) {
+    private Map<String, StatementView> recomputed(List<ClosedPeriod> closed, ClosingSteps.Step step) {
         Map<LedgerSettings, Long> untilBySettings = new LinkedHashMap<>();
         for (ClosedPeriod c : closed) {
             Long earliest = step.lateSince().get(c.position());

@@ -17,7 +17,7 @@ import io.fairledger.config.FairledgerConfig;
 import org.jboss.logging.Logger;
 
 import io.fairledger.tenancy.LedgerSettings;
-import io.fairledger.accounting.StatementService;
+import io.fairledger.accounting.SettingsInForce;
 import io.fairledger.audit.AuditTrail;
 import io.fairledger.core.admission.Justice;
 import io.fairledger.observability.MetricNames;
@@ -50,7 +50,7 @@ public class AdmissionService {
     AdmissionLog log;
 
     @Inject
-    StatementService statements;
+    SettingsInForce inForce;
 
     @Inject
     AuditTrail audit;
@@ -304,7 +304,7 @@ public class AdmissionService {
 
     /** Whole CPUs of the cluster's ledger settings. */
     private int capacity(String cluster) {
-        LedgerSettings settings = QuarkusTransaction.joiningExisting().call(() -> statements.settings(cluster));
+        LedgerSettings settings = QuarkusTransaction.joiningExisting().call(() -> inForce.settings(cluster));
         int cpus = (int) Math.floor(settings.capacity().vcores());
         if (cpus < 1) {
             throw new Conflict("cluster '" + cluster + "' has a capacity of "

@@ -13,7 +13,8 @@ import java.util.concurrent.atomic.AtomicLong;
 
 import io.fairledger.tenancy.LedgerSettings;
 import io.fairledger.accounting.EndedPeriods;
-import io.fairledger.accounting.StatementService;
+import io.fairledger.accounting.ClosingService;
+import io.fairledger.accounting.SettingsInForce;
 import io.fairledger.core.chargeback.Statement;
 import io.fairledger.observability.MetricNames;
 import io.fairledger.tenancy.RegisteredCluster;
@@ -54,7 +55,10 @@ public class LiveLedgers implements EndedPeriods {
     FactCursor cursor;
 
     @Inject
-    StatementService statements;
+    SettingsInForce inForce;
+
+    @Inject
+    ClosingService closing;
 
     @Inject
     BoundedReplays replays;
@@ -247,7 +251,7 @@ public class LiveLedgers implements EndedPeriods {
             if (ledger != null) {
                 rebuilds.increment();
             }
-            ledger = replays.build(clusterId, statements.settings(clusterId), next, passed);
+            ledger = replays.build(clusterId, inForce.settings(clusterId), next, passed);
             ledgers.put(clusterId, ledger);
             versions.put(clusterId, version);
             started = record(REBUILD, started);
@@ -261,7 +265,7 @@ public class LiveLedgers implements EndedPeriods {
         passed.store();
         started = record(STORE, started);
         try {
-            statements.closeDue(clusterId, version, ledger.watermark(), next);
+            closing.closeDue(clusterId, version, ledger.watermark(), next);
         } catch (RuntimeException e) {
             // the ledger stands; the next tick with a new fact tries to close again
             LOG.warnf(e, "cluster %s: closing periods failed, retried at its next fact", clusterId);

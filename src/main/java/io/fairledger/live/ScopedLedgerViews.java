@@ -4,6 +4,7 @@ import java.time.Instant;
 import java.util.List;
 
 import io.fairledger.accounting.StatementCsv;
+import io.fairledger.accounting.SettingsInForce;
 import io.fairledger.accounting.StatementService;
 import io.fairledger.accounting.StatementView;
 import io.fairledger.core.ledger.TenantAccount;
@@ -39,6 +40,9 @@ public class ScopedLedgerViews {
 
     @Inject
     StatementService statements;
+
+    @Inject
+    SettingsInForce inForce;
 
     /** The cluster's aggregates of the open period; {@code AccessDenied} for a tenant with no tenant in it. */
     public FairnessView fairness(String clusterId) {
@@ -83,7 +87,7 @@ public class ScopedLedgerViews {
     /** {@link #tenantStatements} as CSV in the cluster's currency. */
     public String tenantStatementsCsv(String clusterId, String tenant) {
         List<StatementView> mine = tenantStatements(clusterId, tenant);
-        return StatementCsv.write(mine, statements.settings(clusterId).currency());
+        return StatementCsv.write(mine, inForce.settings(clusterId).currency());
     }
 
     private TenantAccount account(LiveView view, String tenant) {

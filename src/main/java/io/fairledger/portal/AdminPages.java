@@ -13,7 +13,8 @@ import org.jboss.resteasy.reactive.server.ServerExceptionMapper;
 
 import io.fairledger.config.FairledgerConfig;
 import io.fairledger.tenancy.LedgerSettings;
-import io.fairledger.accounting.StatementService;
+import io.fairledger.accounting.SettingsInForce;
+import io.fairledger.accounting.WhatIfService;
 import io.fairledger.admission.AdmissionService;
 import io.fairledger.audit.AuditTrail;
 import io.fairledger.errors.AccessDenied;
@@ -63,7 +64,10 @@ public class AdminPages {
     TenancyService tenancy;
 
     @Inject
-    StatementService statements;
+    SettingsInForce inForce;
+
+    @Inject
+    WhatIfService whatIfs;
 
     @Inject
     AdmissionService admission;
@@ -132,7 +136,7 @@ public class AdminPages {
         TenantView current = tenancy.tenant(cluster, proposed.path());
         PortalModel.TenantRow today = new PortalModel.TenantRow(current.path(), current.parent(), current.weight(),
                 current.discountRateOverride());
-        LedgerSettings live = statements.settings(cluster);
+        LedgerSettings live = inForce.settings(cluster);
         List<LedgerSettings.Tenant> changed = new ArrayList<>();
         for (LedgerSettings.Tenant t : live.tenants()) {
             changed.add(t.path().equals(proposed.path())
@@ -146,9 +150,9 @@ public class AdminPages {
         WhatIfComparison.Range range = WhatIfComparison.range(live, ledgers.view(cluster), PREVIEW_PERIODS,
                 config.whatIf().maxWindow());
         // the preview's what-ifs stop only at the deadline: the page waits for them
-        List<StatementService.WhatIfPeriod> now = statements.whatIf(cluster, null, range.from(), range.until(),
+        List<WhatIfService.WhatIfPeriod> now = whatIfs.whatIf(cluster, null, range.from(), range.until(),
                 () -> false).periods();
-        List<StatementService.WhatIfPeriod> then = statements.whatIf(cluster, live.withTenants(changed), range.from(),
+        List<WhatIfService.WhatIfPeriod> then = whatIfs.whatIf(cluster, live.withTenants(changed), range.from(),
                 range.until(), () -> false).periods();
         return PortalTemplates.preview(viewer, cluster, proposed, today, WhatIfComparison.compare(now, then));
     }

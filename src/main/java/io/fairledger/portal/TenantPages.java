@@ -9,7 +9,6 @@ import org.eclipse.microprofile.config.inject.ConfigProperty;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
-import io.fairledger.accounting.StatementService;
 import io.fairledger.accounting.StatementView;
 import io.fairledger.admission.AdmissionService;
 import io.fairledger.core.model.TenantPath;
@@ -56,9 +55,6 @@ public class TenantPages {
 
     @Inject
     LiveLedgers ledgers;
-
-    @Inject
-    StatementService statements;
 
     @Inject
     TenancyService tenancy;

@@ -10,13 +10,13 @@ import java.util.function.Function;
 import java.util.stream.Collectors;
 
 import io.fairledger.tenancy.LedgerSettings;
-import io.fairledger.accounting.StatementService;
+import io.fairledger.accounting.WhatIfService;
 import io.fairledger.accounting.StatementView;
 import io.fairledger.live.LiveView;
 
 /**
  * The admin's what-if preview: the latest periods replayed with today's settings and with the proposed ones (the same
- * replay, {@link StatementService#whatIf}), period by period and tenant by tenant side by side.
+ * replay, {@link WhatIfService#whatIf}), period by period and tenant by tenant side by side.
  */
 final class WhatIfComparison {
 
@@ -45,13 +45,13 @@ final class WhatIfComparison {
     }
 
     /** Today's periods beside the proposal's, matched by period id, newest last. */
-    static List<PortalModel.ComparedPeriod> compare(List<StatementService.WhatIfPeriod> today,
-            List<StatementService.WhatIfPeriod> proposed) {
-        Map<String, StatementService.WhatIfPeriod> byPeriod = proposed.stream()
+    static List<PortalModel.ComparedPeriod> compare(List<WhatIfService.WhatIfPeriod> today,
+            List<WhatIfService.WhatIfPeriod> proposed) {
+        Map<String, WhatIfService.WhatIfPeriod> byPeriod = proposed.stream()
                 .collect(Collectors.toMap(p -> p.statement().period(), Function.identity(), (a, b) -> b));
         List<PortalModel.ComparedPeriod> out = new ArrayList<>();
-        for (StatementService.WhatIfPeriod now : today) {
-            StatementService.WhatIfPeriod then = byPeriod.get(now.statement().period());
+        for (WhatIfService.WhatIfPeriod now : today) {
+            WhatIfService.WhatIfPeriod then = byPeriod.get(now.statement().period());
             if (then == null) {
                 continue;
             }
@@ -77,7 +77,7 @@ final class WhatIfComparison {
         return out;
     }
 
-    private static BigDecimal total(StatementService.WhatIfPeriod p) {
+    private static BigDecimal total(WhatIfService.WhatIfPeriod p) {
         return p.statement().totalCharge();
     }
 }

@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.function.Predicate;
 
+import io.fairledger.accounting.SettingsInForce;
 import io.fairledger.accounting.StatementService;
 import io.fairledger.accounting.StatementView;
 import io.fairledger.core.replay.PeriodSchedule;
@@ -29,6 +30,9 @@ public class UsageService {
     @Inject
     StatementService statements;
 
+    @Inject
+    SettingsInForce inForce;
+
     /**
      * The report of {@code clusterId} over {@code [from, to)} (ISO-8601 instants; from defaults to the registration,
      * to to now) in steps of {@code step} (an ISO-8601 duration, a whole number of periods; default the whole window),
@@ -36,7 +40,7 @@ public class UsageService {
      */
     public UsageReport report(String clusterId, String from, String to, String step, String aggregate,
             Predicate<String> visible) {
-        LedgerSettings settings = statements.settings(clusterId);
+        LedgerSettings settings = inForce.settings(clusterId);
         Instant now = Instant.now();
         Instant start = from == null || from.isBlank() ? settings.registeredAt() : instant("from", from);
         Instant end = to == null || to.isBlank() ? now : instant("to", to);

@@ -17,6 +17,7 @@ import javax.sql.DataSource;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
+import io.fairledger.accounting.SettingsInForce;
 import io.fairledger.accounting.StatementService;
 import io.fairledger.audit.AuditRows;
 import io.fairledger.config.FairledgerConfig;
@@ -77,6 +78,9 @@ public class FactRetention {
 
     @Inject
     StatementService statements;
+
+    @Inject
+    SettingsInForce inForce;
 
     @Inject
     TenancyService tenancy;
@@ -196,7 +200,7 @@ public class FactRetention {
             return Verdict.kept(cluster,
                     "a period overlapping the month is not closed (closed until " + closedUntil + ")");
         }
-        LedgerSettings settings = statements.settings(cluster);
+        LedgerSettings settings = inForce.settings(cluster);
         Optional<String> other = statements.closedUnderOtherSettings(cluster, p.toMs());
         if (other.isPresent()) {
             return Verdict.kept(cluster,

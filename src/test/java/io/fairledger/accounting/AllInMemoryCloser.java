@@ -73,14 +73,15 @@ public final class AllInMemoryCloser {
         }
         List<LedgerFact> facts = new ArrayList<>(known.size());
         known.forEach(a -> facts.add(a.fact()));
-        Map<String, List<StatementView.Adjustment>> due = LateAdjustments.due(
+        Map<String, List<StatementView.Adjustment>> due = StatementAdjustments.due(
                 closed.stream().map(ClosedPeriod::statement).toList(), recomputed(closed, known, facts));
         List<ClosedPeriod> out = new ArrayList<>();
         for (StatementView s : Books.statements(clusterId, settings, facts, Instant.ofEpochMilli(through))) {
             if (closedUntil != null && !s.end().isAfter(closedUntil)) {
                 continue;
             }
-            StatementView closing = LateAdjustments.carry(s.in(StatementView.CLOSED), out.isEmpty() ? due : Map.of());
+            StatementView closing = StatementAdjustments.carry(s.in(StatementView.CLOSED),
+                    out.isEmpty() ? due : Map.of());
             ClosedPeriod c = store.store(new ClosedPeriod(closing, settings, position));
             closed.add(c);
             out.add(c);

@@ -22,7 +22,7 @@ import org.junit.jupiter.api.Test;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 
-import io.fairledger.accounting.StatementService;
+import io.fairledger.accounting.SettingsInForce;
 import io.fairledger.facts.FactCursor;
 import io.fairledger.facts.LedgerFact;
 import io.fairledger.tenancy.LedgerSettings;
@@ -68,7 +68,7 @@ class CheckpointRestartTest {
     FactCursor cursor;
 
     @Inject
-    StatementService statements;
+    SettingsInForce inForce;
 
     @Inject
     DataSource dataSource;
@@ -160,7 +160,7 @@ class CheckpointRestartTest {
 
         System.out.printf("[fairledger-test] late fact at %d rebuilt from the checkpoint at %d (of %s): %d of %d facts "
                 + "replayed%n", lateAt, expectedFrom, stored, rebuild.factsReplayed(), facts.size());
-        LedgerSettings ledgerSettings = statements.settings(CLUSTER);
+        LedgerSettings ledgerSettings = inForce.settings(CLUSTER);
         LiveView full = new LiveLedger(CLUSTER, ledgerSettings, facts).view(GRANT_INTERVAL_MS);
         assertSameView(live.find(CLUSTER).orElseThrow(), full);
 

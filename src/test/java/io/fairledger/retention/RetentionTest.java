@@ -27,6 +27,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
 import io.fairledger.accounting.Books;
+import io.fairledger.accounting.SettingsInForce;
 import io.fairledger.accounting.StatementService;
 import io.fairledger.accounting.StatementView;
 import io.fairledger.facts.FactCursor;
@@ -88,6 +89,9 @@ class RetentionTest {
     StatementService statements;
 
     @Inject
+    SettingsInForce inForce;
+
+    @Inject
     DataSource dataSource;
 
     @Inject
@@ -137,7 +141,7 @@ class RetentionTest {
         sql("DROP TABLE retention_test_saved");
 
         List<LedgerFact> allFacts = cursor.facts(CLUSTER);
-        LedgerSettings ledgerSettings = statements.settings(CLUSTER);
+        LedgerSettings ledgerSettings = inForce.settings(CLUSTER);
         LiveView before = live.find(CLUSTER).orElseThrow();
         String statementsBefore = statementsUntil(APRIL.plus(Duration.ofMinutes(20)));
         long marchFacts = allFacts.stream().filter(f -> f.at() < APRIL.toEpochMilli()).count();

@@ -6,8 +6,10 @@ import java.util.List;
 
 import io.fairledger.tenancy.ConfigurationChanges;
 import io.fairledger.tenancy.LedgerSettings;
+import io.fairledger.accounting.SettingsInForce;
 import io.fairledger.accounting.StatementService;
 import io.fairledger.accounting.StatementView;
+import io.fairledger.accounting.WhatIfService;
 import io.fairledger.errors.Invalid;
 import io.fairledger.accounting.StatementCsv;
 import io.fairledger.accounting.StatementFormat;
@@ -42,6 +44,12 @@ public class StatementResource {
     StatementService statements;
 
     @Inject
+    SettingsInForce inForce;
+
+    @Inject
+    WhatIfService whatIfs;
+
+    @Inject
     ConfigurationChanges changes;
 
     @PUT
@@ -66,7 +74,7 @@ public class StatementResource {
     @APIResponse(responseCode = "409", description = "no ledger settings yet")
     @Produces(MediaType.APPLICATION_JSON)
     public LedgerSettings settings(@PathParam("clusterId") String clusterId) {
-        return statements.settings(clusterId);
+        return inForce.settings(clusterId);
     }
 
     /**
@@ -86,7 +94,7 @@ public class StatementResource {
         Instant at = instant(until);
         if (StatementFormat.csv(format, accept)) {
             List<StatementView> found = statements.statements(clusterId, at);
-            return Response.ok(StatementCsv.write(found, statements.settings(clusterId).currency()), "text/csv")
+            return Response.ok(StatementCsv.write(found, inForce.settings(clusterId).currency()), "text/csv")
                     .build();
         }
         // closed statements are sent as stored, not parsed and written again
@@ -115,10 +123,10 @@ public class StatementResource {
             + "fairledger.what-if.max-window")
     @APIResponse(responseCode = "503", description = "the replay passed fairledger.what-if.deadline and stopped; "
             + "Retry-After says when to ask again")
-    public StatementService.WhatIf whatIf(@PathParam("clusterId") String clusterId,
+    public WhatIfService.WhatIf whatIf(@PathParam("clusterId") String clusterId,
             @NotNull(message = "a JSON body is required") @Valid WhatIfRequest body,
             @Context HttpServerResponse response) {
-        return statements.whatIf(clusterId, body.settings(), body.from(), body.until(), response::closed);
+        return whatIfs.whatIf(clusterId, body.settings(), body.from(), body.until(), response::closed);
     }
 
     private static Instant instant(String text) {

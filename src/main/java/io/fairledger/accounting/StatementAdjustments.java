@@ -6,17 +6,19 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 
+import io.fairledger.core.chargeback.LateAdjustments;
 import io.fairledger.core.chargeback.LateAdjustments.ClosedPeriod;
 import io.fairledger.core.chargeback.LateAdjustments.Due;
 import io.fairledger.core.chargeback.LateAdjustments.Issued;
 
 /**
- * The core's late-adjustment rule ({@link io.fairledger.core.chargeback.LateAdjustments}) applied to statements as the
- * server stores them: closed statements read back, recomputed ones from the stored facts.
+ * The adjustment lines of statements as the server stores them: the core's late-adjustment rule
+ * ({@link LateAdjustments}) applied to closed statements read back and to the same periods recomputed from the stored
+ * facts ({@link #due}), and the adjustments due carried by the next statement to close ({@link #carry}).
  */
-public final class LateAdjustments {
+public final class StatementAdjustments {
 
-    private LateAdjustments() {
+    private StatementAdjustments() {
     }
 
     /**
@@ -40,7 +42,7 @@ public final class LateAdjustments {
             }
         }
         Map<String, List<StatementView.Adjustment>> due = new TreeMap<>();
-        for (Map.Entry<String, List<Due>> e : io.fairledger.core.chargeback.LateAdjustments.due(periods, issued)
+        for (Map.Entry<String, List<Due>> e : LateAdjustments.due(periods, issued)
                 .entrySet()) {
             due.put(e.getKey(), e.getValue().stream()
                     .map(d -> new StatementView.Adjustment(d.correctedPeriod(), d.amount(), d.reason())).toList());

@@ -1,0 +1,161 @@
+package io.fairledger.accounting;
+
+import static io.fairledger.accounting.PeriodCloser.BEFORE_ANY;
+import static io.fairledger.accounting.PeriodCloser.closedUntil;
+import static io.fairledger.accounting.PeriodCloser.nextToClose;
+
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.function.Consumer;
+
+import io.fairledger.accounting.PeriodCloser.ClosedPeriod;
+import io.fairledger.core.replay.PeriodSchedule;
+import io.fairledger.facts.StoredTransaction;
+import io.fairledger.tenancy.LedgerSettings;
+
+/**
+ * Where {@link PeriodCloser} closes periods and which closed periods may have received a late fact by then, from one
+ * pass over the stored transactions in position order ({@link #of}).
+ */
+final class ClosingSteps implements Consumer<StoredTransaction> {
+
+    /**
+     * Periods to close at {@code position}: those not closed yet ending at or before {@code through}.
+     *
+     * @param lateSince by the position of closed periods that may have received a late fact: the earliest event time
+     *                  among the facts stored after that position up to {@code position}
+     */
+    record Step(long position, long through, Map<Long, Long> lateSince) {
+    }
+
+    /**
+     * Where periods close, from one pass over the transactions: at each position that brings the watermark past the
+     * next period's end plus the lateness (then, with {@code ended}, at the last position every period ended by the
+     * watermark). The pass starts after the latest position a period was closed at, with the watermark there
+     * ({@link #resumeAfter}), so it reads only the transactions stored since; from the first transaction when
+     * nothing is closed yet, or when that watermark is at or past the next due instant already (a settings change moved
+     * the schedule or shortened the lateness: the rule then closes at the first position that passed it). For each,
+     * which closed periods may have received a late fact by then: the earliest event time stored after each closing
+     * position is kept per range between two closing positions, so a look costs one entry per closing position.
+     */
+    static List<Step> of(LedgerSettings settings, List<ClosedPeriod> closed, PeriodCloser.StoredFacts facts,
+            boolean ended) {
+        ClosingSteps steps = new ClosingSteps(settings, closed);
+        if (!closed.isEmpty()) {
+            long last = closed.stream().mapToLong(ClosedPeriod::position).max().orElseThrow();
+            long watermark = facts.latestStored(last).orElse(Long.MIN_VALUE);
+            if (watermark < steps.due) {
+                steps.resumeAfter(last, watermark);
+            }
+        }
+        facts.forEachTransactionAfter(steps.after, steps);
+        if (ended) {
+            steps.closeEnded();
+        }
+        return steps.steps;
+    }
+
+    private final LedgerSettings settings;
+    private final long lateness;
+    private final PeriodSchedule schedule;
+    /**
+     * By closing position: {latest end of the periods closed there, earliest event time stored after it and up to
+     * the next closing position}.
+     */
+    private final TreeMap<Long, long[]> closings = new TreeMap<>();
+    private final List<Step> steps = new ArrayList<>();
+    private Instant closedUntil;
+    private long due;
+    private long watermark = Long.MIN_VALUE;
+    private Long last;
+    /**
+     * The position after which the transactions are taken: {@link PeriodCloser#BEFORE_ANY} unless
+     * {@link #resumeAfter}.
+     */
+    private long after = BEFORE_ANY;
+
+    private ClosingSteps(LedgerSettings settings, List<ClosedPeriod> closed) {
+        this.settings = settings;
+        this.lateness = settings.lateness().toMillis();
+        this.schedule = PeriodCloser.schedule(settings);
+        for (ClosedPeriod c : closed) {
+            closings.merge(c.position(), new long[]{c.statement().end().toEpochMilli(), Long.MAX_VALUE},
+                    (x, y) -> new long[]{Math.max(x[0], y[0]), Long.MAX_VALUE});
+        }
+        closedUntil = closedUntil(closed);
+        due = nextToClose(settings, closedUntil).end() + lateness;
+    }
+
+    /**
+     * Starts after {@code position}, the latest position a period was closed at, where the watermark was
+     * {@code watermark}, below the next due instant. The pass from the first transaction finds the same steps: up
+     * to that position it closes nothing more (the watermark only grows, and it is below the next due instant
+     * there); and the late facts stored up to it were found by the step at that position, which recomputed their
+     * periods from every fact stored up to it and issued the differences, so that for every closed period its
+     * statement plus the adjustments issued for it is what the facts stored up to that position say. Only a fact
+     * stored after it, for an instant before a closed period's end, can call for an adjustment: the closing
+     * positions start with no earliest event time after them, and the first step after such a fact finds it (later
+     * steps of the same pass recompute its period again and find nothing left to issue, as the pass from the first
+     * transaction does for every late fact ever stored).
+     */
+    private void resumeAfter(long position, long watermark) {
+        this.after = position;
+        this.last = position;
+        this.watermark = watermark;
+    }
+
+    /** Takes the next transaction in position order. */
+    @Override
+    public void accept(StoredTransaction t) {
+        Map.Entry<Long, long[]> before = closings.lowerEntry(t.position());
+        if (before != null) {
+            before.getValue()[1] = Math.min(before.getValue()[1], t.earliest());
+        }
+        watermark = Math.max(watermark, t.latest());
+        last = t.position();
+        if (watermark >= due) {
+            // every period whose end plus the lateness the watermark has reached: those ending by the start of
+            // the period that holds watermark - lateness
+            closeAt(t.position(), schedule.periodOf(watermark - lateness).start());
+        }
+    }
+
+    /** At the last position, every period ended by the watermark. */
+    private void closeEnded() {
+        if (last == null) {
+            return;
+        }
+        long through = schedule.periodOf(watermark).start();
+        if (nextToClose(settings, closedUntil).end() <= through) {
+            closeAt(last, through);
+        }
+    }
+
+    private void closeAt(long position, long through) {
+        steps.add(new Step(position, through, lateSince()));
+        closings.merge(position, new long[]{through, Long.MAX_VALUE},
+                (x, y) -> new long[]{Math.max(x[0], y[0]), x[1]});
+        closedUntil = Instant.ofEpochMilli(through);
+        due = nextToClose(settings, closedUntil).end() + lateness;
+    }
+
+    /**
+     * The earliest event time stored after each closing position, where it is before the end of a period closed
+     * there.
+     */
+    private Map<Long, Long> lateSince() {
+        Map<Long, Long> out = new HashMap<>();
+        long earliest = Long.MAX_VALUE;
+        for (Map.Entry<Long, long[]> e : closings.descendingMap().entrySet()) {
+            earliest = Math.min(earliest, e.getValue()[1]);
+            if (earliest < e.getValue()[0]) {
+                out.put(e.getKey(), earliest);
+            }
+        }
+        return out;
+    }
+}
