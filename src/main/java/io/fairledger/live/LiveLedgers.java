@@ -102,12 +102,16 @@ public class LiveLedgers implements EndedPeriods {
     private static final String CLOSE = "close";
     private static final String PUBLISH = "publish";
     private final Map<String, Timer> phases = new ConcurrentHashMap<>();
+    /** The clusters whose ledger could not be built, left alone until their settings change or a back-off ends. */
+    private final Quarantine quarantine = new Quarantine();
 
     /**
-     * The latest view of {@code clusterId}: 404 if unknown, 409 without ledger settings, 503 before its first replay.
+     * The latest view of {@code clusterId}: 404 if unknown, 409 without ledger settings, 503 before its first replay or
+     * while it is quarantined ({@link Quarantine}).
      * Reads only memory (the clusters as of the last tick), so it may be called on an I/O thread.
      */
     public LiveView view(String clusterId) {
+        quarantine.refuse(clusterId, System.nanoTime());
         LiveView view = views.get(clusterId);
         if (view != null) {
             return view;
@@ -210,13 +214,18 @@ public class LiveLedgers implements EndedPeriods {
         boolean changed = false;
         for (ClusterEntity cluster : tenancy.clusters()) {
             clusters.put(cluster.id, cluster.ledgerSettings != null);
-            if (cluster.ledgerSettings != null) {
+            if (cluster.ledgerSettings != null
+                    && !quarantine.waits(cluster.id, () -> tenancy.configurationVersion(cluster.id),
+                            System.nanoTime())) {
                 try {
                     changed |= update(cluster.id, earliest.get(cluster.id), next);
-                } catch (RuntimeException e) {
-                    // forget the ledger: the next tick builds it again; readers keep the last view
+                    quarantine.release(cluster.id);
+                } catch (RuntimeException | OutOfMemoryError | StackOverflowError e) {
+                    // forget the ledger and its view: the others go on, this one answers 503 until it is rebuilt
                     ledgers.remove(cluster.id);
-                    LOG.warnf(e, "live ledger of cluster %s: update failed, rebuilt at the next tick", cluster.id);
+                    views.remove(cluster.id);
+                    quarantine.hold(cluster.id, tenancy.configurationVersion(cluster.id), e, System.nanoTime());
+                    changed = true;
                 }
             }
         }
