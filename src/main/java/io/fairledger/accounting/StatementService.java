@@ -209,6 +209,7 @@ public class StatementService implements ClosablePeriods {
                 : variant.tenants() == null
                         ? variant.withTenants(live.tenants())
                         : inLiveOrder(variant, live);
+        WhatIfLimits.check(variant, used, from, until);
         if (!until.isAfter(from)) {
             throw new Invalid("until " + until + " must be after from " + from);
         }
