@@ -209,6 +209,7 @@ public class StatementService implements ClosablePeriods {
                 : variant.tenants() == null
                         ? variant.withTenants(live.tenants())
                         : inLiveOrder(variant, live);
+        WhatIfLimits.check(variant, used, from, until, config.whatIf().maxWindow());
         if (!until.isAfter(from)) {
             throw new Invalid("until " + until + " must be after from " + from);
         }
@@ -218,7 +219,6 @@ public class StatementService implements ClosablePeriods {
                     + "from " + from + " until " + until + " is " + days(Duration.between(from, until))
                     + ": ask for several shorter windows");
         }
-        WhatIfLimits.check(variant, used, from, until);
         ReplayConfig usedConfig;
         try {
             usedConfig = used.toReplayConfig(clusterId, until);

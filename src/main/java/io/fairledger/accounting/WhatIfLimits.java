@@ -26,19 +26,21 @@ final class WhatIfLimits {
 
     /**
      * Checks a what-if of {@code variant} (null: the live settings), run under {@code used}, for the periods ending in
-     * {@code (from, until]}.
+     * {@code (from, until]}. The periods are counted only in a window the caller's own checks accept (after
+     * {@code from}, at most {@code maxWindow}), so those keep their answer for the windows they refuse.
      *
      * @throws Invalid
      *             naming each input out of range ({@code from}, {@code until}, {@code settings.period.length}, ...)
      */
-    static void check(LedgerSettings variant, LedgerSettings used, Instant from, Instant until) {
+    static void check(LedgerSettings variant, LedgerSettings used, Instant from, Instant until, Duration maxWindow) {
         List<Invalid.Field> problems = new ArrayList<>();
         instant(problems, "from", from);
         instant(problems, "until", until);
         if (variant != null) {
             problems.addAll(SettingsLimits.problems(variant, "settings."));
         }
-        if (problems.isEmpty() && until.isAfter(from) && used.registeredAt() != null) {
+        if (problems.isEmpty() && until.isAfter(from) && Duration.between(from, until).compareTo(maxWindow) <= 0
+                && used.registeredAt() != null) {
             Duration length = used.period() == null || used.period().length() == null
                     ? Duration.ofDays(1)
                     : used.period().length();

@@ -50,7 +50,7 @@ class SettingsAttackTest {
         refused(with("\"memory\":{\"mode\":\"SOMETIMES\"}"), "memory.mode", "FULL, ROUNDS or DECAY");
         refused(with("\"chargeback\":{\"model\":\"USAGE\",\"plans\":[{\"name\":\"std\",\"perVcoreHour\":1,"
                 + "\"perGbHour\":0,\"perGpuHour\":0}],\"currency\":\"eur\"}"), "chargeback.currency", "ISO 4217");
-        refused(SettingsDocuments.valid().replace("root.a", "root..a"), "tenants[0].path", "invalid segment");
+        refused(SettingsDocuments.valid().replace("root.a", "root..a"), "tenants[0].path", "non-empty");
         // the settings stored are still the valid ones
         given().get("/api/v1/admin/clusters/" + CLUSTER + "/ledger-settings").then().statusCode(200)
                 .body("period.length", equalTo("PT1H"));
@@ -66,7 +66,10 @@ class SettingsAttackTest {
         given().contentType(ContentType.JSON).body("{\"weight\":1}")
                 .put("/api/v1/admin/clusters/" + cluster + "/tenants/root." + "a.".repeat(1900) + "a").then()
                 .statusCode(422).contentType("application/problem+json").body("errors.field", hasItem("path"))
-                .body("errors.message", hasItem(containsString("at most 16 levels")));
+                .body("errors.message", hasItem(containsString("at most 1024 characters")));
+        given().contentType(ContentType.JSON).body("{\"weight\":1}")
+                .put("/api/v1/admin/clusters/" + cluster + "/tenants/root." + "a.".repeat(16) + "a").then()
+                .statusCode(422).body("errors.message", hasItem(containsString("at most 16 levels")));
         given().contentType(ContentType.JSON).body("{\"weight\":1}")
                 .put("/api/v1/admin/clusters/" + cluster + "/tenants/root.a.b").then().statusCode(200);
     }
