@@ -112,9 +112,9 @@ public class ConfigurationChanges {
      * of {@link SettingsLimits}), named {@code field}.
      */
     private List<Invalid.Field> pathProblems(String clusterId, String field, String path) {
-        String problem = SettingsLimits.pathProblem(path);
+        String problem = TenantPath.problem(tenancy.cluster(clusterId).resourceManager.pathSyntax(), path);
         if (problem == null) {
-            problem = TenantPath.problem(tenancy.cluster(clusterId).resourceManager.pathSyntax(), path);
+            problem = SettingsLimits.pathProblem(path);
         }
         return problem == null ? List.of() : List.of(new Invalid.Field(field, problem));
     }
