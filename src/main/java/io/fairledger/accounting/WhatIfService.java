@@ -107,6 +107,7 @@ public class WhatIfService {
                 : variant.tenants() == null
                         ? variant.withTenants(live.tenants())
                         : WhatIfVariant.inLiveOrder(variant, live);
+        WhatIfLimits.check(variant, used, from, until, config.whatIf().maxWindow());
         if (!until.isAfter(from)) {
             throw new Invalid("until " + until + " must be after from " + from);
         }

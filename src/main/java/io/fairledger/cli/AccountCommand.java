@@ -26,7 +26,9 @@ import io.fairledger.live.LiveLedger;
 import io.fairledger.live.LiveView;
 import io.fairledger.live.LiveViewsModel;
 import io.fairledger.facts.LedgerFact;
+import io.fairledger.errors.Invalid;
 import io.fairledger.tenancy.LedgerSettings;
+import io.fairledger.tenancy.SettingsLimits;
 import io.fairledger.accounting.StatementCsv;
 import io.fairledger.simulation.ProgressBar;
 import io.fairledger.accounting.StatementView;
@@ -83,6 +85,12 @@ public final class AccountCommand implements Callable<Integer> {
             settings = JSON.readValue(config.toFile(), LedgerSettings.class);
         } catch (IOException e) {
             err.println("fairledger account: cannot read ledger settings " + config + ": " + e.getMessage());
+            return 2;
+        }
+        try {
+            SettingsLimits.check(settings, "");
+        } catch (Invalid e) {
+            err.println("fairledger account: " + config + ": " + e.getMessage());
             return 2;
         }
         Files.createDirectories(out);

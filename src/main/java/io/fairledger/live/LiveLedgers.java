@@ -106,12 +106,16 @@ public class LiveLedgers implements EndedPeriods {
     private static final String CLOSE = "close";
     private static final String PUBLISH = "publish";
     private final Map<String, Timer> phases = new ConcurrentHashMap<>();
+    /** The clusters whose ledger could not be built, left alone until their settings change or a back-off ends. */
+    private final Quarantine quarantine = new Quarantine();
 
     /**
-     * The latest view of {@code clusterId}: 404 if unknown, 409 without ledger settings, 503 before its first replay.
+     * The latest view of {@code clusterId}: 404 if unknown, 409 without ledger settings, 503 before its first replay or
+     * while it is quarantined ({@link Quarantine}).
      * Reads only memory (the clusters as of the last tick), so it may be called on an I/O thread.
      */
     public LiveView view(String clusterId) {
+        quarantine.refuse(clusterId, System.nanoTime());
         LiveView view = views.get(clusterId);
         if (view != null) {
             return view;
@@ -213,14 +217,25 @@ public class LiveLedgers implements EndedPeriods {
                 : cursor.earliestStoredByCluster(horizon, next);
         boolean changed = false;
         for (RegisteredCluster cluster : tenancy.clusters()) {
-            clusters.put(cluster.id(), cluster.hasLedgerSettings());
-            if (cluster.hasLedgerSettings()) {
+            String id = cluster.id();
+            clusters.put(id, cluster.hasLedgerSettings());
+            if (cluster.hasLedgerSettings()
+                    && !quarantine.waits(id, () -> tenancy.configurationVersion(id), System.nanoTime())) {
                 try {
-                    changed |= update(cluster.id(), earliest.get(cluster.id()), next);
-                } catch (RuntimeException e) {
-                    // forget the ledger: the next tick builds it again; readers keep the last view
-                    ledgers.remove(cluster.id());
-                    LOG.warnf(e, "live ledger of cluster %s: update failed, rebuilt at the next tick", cluster.id());
+                    changed |= update(id, earliest.get(id), next);
+                    quarantine.release(id);
+                } catch (RuntimeException | OutOfMemoryError | StackOverflowError e) {
+                    ledgers.remove(id);
+                    if (Quarantine.isDatabaseFailure(e)) {
+                        // the database failed, not the cluster's state: readers keep the last view, the next tick
+                        // builds the ledger again
+                        LOG.warnf("live ledger of cluster %s: update failed, rebuilt at the next tick: %s", id, e);
+                        continue;
+                    }
+                    // the others go on, this one answers 503 until it is rebuilt
+                    views.remove(id);
+                    quarantine.hold(id, tenancy.configurationVersion(id), e, System.nanoTime());
+                    changed = true;
                 }
             }
         }

@@ -5,15 +5,21 @@ import io.fairledger.errors.Invalid;
 
 import java.math.BigDecimal;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 import java.util.regex.Pattern;
 
 import io.fairledger.audit.AuditTrail;
 import io.fairledger.core.model.PlainText;
+import io.fairledger.core.model.TenantPath;
+import io.fairledger.core.replay.TooManyPeriods;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.context.control.ActivateRequestContext;
 import jakarta.inject.Inject;
 import jakarta.transaction.Transactional;
+import org.jboss.logging.Logger;
 
 /**
  * The one way a cluster's configuration changes, whoever asks: the admin API and the registration events from Kafka
@@ -26,10 +32,11 @@ import jakarta.transaction.Transactional;
 @ActivateRequestContext
 public class ConfigurationChanges {
 
+    private static final Logger LOG = Logger.getLogger(ConfigurationChanges.class);
+
     /** What a cluster id may be: it appears in URLs, metric labels and Kafka keys. */
     public static final String CLUSTER_ID_PATTERN = "[a-z0-9][a-z0-9-]{0,62}";
     private static final Pattern CLUSTER_ID = Pattern.compile(CLUSTER_ID_PATTERN);
-    private static final BigDecimal MAX_WEIGHT = BigDecimal.valueOf(1_000_000);
 
     @Inject
     TenancyService tenancy;
@@ -58,9 +65,9 @@ public class ConfigurationChanges {
             throw Invalid.field("id",
                     "must be 1-63 lower-case letters, digits or '-', starting with a letter or digit");
         }
-        String problem = PlainText.problem(name);
+        String problem = SettingsLimits.nameProblem(name);
         if (problem != null) {
-            throw Invalid.field("name", "contains " + problem);
+            throw Invalid.field("name", problem);
         }
     }
 
@@ -86,8 +93,13 @@ public class ConfigurationChanges {
      */
     @Transactional
     public TenantView putTenant(String clusterId, String path, BigDecimal weight, BigDecimal discountRateOverride) {
-        checkTenantSettings(weight, discountRateOverride);
-        Instant effectiveFrom = periods.closeBeforeChange(clusterId);
+        List<Invalid.Field> problems = new ArrayList<>(SettingsLimits.tenantProblems("", weight, discountRateOverride));
+        problems.addAll(pathProblems(clusterId, "path", path));
+        if (!problems.isEmpty()) {
+            throw SettingsLimits.invalid("invalid tenant", problems);
+        }
+        checkTenantCount(clusterId, "path", List.of(path));
+        Instant effectiveFrom = closeBeforeChange(clusterId);
         TenantEntity existing = TenantEntity.byPath(clusterId, path);
         TenantView before = existing == null ? null : TenantView.of(existing);
         TenantView after = tenancy.upsertTenant(clusterId, path, weight, discountRateOverride);
@@ -96,20 +108,58 @@ public class ConfigurationChanges {
     }
 
     /**
-     * The ranges the tenant columns hold (NUMERIC(12,6) weight, NUMERIC(6,5) rate), checked for every path: the REST
-     * body states them as Bean Validation too, but the portal and Kafka registrations come here directly.
+     * What is wrong with {@code path} as a tenant path of {@code clusterId} (its resource manager's syntax, the ranges
+     * of {@link SettingsLimits}), named {@code field}.
      */
-    private static void checkTenantSettings(BigDecimal weight, BigDecimal discountRateOverride) {
-        if (weight != null && (weight.signum() < 0 || weight.compareTo(MAX_WEIGHT) > 0
-                || weight.stripTrailingZeros().scale() > 6)) {
-            throw Invalid.field("weight", "must be from 0 to 1000000 with at most 6 decimal places, got "
-                    + weight.toPlainString());
+    private List<Invalid.Field> pathProblems(String clusterId, String field, String path) {
+        String problem = TenantPath.problem(tenancy.cluster(clusterId).resourceManager().pathSyntax(), path);
+        if (problem == null) {
+            problem = SettingsLimits.pathProblem(path);
         }
-        if (discountRateOverride != null && (discountRateOverride.signum() < 0
-                || discountRateOverride.compareTo(BigDecimal.ONE) > 0
-                || discountRateOverride.stripTrailingZeros().scale() > 5)) {
-            throw Invalid.field("discountRateOverride", "must be from 0 to 1 with at most 5 decimal places, got "
-                    + discountRateOverride.toPlainString());
+        return problem == null ? List.of() : List.of(new Invalid.Field(field, problem));
+    }
+
+    /**
+     * Refuses {@code paths} (valid ones) when storing them and their missing ancestors would give the cluster more
+     * than {@link SettingsLimits#MAX_TENANTS} tenants.
+     */
+    private void checkTenantCount(String clusterId, String field, List<String> paths) {
+        TenantPath.Syntax syntax = tenancy.cluster(clusterId).resourceManager().pathSyntax();
+        Set<String> tenants = new HashSet<>();
+        for (TenantView t : tenancy.tenants(clusterId)) {
+            tenants.add(t.path());
+        }
+        int before = tenants.size();
+        for (String path : paths) {
+            tenants.addAll(TenantPath.parse(path).ancestors(syntax));
+            tenants.add(path);
+        }
+        if (tenants.size() > before && tenants.size() > SettingsLimits.MAX_TENANTS) {
+            throw SettingsLimits.invalid("too many tenants", List.of(new Invalid.Field(field, "would make "
+                    + tenants.size() + " tenants of cluster '" + clusterId + "', at most "
+                    + SettingsLimits.MAX_TENANTS + " are kept")));
+        }
+    }
+
+    /**
+     * Closes what can be closed before a change ({@link ClosablePeriods}), unless the settings in force cannot be
+     * replayed: stored out of range by an older version ({@link SettingsLimits}), or cutting more periods than a
+     * replay holds. Then nothing can be closed under them, and the change, which must stay possible to repair them,
+     * takes effect from the registration (null).
+     */
+    private Instant closeBeforeChange(String clusterId) {
+        // the tenant tree is not asked: a tree an older version let grow too deep still replays
+        if (tenancy.hasLedgerSettings(clusterId)
+                && !SettingsLimits.problems(tenancy.ledgerSettings(clusterId).withTenants(null), "").isEmpty()) {
+            LOG.warnf("cluster %s: its ledger settings in force are out of range; the change replaces them from the "
+                    + "registration without closing periods under them", clusterId);
+            return null;
+        }
+        try {
+            return periods.closeBeforeChange(clusterId);
+        } catch (TooManyPeriods e) {
+            LOG.warnf("cluster %s: no period closed before the change: %s", clusterId, e.getMessage());
+            return null;
         }
     }
 
@@ -120,9 +170,20 @@ public class ConfigurationChanges {
      */
     @Transactional
     public LedgerSettings putLedgerSettings(String clusterId, LedgerSettings settings) {
-        LedgerSettings before = tenancy.hasLedgerSettings(clusterId) ? tenancy.ledgerSettings(clusterId) : null;
-        Instant effectiveFrom = periods.closeBeforeChange(clusterId);
         settings.validate(clusterId);
+        List<String> paths = new ArrayList<>();
+        List<Invalid.Field> problems = new ArrayList<>();
+        List<LedgerSettings.Tenant> listed = settings.tenants() == null ? List.of() : settings.tenants();
+        for (int i = 0; i < listed.size(); i++) {
+            problems.addAll(pathProblems(clusterId, "tenants[" + i + "].path", listed.get(i).path()));
+            paths.add(listed.get(i).path());
+        }
+        if (!problems.isEmpty()) {
+            throw SettingsLimits.invalid("invalid ledger settings", problems);
+        }
+        checkTenantCount(clusterId, "tenants", paths);
+        LedgerSettings before = tenancy.hasLedgerSettings(clusterId) ? tenancy.ledgerSettings(clusterId) : null;
+        Instant effectiveFrom = closeBeforeChange(clusterId);
         tenancy.upsertTenants(clusterId, settings.tenants() == null ? List.of() : settings.tenants());
         tenancy.storeLedgerSettings(clusterId, settings);
         LedgerSettings after = tenancy.ledgerSettings(clusterId);

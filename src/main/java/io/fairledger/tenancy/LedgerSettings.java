@@ -100,16 +100,24 @@ public record LedgerSettings(Instant registeredAt, Capacity capacity, Double dis
      */
     public String currency() {
         String code = chargeback == null || chargeback.currency() == null ? DEFAULT_CURRENCY : chargeback.currency();
+        String problem = currencyProblem(code);
+        if (problem != null) {
+            throw new IllegalArgumentException(problem);
+        }
+        return java.util.Currency.getInstance(code).getCurrencyCode();
+    }
+
+    /** What is wrong with {@code code} as {@code chargeback.currency}, or null when it is an ISO 4217 code. */
+    static String currencyProblem(String code) {
         if (!code.matches("[A-Z]{3}")) {
-            throw new IllegalArgumentException(
-                    "chargeback.currency must be an ISO 4217 code of three capital letters such as EUR, got '" + code
-                            + "'");
+            return "chargeback.currency must be an ISO 4217 code of three capital letters such as EUR, got '" + code
+                    + "'";
         }
         try {
-            return java.util.Currency.getInstance(code).getCurrencyCode();
+            java.util.Currency.getInstance(code);
+            return null;
         } catch (IllegalArgumentException e) {
-            throw new IllegalArgumentException(
-                    "chargeback.currency '" + code + "' is not an ISO 4217 currency code");
+            return "chargeback.currency '" + code + "' is not an ISO 4217 currency code";
         }
     }
 
@@ -148,15 +156,19 @@ public record LedgerSettings(Instant registeredAt, Capacity capacity, Double dis
     }
 
     /**
-     * Checks that these settings make a replay configuration for {@code clusterId}, as a change of them must.
+     * Checks that every member is in its range ({@link SettingsLimits}) and that these settings make a replay
+     * configuration for {@code clusterId}, as a change of them must.
      *
-     * @throws Invalid naming what is wrong
+     * @throws Invalid naming each member that is wrong
      */
     public void validate(String clusterId) {
+        SettingsLimits.check(this, "");
         try {
-            toReplayConfig(clusterId, registeredAt == null ? Instant.EPOCH : registeredAt);
+            toReplayConfig(clusterId, registeredAt);
         } catch (IllegalArgumentException e) {
-            throw new Invalid("invalid ledger settings: " + e.getMessage());
+            // a rule of the core's configuration that the ranges do not state: still named as a field error
+            throw SettingsLimits.invalid("invalid ledger settings",
+                    List.of(new Invalid.Field("settings", e.getMessage())));
         }
     }
 

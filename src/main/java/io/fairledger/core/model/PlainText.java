@@ -10,7 +10,11 @@ package io.fairledger.core.model;
  * <li>unpaired UTF-16 surrogates: they have no UTF-8 form, so encoders replace them with {@code ?} and two distinct
  * ids would become one (a collision that silently drops the second as a duplicate);</li>
  * <li>line and paragraph separators (U+2028, U+2029) and the bidirectional overrides and isolates (U+202A to U+202E,
- * U+2066 to U+2069), which make an id display as another.</li>
+ * U+2066 to U+2069), which make an id display as another;</li>
+ * <li>invisible format characters (Unicode category Cf: zero-width space, joiners and non-joiners, the byte order
+ * mark, the soft hyphen), which make two ids that look the same differ;</li>
+ * <li>noncharacters (U+FDD0 to U+FDEF and the last two code points of every plane, U+FFFE and U+FFFF among them),
+ * which Unicode reserves for a program's internal use and which no text exchanged should hold.</li>
  * </ul>
  */
 public final class PlainText {
@@ -30,6 +34,10 @@ public final class PlainText {
             }
             if (Character.isHighSurrogate(c)) {
                 if (i + 1 < text.length() && Character.isLowSurrogate(text.charAt(i + 1))) {
+                    String problem = symbolProblem(text.codePointAt(i), i);
+                    if (problem != null) {
+                        return problem;
+                    }
                     i++;
                     continue;
                 }
@@ -49,6 +57,23 @@ public final class PlainText {
                 return "the invisible layout character " + codePoint(c) + " at index " + i
                         + " (it makes the text display as other text)";
             }
+            String problem = symbolProblem(c, i);
+            if (problem != null) {
+                return problem;
+            }
+        }
+        return null;
+    }
+
+    /** What is wrong with the code point {@code cp} at index {@code i}: a format character or a noncharacter. */
+    private static String symbolProblem(int cp, int i) {
+        if (Character.getType(cp) == Character.FORMAT) {
+            return "the invisible format character " + String.format("U+%04X", cp) + " at index " + i
+                    + " (it makes two texts that look the same differ)";
+        }
+        if ((cp >= 0xFDD0 && cp <= 0xFDEF) || (cp & 0xFFFE) == 0xFFFE) {
+            return "the noncharacter " + String.format("U+%04X", cp) + " at index " + i
+                    + " (reserved by Unicode for internal use, never exchanged)";
         }
         return null;
     }

@@ -1,6 +1,7 @@
 package io.fairledger.core.replay;
 
 import io.fairledger.core.chargeback.Period;
+import java.math.BigInteger;
 
 /**
  * Fixed-length accounting periods from an origin, named by their index (decision: calendar months are cut by the
@@ -16,6 +17,13 @@ import io.fairledger.core.chargeback.Period;
  */
 public record PeriodSchedule(long originMs, long lengthMs, String prefix) {
 
+    /**
+     * The most closed periods one replay holds: a ledger keeps the statement of every period it has closed, so a
+     * schedule of periods far shorter than the time replayed would fill the heap (a one-second period over a year is
+     * 31 million statements). 100,000 periods are 11 years of hourly periods, 273 years of daily ones.
+     */
+    public static final long MAX_PERIODS = 100_000;
+
     public PeriodSchedule {
         if (lengthMs <= 0) {
             throw new IllegalArgumentException("period length must be > 0 ms, got " + lengthMs);
@@ -28,5 +36,19 @@ public record PeriodSchedule(long originMs, long lengthMs, String prefix) {
         long index = Math.floorDiv(t - originMs, lengthMs);
         long start = originMs + index * lengthMs;
         return new Period(prefix + index, start, start + lengthMs);
+    }
+
+    /**
+     * How many periods end in {@code (after, through]} ({@code after} a period's end): the periods a replay standing at
+     * {@code after} closes to reach {@code through}; 0 when {@code through < after + lengthMs}. Exact for any instants
+     * (no overflow).
+     */
+    public long endingBetween(long after, long through) {
+        if (through < after) {
+            return 0;
+        }
+        return BigInteger.valueOf(through).subtract(BigInteger.valueOf(after))
+                .divide(BigInteger.valueOf(lengthMs)).min(BigInteger.valueOf(Long.MAX_VALUE))
+                .longValue();
     }
 }

@@ -76,8 +76,19 @@ public final class Replay {
         return ledger.apply(e);
     }
 
-    /** Closes and states every period that ends at or before {@code t}. */
+    /**
+     * Closes and states every period that ends at or before {@code t}.
+     *
+     * @throws TooManyPeriods
+     *             before closing any when this replay would then hold more than {@link PeriodSchedule#MAX_PERIODS}
+     */
     public void closeUntil(long t) {
+        if (t >= open.end()) {
+            long asked = statements.size() + 1 + config.periods().endingBetween(open.end(), t);
+            if (asked > PeriodSchedule.MAX_PERIODS) {
+                throw new TooManyPeriods(asked, config.periods().lengthMs());
+            }
+        }
         while (t >= open.end()) {
             List<TenantAccount> accounts = ledger.closePeriod(open.end());
             statements.add(Chargeback.statement(config.cluster().clusterId(), open, accounts, config.chargeback()));
