@@ -72,8 +72,7 @@ public class IngestionBacklog {
     private final AtomicLong backlogGauge = new AtomicLong();
     private final AtomicLong stallGauge = new AtomicLong();
     private Admin admin;
-    private long lastStoredSum = -1;
-    private Instant lastProgress = Instant.now();
+    private final StallClock stall = new StallClock(Instant.now());
 
     @PostConstruct
     void gauges() {
@@ -93,14 +92,9 @@ public class IngestionBacklog {
     }
 
     /** Measures now and publishes the gauges; throws when Kafka or PostgreSQL cannot tell. */
-    public synchronized State measure() throws Exception {
+    public State measure() throws Exception {
         Position position = position(admin(), store, EventConsumer.groupId(kafkaConfig), EventConsumer.topics());
-        Instant now = Instant.now();
-        if (position.waiting() == 0 || position.stored() != lastStoredSum) {
-            lastProgress = now;
-        }
-        lastStoredSum = position.stored();
-        Duration since = Duration.between(lastProgress, now);
+        Duration since = stall.observe(position.waiting(), position.stored(), Instant.now());
         backlogGauge.set(position.waiting());
         stallGauge.set(since.toSeconds());
         return new State(position.waiting(), since, since.compareTo(config.ingest().stallAfter()) > 0);

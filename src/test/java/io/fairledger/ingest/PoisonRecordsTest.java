@@ -70,6 +70,27 @@ class PoisonRecordsTest {
         }, true)).hasMessage("too much together");
     }
 
+    @Test
+    void aFailureOfNoKnownKindIsBisectedOnTheLastTryOnly() throws SQLException {
+        List<Share> shares = shares(16);
+        List<Long> deadLettered = new ArrayList<>();
+        PoisonRecords.Store store = (facts, admissions) -> {
+            refuse(admissions, Set.of(5L), "P0001");
+            return admissions.size();
+        };
+        PoisonRecords.Trial trial = (facts, admissions) -> refuse(admissions, Set.of(5L), "P0001");
+        assertThatThrownBy(() -> PoisonRecords.commit(shares, store, trial, (record, reason) -> {
+            throw new AssertionError("not before the last try");
+        }, false)).isInstanceOf(SQLException.class);
+
+        PoisonRecords.Committed done = PoisonRecords.commit(shares, store, trial, (record, reason) -> {
+            assertThat(reason).startsWith("store-rejected: failed 3 times: SQLSTATE P0001: ERROR: refused e5");
+            deadLettered.add(record.offset());
+        }, true);
+        assertThat(deadLettered).containsExactly(5L);
+        assertThat(done.inserted()).isEqualTo(15);
+    }
+
     private static void refuse(List<AdmissionRecord> admissions, Set<Long> poison, String sqlState)
             throws SQLException {
         for (AdmissionRecord a : admissions) {
