@@ -182,12 +182,6 @@ public class EventConsumer {
         return Optional.of(cause == null ? "the consumer thread ended" : cause.getClass().getName());
     }
 
-    /** Records of the assigned partitions not yet read, as last fetched (0 before the first fetch). */
-    public long lag() {
-        IngestMeters m = ingestMeters;
-        return m == null ? 0 : m.totalLag();
-    }
-
     private void run() {
         try {
             consumer.subscribe(topics(), new SeekToStoredOffsets());

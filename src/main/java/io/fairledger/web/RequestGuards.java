@@ -20,6 +20,7 @@ import io.quarkus.runtime.configuration.MemorySize;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
+import io.vertx.ext.web.handler.BodyHandler;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 import jakarta.inject.Inject;
@@ -33,13 +34,17 @@ import jakarta.inject.Inject;
  * {@code max-header-size}, are set higher in application.properties, so such requests reach this check; beyond those
  * the HTTP decoder still answers with an empty body);</li>
  * <li>a body announced larger than {@code quarkus.http.limits.max-body-size} is a 413, and so is a chunked body that
- * grows past it (the body handler fails the request with 413, answered here);</li>
+ * grows past it (a chunked body is read here, by Vert.x's body handler, which fails the request with 413);</li>
+ * <li>a path with a {@code %} not followed by two hex digits is a 400;</li>
  * <li>a path that is not plain text once its percent escapes are decoded ({@link PlainText}: U+0000, which no
  * identifier may hold and PostgreSQL cannot store, ESC, CR, LF, an unpaired surrogate) or not UTF-8 at all is a 422,
  * as docs/api.md documents for an invalid identifier;</li>
- * <li>any other 4xx the HTTP layer fails a request with (a malformed header, say) gets a problem body with its
- * status's title; 401 and 403 stay with the security layer, which adds its challenge.</li>
+ * <li>any other 4xx a route fails a request with gets a problem body with its status's title; 401 and 403 stay with
+ * the security layer, which adds its challenge.</li>
  * </ul>
+ * A request the HTTP decoder itself refuses (a header line without a colon, a Content-Length that is not a number)
+ * never reaches a route: Vert.x answers it with an empty 400, since Quarkus offers no hook for its invalid-request
+ * handler.
  */
 @ApplicationScoped
 public class RequestGuards {
@@ -54,6 +59,8 @@ public class RequestGuards {
 
     @ConfigProperty(name = "quarkus.http.limits.max-body-size")
     MemorySize maxBodySize;
+
+    private BodyHandler chunkedBodies;
 
     void register(@Observes Router router) {
         router.route().order(Integer.MIN_VALUE).handler(this::check).failureHandler(this::failed);
@@ -73,7 +80,13 @@ public class RequestGuards {
             reject(ctx, 431, "headers", "the headers are larger than " + MAX_HEADER_BYTES + " bytes");
             return;
         }
-        String problem = pathProblem(uri.indexOf('?') < 0 ? uri : uri.substring(0, uri.indexOf('?')));
+        String rawPath = uri.indexOf('?') < 0 ? uri : uri.substring(0, uri.indexOf('?'));
+        int malformed = malformedEscapeAt(rawPath);
+        if (malformed >= 0) {
+            reject(ctx, 400, "path", "the path has a malformed percent escape at index " + malformed);
+            return;
+        }
+        String problem = pathProblem(rawPath);
         if (problem != null) {
             reject(ctx, 422, "path", problem);
             return;
@@ -83,7 +96,20 @@ public class RequestGuards {
             reject(ctx, 413, "body", tooLarge());
             return;
         }
+        if (length == null && ctx.request().headers().contains("Transfer-Encoding", "chunked", true)) {
+            // read here, within the limit, so that a body growing past it fails the request (413, answered below)
+            // instead of being cut off by the REST layer's reader with an empty 413
+            chunkedBodies().handle(ctx);
+            return;
+        }
         ctx.next();
+    }
+
+    private synchronized BodyHandler chunkedBodies() {
+        if (chunkedBodies == null) {
+            chunkedBodies = BodyHandler.create(false).setBodyLimit(maxBodySize.asLongValue());
+        }
+        return chunkedBodies;
     }
 
     /** A request the HTTP layer failed with a 4xx status (a chunked body past the limit: 413) gets a problem body. */
@@ -100,26 +126,32 @@ public class RequestGuards {
         }
     }
 
+    /** Where a {@code %} is not followed by two hex digits in a raw path, or -1. */
+    static int malformedEscapeAt(String rawPath) {
+        for (int i = rawPath.indexOf('%'); i >= 0; i = rawPath.indexOf('%', i + 1)) {
+            if (i + 2 >= rawPath.length() || Character.digit(rawPath.charAt(i + 1), 16) < 0
+                    || Character.digit(rawPath.charAt(i + 2), 16) < 0) {
+                return i;
+            }
+        }
+        return -1;
+    }
+
     /**
-     * What is wrong with a raw path once its percent escapes are decoded: not UTF-8, a malformed escape, or text that
-     * is not plain ({@link PlainText}); null when it is fine.
+     * What is wrong with a raw path (its escapes well-formed) once its percent escapes are decoded: not UTF-8, or text
+     * that is not plain ({@link PlainText}); null when it is fine.
      */
     static String pathProblem(String rawPath) {
         ByteArrayOutputStream bytes = new ByteArrayOutputStream(rawPath.length());
         for (int i = 0; i < rawPath.length(); i++) {
             char c = rawPath.charAt(i);
-            if (c != '%') {
+            if (c == '%') {
+                bytes.write(Integer.parseInt(rawPath, i + 1, i + 3, 16));
+                i += 2;
+            } else {
                 byte[] own = String.valueOf(c).getBytes(StandardCharsets.UTF_8);
                 bytes.write(own, 0, own.length);
-                continue;
             }
-            int high = i + 2 < rawPath.length() ? Character.digit(rawPath.charAt(i + 1), 16) : -1;
-            int low = high < 0 ? -1 : Character.digit(rawPath.charAt(i + 2), 16);
-            if (low < 0) {
-                return "the path has a malformed percent escape at index " + i;
-            }
-            bytes.write(high * 16 + low);
-            i += 2;
         }
         String decoded;
         try {

@@ -21,8 +21,8 @@ import io.quarkus.test.common.http.TestHTTPResource;
 import io.quarkus.test.junit.QuarkusTest;
 
 /**
- * The HTTP layer's own refusals answer with problem+json, and a path with a control character or bytes that are not
- * UTF-8 is the documented 422, not a 404.
+ * The HTTP layer's own refusals (414, 431, 413 of a chunked body, 400 of a malformed escape) answer with problem+json,
+ * and a path with a control character or bytes that are not UTF-8 is the documented 422, not a 404.
  */
 @QuarkusTest
 @WithTestResource(value = PostgresResource.class, scope = TestResourceScope.GLOBAL)
@@ -81,11 +81,20 @@ class HttpEdgesTest {
     }
 
     @Test
-    void aMalformedHeaderIsAProblem() throws Exception {
-        String response = exchange(socket -> socket.getOutputStream().write(("GET " + CLUSTERS + " HTTP/1.1\r\n"
-                + "Host: localhost\r\nContent-Length: twelve\r\nConnection: close\r\n\r\n")
+    void aMalformedEscapeInThePathIsABadRequestProblem() {
+        given().urlEncodingEnabled(false).get(CLUSTERS + "/a%zzb").then().statusCode(400)
+                .contentType(Problem.MEDIA_TYPE).body("status", equalTo(400))
+                .body("detail", containsString("malformed percent escape"));
+    }
+
+    @Test
+    void aChunkedBodyWithinTheLimitIsRead() throws Exception {
+        String body = "{\"id\":\"chunked-ok\",\"resourceManager\":\"YARN\"}";
+        String response = exchange(socket -> socket.getOutputStream().write(("POST " + CLUSTERS + " HTTP/1.1\r\n"
+                + "Host: localhost\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n"
+                + "Connection: close\r\n\r\n" + Integer.toHexString(body.length()) + "\r\n" + body + "\r\n0\r\n\r\n")
                 .getBytes(StandardCharsets.US_ASCII)));
-        assertThat(response).startsWith("HTTP/1.1 400").containsIgnoringCase("content-type: " + Problem.MEDIA_TYPE);
+        assertThat(response).startsWith("HTTP/1.1 201");
     }
 
     private interface Send {
