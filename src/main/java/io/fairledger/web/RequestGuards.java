@@ -35,15 +35,14 @@ import jakarta.inject.Inject;
  * the HTTP decoder still answers with an empty body);</li>
  * <li>a body announced larger than {@code quarkus.http.limits.max-body-size} is a 413, and so is a chunked body that
  * grows past it (a chunked body is read here, by Vert.x's body handler, which fails the request with 413);</li>
- * <li>a path with a {@code %} not followed by two hex digits is a 400;</li>
  * <li>a path that is not plain text once its percent escapes are decoded ({@link PlainText}: U+0000, which no
  * identifier may hold and PostgreSQL cannot store, ESC, CR, LF, an unpaired surrogate) or not UTF-8 at all is a 422,
  * as docs/api.md documents for an invalid identifier;</li>
  * <li>any other 4xx a route fails a request with gets a problem body with its status's title; 401 and 403 stay with
  * the security layer, which adds its challenge.</li>
  * </ul>
- * A request the HTTP decoder itself refuses (a header line without a colon, a Content-Length that is not a number)
- * never reaches a route: Vert.x answers it with an empty 400, since Quarkus offers no hook for its invalid-request
+ * A request the HTTP decoder itself refuses (a header line without a colon, a Content-Length that is not a number, a
+ * {@code %} in the path not followed by two hex digits) never reaches a route: Vert.x answers it with an empty 400, since Quarkus offers no hook for its invalid-request
  * handler.
  */
 @ApplicationScoped
@@ -81,11 +80,6 @@ public class RequestGuards {
             return;
         }
         String rawPath = uri.indexOf('?') < 0 ? uri : uri.substring(0, uri.indexOf('?'));
-        int malformed = malformedEscapeAt(rawPath);
-        if (malformed >= 0) {
-            reject(ctx, 400, "path", "the path has a malformed percent escape at index " + malformed);
-            return;
-        }
         String problem = pathProblem(rawPath);
         if (problem != null) {
             reject(ctx, 422, "path", problem);
@@ -126,27 +120,18 @@ public class RequestGuards {
         }
     }
 
-    /** Where a {@code %} is not followed by two hex digits in a raw path, or -1. */
-    static int malformedEscapeAt(String rawPath) {
-        for (int i = rawPath.indexOf('%'); i >= 0; i = rawPath.indexOf('%', i + 1)) {
-            if (i + 2 >= rawPath.length() || Character.digit(rawPath.charAt(i + 1), 16) < 0
-                    || Character.digit(rawPath.charAt(i + 2), 16) < 0) {
-                return i;
-            }
-        }
-        return -1;
-    }
-
     /**
-     * What is wrong with a raw path (its escapes well-formed) once its percent escapes are decoded: not UTF-8, or text
-     * that is not plain ({@link PlainText}); null when it is fine.
+     * What is wrong with a raw path once its percent escapes are decoded: not UTF-8, or text that is not plain
+     * ({@link PlainText}); null when it is fine. (Vert.x refuses a malformed escape itself, with an empty 400.)
      */
     static String pathProblem(String rawPath) {
         ByteArrayOutputStream bytes = new ByteArrayOutputStream(rawPath.length());
         for (int i = 0; i < rawPath.length(); i++) {
             char c = rawPath.charAt(i);
-            if (c == '%') {
-                bytes.write(Integer.parseInt(rawPath, i + 1, i + 3, 16));
+            int high = c == '%' && i + 2 < rawPath.length() ? Character.digit(rawPath.charAt(i + 1), 16) : -1;
+            int low = high < 0 ? -1 : Character.digit(rawPath.charAt(i + 2), 16);
+            if (low >= 0) {
+                bytes.write(high * 16 + low);
                 i += 2;
             } else {
                 byte[] own = String.valueOf(c).getBytes(StandardCharsets.UTF_8);

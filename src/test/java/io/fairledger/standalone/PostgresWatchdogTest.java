@@ -43,7 +43,7 @@ class PostgresWatchdogTest {
     @Test
     void aKilledPostgresIsRestartedWithItsDataUntilTheBoundThenTheProcessExits() throws Exception {
         AtomicReference<EmbeddedPostgresServer> current = new AtomicReference<>(
-                EmbeddedPostgresServer.start(dir, 0, Durability.NO_FSYNC));
+                EmbeddedPostgresServer.start(dir, 0, Durability.FSYNC));
         List<Integer> exits = new ArrayList<>();
         PostgresWatchdog watchdog = new PostgresWatchdog(new PostgresWatchdog.Host() {
             @Override
@@ -58,6 +58,7 @@ class PostgresWatchdogTest {
         }, exits::add);
         int port = current.get().port();
         try {
+            // durable commits: without synchronous_commit a commit may still be in memory when the process dies
             execute(current.get(), "create table kept(n int); insert into kept values (42)");
             for (int restart = 1; restart <= PostgresWatchdog.MAX_RESTARTS; restart++) {
                 EmbeddedPostgresServer dead = kill(current.get());

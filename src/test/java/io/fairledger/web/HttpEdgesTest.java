@@ -21,7 +21,7 @@ import io.quarkus.test.common.http.TestHTTPResource;
 import io.quarkus.test.junit.QuarkusTest;
 
 /**
- * The HTTP layer's own refusals (414, 431, 413 of a chunked body, 400 of a malformed escape) answer with problem+json,
+ * The HTTP layer's own refusals (414, 431, 413 of a chunked body) answer with problem+json,
  * and a path with a control character or bytes that are not UTF-8 is the documented 422, not a 404.
  */
 @QuarkusTest
@@ -78,13 +78,6 @@ class HttpEdgesTest {
         });
         assertThat(response).startsWith("HTTP/1.1 413").containsIgnoringCase("content-type: " + Problem.MEDIA_TYPE)
                 .contains("\"status\":413");
-    }
-
-    @Test
-    void aMalformedEscapeInThePathIsABadRequestProblem() {
-        given().urlEncodingEnabled(false).get(CLUSTERS + "/a%zzb").then().statusCode(400)
-                .contentType(Problem.MEDIA_TYPE).body("status", equalTo(400))
-                .body("detail", containsString("malformed percent escape"));
     }
 
     @Test
