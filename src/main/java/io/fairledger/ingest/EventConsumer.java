@@ -21,6 +21,7 @@ import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.jboss.logging.Logger;
 
 import io.fairledger.config.FairledgerConfig;
+import io.fairledger.core.model.PlainText;
 import io.fairledger.facts.FactCursor;
 import io.fairledger.facts.RetentionFloors;
 import io.fairledger.ingest.registry.ConsumerDecoder;
@@ -241,8 +242,10 @@ public class EventConsumer {
      */
     private void readAgain() {
         Throwable cause = pipeline.takeFailure();
-        LOG.errorf(cause, "Batch not stored (%s); reading again from the stored offsets in %d s",
-                StoreFailures.of(cause), RETRY_PAUSE.toSeconds());
+        // the cause's message may quote a record (a value the database refused): escaped, its trace at debug only
+        LOG.errorf("Batch not stored (%s: %s); reading again from the stored offsets in %d s", StoreFailures.of(cause),
+                cause == null ? "" : PlainText.escaped(StoreFailures.describe(cause)), RETRY_PAUSE.toSeconds());
+        LOG.debug("The batch's failure", cause);
         positions.later(consumer.assignment());
     }
 
