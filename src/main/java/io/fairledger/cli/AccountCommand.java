@@ -1,7 +1,9 @@
 package io.fairledger.cli;
 
-import java.io.BufferedReader;
+import java.io.BufferedInputStream;
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.io.InputStream;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -11,6 +13,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
@@ -99,23 +102,26 @@ public final class AccountCommand implements Callable<Integer> {
         List<String> deadLetters = new ArrayList<>();
         ProgressBar progress = ProgressBar.onStderr(err, quiet, Files.exists(events) ? Files.size(events) : 0,
                 "bytes");
-        try (BufferedReader in = Files.newBufferedReader(events, StandardCharsets.UTF_8)) {
+        // lines are read as bytes and decoded as the server decodes a record: a line that is not UTF-8 is a dead
+        // letter (undecodable), as on the server, not an exception that ends the run
+        try (InputStream in = new BufferedInputStream(Files.newInputStream(events), 1 << 16)) {
             EventDecoder decoder = new EventDecoder(Clock.systemUTC());
             // the file is accounted for whichever cluster it names, registered at the settings' registeredAt
             Instant registeredAt = settings.registeredAt() == null ? Instant.MIN : settings.registeredAt();
             SeenStarts starts = new SeenStarts(Integer.MAX_VALUE);
             Intake intake = new Intake(anyCluster -> registeredAt, starts);
             int lineNumber = 0;
-            for (String line = in.readLine(); line != null; line = in.readLine()) {
+            ByteArrayOutputStream buffer = new ByteArrayOutputStream();
+            for (byte[] line = nextLine(in, buffer); line != null; line = nextLine(in, buffer)) {
                 lineNumber++;
-                progress.advance(line.getBytes(StandardCharsets.UTF_8).length + 1L);
-                if (line.isBlank()) {
+                progress.advance(line.length + 1L);
+                if (new String(line, StandardCharsets.ISO_8859_1).isBlank()) {
                     continue;
                 }
-                Intake.Outcome outcome = intake.accept(decoder.decodeJson(line.getBytes(StandardCharsets.UTF_8)));
+                Intake.Outcome outcome = intake.accept(decoder.decodeJson(line));
                 if (outcome instanceof Intake.Rejected rejected) {
                     deadLetters.add(JSON.createObjectNode().put("line", lineNumber).put("reason", rejected.reason())
-                            .put("value", line).toString());
+                            .put("value", new String(line, StandardCharsets.UTF_8)).toString());
                 } else if (outcome instanceof Intake.Admission admission) {
                     clusters.add(admission.event().cluster());
                 } else if (outcome instanceof Intake.Facts f) {
@@ -159,5 +165,23 @@ public final class AccountCommand implements Callable<Integer> {
         spec.commandLine().getOut().printf("%d statement(s) for %s up to %s from %d fact(s); %d dead letter(s) -> %s%n",
                 statements.size(), clusterId, end, ofCluster.size(), deadLetters.size(), out);
         return 0;
+    }
+
+    /** The next line's bytes without its line end ({@code \n} or {@code \r\n}), or null at the end of the file. */
+    private static byte[] nextLine(InputStream in, ByteArrayOutputStream buffer) throws IOException {
+        buffer.reset();
+        int b = in.read();
+        if (b < 0) {
+            return null;
+        }
+        while (b >= 0 && b != '\n') {
+            buffer.write(b);
+            b = in.read();
+        }
+        byte[] line = buffer.toByteArray();
+        if (line.length > 0 && line[line.length - 1] == '\r') {
+            return Arrays.copyOf(line, line.length - 1);
+        }
+        return line;
     }
 }

@@ -30,6 +30,7 @@ import org.apache.kafka.common.header.Header;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 
+import io.fairledger.core.model.PlainText;
 import io.fairledger.ingest.schema.EventTopics;
 import io.fairledger.kafka.KafkaClientConfig;
 import picocli.CommandLine.Command;
@@ -137,12 +138,11 @@ public final class DlqCommand implements Callable<Integer> {
         byCode.forEach((code, group) -> {
             out.printf("%n%s:%n", code);
             for (ConsumerRecord<byte[], byte[]> letter : group) {
-                String sourceTime = header(letter, EventTopics.SOURCE_TIMESTAMP_HEADER);
                 out.printf("  %s  from %s-%s@%s  %s  %s%n", position(letter),
                         header(letter, EventTopics.SOURCE_TOPIC_HEADER),
                         header(letter, EventTopics.SOURCE_PARTITION_HEADER),
                         header(letter, EventTopics.SOURCE_OFFSET_HEADER),
-                        sourceTime.isEmpty() ? "-" : Instant.ofEpochMilli(Long.parseLong(sourceTime)),
+                        sourceTime(header(letter, EventTopics.SOURCE_TIMESTAMP_HEADER)),
                         header(letter, EventTopics.REASON_HEADER));
             }
         });
@@ -200,8 +200,21 @@ public final class DlqCommand implements Callable<Integer> {
         return reason.isEmpty() ? "(no reason)" : colon < 0 ? reason : reason.substring(0, colon);
     }
 
+    /**
+     * A header's text, control characters escaped ({@link PlainText#escaped}): a reason may quote an event's field,
+     * and anyone who can write to the topic can write any header, so none reaches the terminal raw.
+     */
     private static String header(ConsumerRecord<byte[], byte[]> letter, String key) {
         Header header = letter.headers().lastHeader(key);
-        return header == null ? "" : new String(header.value(), StandardCharsets.UTF_8);
+        return header == null ? "" : PlainText.escaped(new String(header.value(), StandardCharsets.UTF_8));
+    }
+
+    /** The source timestamp header as an instant, or as written when it is not a number of milliseconds. */
+    private static String sourceTime(String millis) {
+        try {
+            return millis.isEmpty() ? "-" : Instant.ofEpochMilli(Long.parseLong(millis)).toString();
+        } catch (NumberFormatException e) {
+            return millis;
+        }
     }
 }

@@ -63,6 +63,13 @@ public interface FairledgerConfig {
         @WithDefault("8388608")
         int maxPartitionFetchBytes();
 
+        /**
+         * {@code fairledger.ingest.stall-after}: how long records may wait in Kafka while no batch is stored before
+         * ingestion counts as stalled (health DOWN); 2m.
+         */
+        @WithDefault("2m")
+        Duration stallAfter();
+
         /** The schema registry of registry-framed Avro records. */
         Registry registry();
 

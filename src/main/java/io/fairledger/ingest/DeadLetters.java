@@ -2,8 +2,12 @@ package io.fairledger.ingest;
 
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.List;
 import java.util.Map;
+import java.util.NavigableSet;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentSkipListSet;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
@@ -14,10 +18,12 @@ import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.clients.producer.RecordMetadata;
+import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.header.Header;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.jboss.logging.Logger;
 
+import io.fairledger.core.model.PlainText;
 import io.fairledger.ingest.schema.EventTopics;
 import io.fairledger.kafka.KafkaClientConfig;
 
@@ -31,6 +37,11 @@ import io.fairledger.kafka.KafkaClientConfig;
  * {@link #send} is asynchronous and {@link #awaitSent()} waits for the broker's acknowledgement of all of them: the
  * consumer thread calls it before handing a batch over for commit. {@link #deliver} sends one and waits for it, for the
  * committer thread (records the database refused), and may run beside the consumer thread's sends.
+ * <p>
+ * A record is dead-lettered once: the positions of letters acknowledged are remembered until its partition's stored
+ * offset passes them ({@link #stored}) or the partition is revoked, so a batch read again (PostgreSQL away, say) sends
+ * none of its letters a second time. A reason is sent with its control characters escaped ({@link PlainText#escaped}):
+ * it is shown in terminals and logs.
  */
 final class DeadLetters implements AutoCloseable {
 
@@ -39,6 +50,9 @@ final class DeadLetters implements AutoCloseable {
 
     private final KafkaProducer<byte[], byte[]> producer;
     private final List<Future<RecordMetadata>> pending = new ArrayList<>();
+    private final List<ConsumerRecord<byte[], byte[]>> pendingSources = new ArrayList<>();
+    /** Offsets dead-lettered and acknowledged, by partition, not yet below the partition's stored offset. */
+    private final Map<TopicPartition, NavigableSet<Long>> sent = new ConcurrentHashMap<>();
 
     DeadLetters(Map<String, ?> kafkaConfig) {
         Map<String, Object> config = KafkaClientConfig.producer(kafkaConfig, Map.of(),
@@ -46,27 +60,72 @@ final class DeadLetters implements AutoCloseable {
         this.producer = new KafkaProducer<>(config, new ByteArraySerializer(), new ByteArraySerializer());
     }
 
-    /** Sends a dead letter; {@link #awaitSent()} waits for it. Consumer thread only. */
-    void send(ConsumerRecord<byte[], byte[]> source, String reason) {
+    /**
+     * Sends a dead letter, unless this record was sent already (false then); {@link #awaitSent()} waits for it.
+     * Consumer thread only.
+     */
+    boolean send(ConsumerRecord<byte[], byte[]> source, String reason) {
+        if (alreadySent(source)) {
+            return false;
+        }
         pending.add(producer.send(letter(source, reason)));
-        LOG.debugf("Dead-lettered %s-%d@%d: %s", source.topic(), source.partition(), source.offset(), reason);
+        pendingSources.add(source);
+        LOG.debugf("Dead-lettered %s-%d@%d: %s", source.topic(), source.partition(), source.offset(),
+                PlainText.escaped(reason));
+        return true;
     }
 
     /** Waits until every dead letter sent so far is acknowledged; throws when one could not be written. */
     void awaitSent() {
         try {
-            for (Future<RecordMetadata> f : pending) {
-                await(f);
+            for (int i = 0; i < pending.size(); i++) {
+                await(pending.get(i));
+                remember(pendingSources.get(i));
             }
         } finally {
             pending.clear();
+            pendingSources.clear();
         }
     }
 
-    /** Sends a dead letter and waits for its acknowledgement; throws when it could not be written. Any thread. */
-    void deliver(ConsumerRecord<byte[], byte[]> source, String reason) {
+    /**
+     * Sends a dead letter and waits for its acknowledgement, unless this record was sent already (false then); throws
+     * when it could not be written. Any thread.
+     */
+    boolean deliver(ConsumerRecord<byte[], byte[]> source, String reason) {
+        if (alreadySent(source)) {
+            return false;
+        }
         await(producer.send(letter(source, reason)));
-        LOG.warnf("Dead-lettered %s-%d@%d: %s", source.topic(), source.partition(), source.offset(), reason);
+        remember(source);
+        LOG.warnf("Dead-lettered %s-%d@%d: %s", source.topic(), source.partition(), source.offset(),
+                PlainText.escaped(reason));
+        return true;
+    }
+
+    /** The offsets {@code next} are stored: the letters before them are never read again. */
+    void stored(Map<TopicPartition, Long> next) {
+        next.forEach((tp, offset) -> {
+            NavigableSet<Long> offsets = sent.get(tp);
+            if (offsets != null) {
+                offsets.headSet(offset).clear();
+            }
+        });
+    }
+
+    /** Partitions revoked or lost: their next owner reads from the stored offsets and sends what lies after them. */
+    void forget(Collection<TopicPartition> partitions) {
+        partitions.forEach(sent::remove);
+    }
+
+    private boolean alreadySent(ConsumerRecord<byte[], byte[]> source) {
+        NavigableSet<Long> offsets = sent.get(new TopicPartition(source.topic(), source.partition()));
+        return offsets != null && offsets.contains(source.offset());
+    }
+
+    private void remember(ConsumerRecord<byte[], byte[]> source) {
+        sent.computeIfAbsent(new TopicPartition(source.topic(), source.partition()),
+                tp -> new ConcurrentSkipListSet<>()).add(source.offset());
     }
 
     static ProducerRecord<byte[], byte[]> letter(ConsumerRecord<byte[], byte[]> source, String reason) {
@@ -77,7 +136,7 @@ final class DeadLetters implements AutoCloseable {
                 letter.headers().add(header);
             }
         }
-        header(letter, EventTopics.REASON_HEADER, reason);
+        header(letter, EventTopics.REASON_HEADER, PlainText.escaped(reason));
         header(letter, EventTopics.SOURCE_TOPIC_HEADER, source.topic());
         header(letter, EventTopics.SOURCE_PARTITION_HEADER, Integer.toString(source.partition()));
         header(letter, EventTopics.SOURCE_OFFSET_HEADER, Long.toString(source.offset()));

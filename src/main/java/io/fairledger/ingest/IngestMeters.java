@@ -53,11 +53,6 @@ final class IngestMeters {
         }
     }
 
-    /** The lag of every assigned partition, summed; may be called on any thread. */
-    long totalLag() {
-        return lags.values().stream().mapToLong(AtomicLong::get).sum();
-    }
-
     /** Removes the gauges of partitions no longer assigned. */
     void forgetLag(Collection<TopicPartition> partitions) {
         for (TopicPartition tp : partitions) {

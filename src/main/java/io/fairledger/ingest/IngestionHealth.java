@@ -14,6 +14,7 @@ import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.DescribeClusterOptions;
 import org.eclipse.microprofile.health.HealthCheck;
 import org.eclipse.microprofile.health.HealthCheckResponse;
+import org.eclipse.microprofile.health.HealthCheckResponseBuilder;
 
 import io.fairledger.kafka.KafkaClientConfig;
 import io.smallrye.common.annotation.Identifier;
@@ -24,7 +25,10 @@ import jakarta.inject.Inject;
 
 /**
  * The health of ingestion, reported at {@code /q/health} and {@code /q/health/well} but gating neither liveness nor
- * readiness: whether the event consumer runs, whether Kafka and PostgreSQL answer, and the consumer's lag. While
+ * readiness: whether the event consumer runs, whether Kafka and PostgreSQL answer, and what waits to be stored
+ * ({@link IngestionBacklog}: {@code lag}, the records of every partition after the stored offsets, and {@code state},
+ * {@code stalled} when records have waited for {@code fairledger.ingest.stall-after} while nothing was stored, which
+ * makes the check DOWN). While
  * Kafka or PostgreSQL is away the server keeps serving what it holds in memory (grants, live views), so readiness
  * stays UP and the Service keeps every replica; this check is what an operator's alert or dashboard watches.
  * <p>
@@ -46,6 +50,9 @@ public class IngestionHealth implements HealthCheck {
     DataSource database;
 
     @Inject
+    IngestionBacklog backlog;
+
+    @Inject
     @Identifier("default-kafka-broker")
     Map<String, Object> kafkaConfig;
 
@@ -56,12 +63,26 @@ public class IngestionHealth implements HealthCheck {
         Optional<String> stopped = consumer.stoppedUnexpectedly();
         String kafka = kafka();
         String postgresql = postgresql();
-        return HealthCheckResponse.named(NAME)
-                .status(stopped.isEmpty() && kafka.equals(REACHABLE) && postgresql.equals(REACHABLE))
+        HealthCheckResponseBuilder response = HealthCheckResponse.named(NAME)
                 .withData("consumer", ConsumerLiveness.describe(stopped))
                 .withData("kafka", kafka)
-                .withData("postgresql", postgresql)
-                .withData("lag", consumer.lag()).build();
+                .withData("postgresql", postgresql);
+        boolean stalled = false;
+        if (kafka.equals(REACHABLE) && postgresql.equals(REACHABLE)) {
+            try {
+                IngestionBacklog.State state = backlog.measure();
+                stalled = state.stalled();
+                response.withData("lag", state.waiting())
+                        .withData("state", stalled ? "stalled" : state.waiting() == 0 ? "caught up" : "storing")
+                        .withData("unstoredFor", state.sinceStored().toString());
+            } catch (Exception e) {
+                response.withData("lag", "unknown: " + e.getClass().getSimpleName());
+            }
+        } else {
+            response.withData("lag", "unknown");
+        }
+        return response.status(stopped.isEmpty() && kafka.equals(REACHABLE) && postgresql.equals(REACHABLE)
+                && !stalled).build();
     }
 
     private String kafka() {

@@ -12,9 +12,10 @@ import io.fairledger.facts.SourcedFact;
  * Finds the records of a batch that PostgreSQL refuses on their own (text it cannot hold, a value a constraint
  * rejects), so one such record never blocks a partition and every cluster on it: the batch is bisected, each half tried
  * in a transaction that is rolled back, until the records that fail alone are found, each with the database's reason.
- * Only errors that belong to the data are bisected (SQLSTATE classes 22, data exception, 23, integrity constraint, and
- * 54, program limit); anything else (the database unreachable, a lock timeout) fails the batch, which is then read
- * again. One poison record among n costs about 2 log2 n rolled-back trials, on a path taken only when a batch fails.
+ * Errors that belong to the data ({@link StoreFailures.Kind#DATA}) are bisected at once; errors of no known kind only on
+ * a batch's last try ({@link StoreFailures#TRIES}); the database unavailable fails the batch, which is then read again
+ * however often it takes. One poison record among n costs about 2 log2 n rolled-back trials, on a path taken only when
+ * a batch fails.
  */
 final class PoisonRecords {
 
@@ -54,17 +55,18 @@ final class PoisonRecords {
     /**
      * Commits the shares; when the database refuses some record of them, finds every record it refuses on its own,
      * sends each to {@code deadLetter} with the database's reason, and commits the rest. Throws when the failure is
-     * not the data's, or when no single record explains it.
+     * not the data's (or, on the batch's {@code lastTry}, of no known kind), or when no single record explains it.
      */
-    static Committed commit(List<Share> shares, Store store, Trial trial, DeadLetter deadLetter)
+    static Committed commit(List<Share> shares, Store store, Trial trial, DeadLetter deadLetter, boolean lastTry)
             throws SQLException {
         try {
             return new Committed(shares, store.commit(facts(shares), admissions(shares)));
-        } catch (SQLException e) {
-            if (!refusesData(e)) {
+        } catch (SQLException | RuntimeException e) {
+            if (!refused(e, lastTry)) {
                 throw e;
             }
-            List<Refused> refused = find(shares, trial);
+            List<Refused> refused = new ArrayList<>();
+            bisect(shares, trial, lastTry, refused);
             if (refused.isEmpty()) {
                 throw e;
             }
@@ -77,33 +79,21 @@ final class PoisonRecords {
         }
     }
 
-    /** Whether {@code failure} is the database refusing some record of the batch, not the database failing. */
-    static boolean refusesData(Throwable failure) {
-        if (!(failure instanceof SQLException sql) || sql.getSQLState() == null) {
-            return false;
-        }
-        String sqlClass = sql.getSQLState().substring(0, 2);
-        return sqlClass.equals("22") || sqlClass.equals("23") || sqlClass.equals("54");
+    /** Whether {@code failure} is taken for the data's: always for {@link StoreFailures.Kind#DATA}. */
+    private static boolean refused(Exception failure, boolean lastTry) {
+        StoreFailures.Kind kind = StoreFailures.of(failure);
+        return kind == StoreFailures.Kind.DATA || lastTry && kind == StoreFailures.Kind.UNKNOWN;
     }
 
-    /**
-     * The shares the database refuses on their own, each with its reason; empty when every share passes alone (the
-     * batch failed for a reason no single record explains). Throws when a trial fails for a reason that is not the data.
-     */
-    static List<Refused> find(List<Share> shares, Trial trial) throws SQLException {
-        List<Refused> refused = new ArrayList<>();
-        bisect(shares, trial, refused);
-        return refused;
-    }
-
-    private static void bisect(List<Share> shares, Trial trial, List<Refused> refused) throws SQLException {
+    private static void bisect(List<Share> shares, Trial trial, boolean lastTry, List<Refused> refused)
+            throws SQLException {
         if (shares.isEmpty()) {
             return;
         }
         try {
             trial.store(facts(shares), admissions(shares));
-        } catch (SQLException e) {
-            if (!refusesData(e)) {
+        } catch (SQLException | RuntimeException e) {
+            if (!refused(e, lastTry)) {
                 throw e;
             }
             if (shares.size() == 1) {
@@ -111,8 +101,8 @@ final class PoisonRecords {
                 return;
             }
             int half = shares.size() / 2;
-            bisect(shares.subList(0, half), trial, refused);
-            bisect(shares.subList(half, shares.size()), trial, refused);
+            bisect(shares.subList(0, half), trial, lastTry, refused);
+            bisect(shares.subList(half, shares.size()), trial, lastTry, refused);
         }
     }
 
@@ -134,9 +124,11 @@ final class PoisonRecords {
         return admissions;
     }
 
-    /** The database's own words: {@code SQLSTATE 22021: invalid byte sequence ...}. */
-    private static String reason(SQLException e) {
-        String message = String.valueOf(e.getMessage()).lines().findFirst().orElse("");
-        return REASON_CODE + ": SQLSTATE " + e.getSQLState() + ": " + message;
+    /** The database's own words: {@code store-rejected: SQLSTATE 22021: invalid byte sequence ...}. */
+    private static String reason(Exception e) {
+        String tries = StoreFailures.of(e) == StoreFailures.Kind.DATA
+                ? ""
+                : "failed " + StoreFailures.TRIES + " times: ";
+        return REASON_CODE + ": " + tries + StoreFailures.describe(e);
     }
 }

@@ -4,6 +4,7 @@ import java.math.BigDecimal;
 import java.time.Instant;
 
 import io.fairledger.ingest.schema.EventTopics;
+import io.fairledger.ingest.schema.Identifiers;
 import io.fairledger.tenancy.ResourceManagerKind;
 
 /**
@@ -23,7 +24,11 @@ public record RegistrationEvent(Type type, String eventId, String cluster, Insta
         ClusterRegistered, TenantRegistered
     }
 
-    /** What is missing or wrong, or null when the event can be applied. */
+    /**
+     * What is missing or wrong, or null when the event can be applied. Its ids and name follow the events' rule
+     * ({@link Identifiers}), so text PostgreSQL cannot store (NUL) or that would rewrite a terminal never reaches the
+     * database.
+     */
     public String problem() {
         if (type == null) {
             return "type is required: ClusterRegistered or TenantRegistered";
@@ -36,6 +41,10 @@ public record RegistrationEvent(Type type, String eventId, String cluster, Insta
         }
         if (eventTime == null) {
             return "eventTime is required (ISO-8601 instant)";
+        }
+        String text = textProblem();
+        if (text != null) {
+            return text;
         }
         if (type == Type.ClusterRegistered && resourceManager == null) {
             return "resourceManager is required for ClusterRegistered: YARN or MESOS";
@@ -50,6 +59,17 @@ public record RegistrationEvent(Type type, String eventId, String cluster, Insta
             if (discountRateOverride != null
                     && (discountRateOverride.signum() < 0 || discountRateOverride.compareTo(BigDecimal.ONE) > 0)) {
                 return "discountRateOverride must be between 0 and 1, got " + discountRateOverride;
+            }
+        }
+        return null;
+    }
+
+    private String textProblem() {
+        String[][] fields = {{"eventId", eventId}, {"cluster", cluster}, {"name", name}, {"tenant", tenant}};
+        for (String[] field : fields) {
+            String problem = field[1] == null ? null : Identifiers.problem(field[1]);
+            if (problem != null) {
+                return field[0] + " " + problem;
             }
         }
         return null;

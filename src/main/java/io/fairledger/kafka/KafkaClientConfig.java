@@ -29,6 +29,18 @@ public final class KafkaClientConfig {
         KNOWN.addAll(AdminClientConfig.configNames());
     }
 
+    /**
+     * The group membership of fairledger's consumer, unless the operator sets it: a member that stops heartbeating
+     * (a replica killed) is out of the group after {@code session.timeout.ms} of 6 s, the broker's lowest by default
+     * ({@code group.min.session.timeout.ms}), where Kafka's own default of 45 s left its partitions unread that long;
+     * heartbeats every 1.5 s, so a member misses three before it counts as dead. An operator who also sets a stable
+     * {@code group.instance.id} per replica (a StatefulSet's pod name) makes a restarted replica take its partitions
+     * back without a rebalance (static membership); it is not fixed here, since two replicas given the same id fence
+     * each other.
+     */
+    public static final Map<String, Object> MEMBERSHIP = Map.of(ConsumerConfig.SESSION_TIMEOUT_MS_CONFIG, 6000,
+            ConsumerConfig.HEARTBEAT_INTERVAL_MS_CONFIG, 1500);
+
     private KafkaClientConfig() {
     }
 

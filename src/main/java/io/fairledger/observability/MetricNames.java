@@ -71,6 +71,10 @@ public final class MetricNames {
     public static final String INGEST_DEAD_LETTERS = "fairledger.ingest.dead.letters";
     /** Gauge: consumer lag in records, by TOPIC and PARTITION. */
     public static final String INGEST_CONSUMER_LAG = "fairledger.ingest.consumer.lag.records";
+    /** Gauge: records of every partition of the consumed topics after the group's stored offsets. */
+    public static final String INGEST_BACKLOG = "fairledger.ingest.backlog.records";
+    /** Gauge: how long records have waited while nothing was stored (0 while batches are stored or none wait). */
+    public static final String INGEST_STALL = "fairledger.ingest.stall.seconds";
 
     /**
      * Gauge, always 1: the build this server runs, by tags {@link #VERSION} and {@link #COMMIT} (join it to other

@@ -49,10 +49,12 @@ public final class EmbeddedPostgresServer implements AutoCloseable {
 
     private final EmbeddedPostgres postgres;
     private final Postmaster postmaster;
+    private final Durability durability;
 
-    private EmbeddedPostgresServer(EmbeddedPostgres postgres, Postmaster postmaster) {
+    private EmbeddedPostgresServer(EmbeddedPostgres postgres, Postmaster postmaster, Durability durability) {
         this.postgres = postgres;
         this.postmaster = postmaster;
+        this.durability = durability;
     }
 
     /** A durable server ({@link Durability#FSYNC}). */
@@ -98,7 +100,7 @@ public final class EmbeddedPostgresServer implements AutoCloseable {
         }
         Postmaster postmaster = Postmaster.find(dir).orElseThrow(() -> new StandaloneStartupException(
                 "the embedded PostgreSQL in " + dir + " started but its postmaster.pid names no running server"));
-        return new EmbeddedPostgresServer(postgres, postmaster);
+        return new EmbeddedPostgresServer(postgres, postmaster, durability);
     }
 
     /**
@@ -149,6 +151,22 @@ public final class EmbeddedPostgresServer implements AutoCloseable {
         } catch (IOException e) {
             throw new StandaloneStartupException("cannot check " + lockFile + ": " + e.getMessage(), e);
         }
+    }
+
+    /** Whether the {@code postgres} process still runs (it may have died: killed, out of memory). */
+    public boolean isRunning() {
+        return postmaster.isAlive();
+    }
+
+    /**
+     * A new server on the same directory and port, with the same durability, after this one died: what is left of it
+     * is stopped (the library's lock released) and PostgreSQL's crash recovery replays the WAL on start.
+     *
+     * @throws StandaloneStartupException when it cannot start
+     */
+    public EmbeddedPostgresServer restart() {
+        stop();
+        return start(postmaster.dataDir(), port(), durability);
     }
 
     public String jdbcUrl() {

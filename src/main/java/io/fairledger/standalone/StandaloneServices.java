@@ -18,6 +18,9 @@ import org.jboss.logging.Logger;
  * stop, after which {@link #close()} stops the broker (at most {@link EmbeddedKafkaBroker#CLOSE_WAIT}) and then
  * PostgreSQL (at most {@link EmbeddedPostgresServer#STOP_WAIT}). If the server is still busy (requests in flight), a JVM shutdown hook stops the
  * embedded services itself and ends the process, so PostgreSQL never outlives it.
+ * <p>
+ * While the server runs, a {@link PostgresWatchdog} restarts the embedded PostgreSQL if its process dies, a bounded
+ * number of times, then ends the process with a non-zero code for a supervisor to restart it.
  */
 public final class StandaloneServices implements AutoCloseable {
 
@@ -31,15 +34,46 @@ public final class StandaloneServices implements AutoCloseable {
     private static final Logger LOG = Logger.getLogger(StandaloneServices.class);
 
     private final DataDirectoryLock lock;
-    private final EmbeddedPostgresServer postgres;
+    /** Replaced by the {@link PostgresWatchdog} when it restarts a PostgreSQL that died. */
+    private EmbeddedPostgresServer postgres;
     private final EmbeddedKafkaBroker kafka;
     private final CountDownLatch closed = new CountDownLatch(1);
     private boolean stopped;
+    private Thread watchdog;
 
     private StandaloneServices(DataDirectoryLock lock, EmbeddedPostgresServer postgres, EmbeddedKafkaBroker kafka) {
         this.lock = lock;
         this.postgres = postgres;
         this.kafka = kafka;
+    }
+
+    /** Starts watching the embedded PostgreSQL, if there is one. */
+    private synchronized void watchPostgres() {
+        if (postgres == null) {
+            return;
+        }
+        PostgresWatchdog.Host host = new PostgresWatchdog.Host() {
+            @Override
+            public EmbeddedPostgresServer current() {
+                synchronized (StandaloneServices.this) {
+                    return stopped ? null : postgres;
+                }
+            }
+
+            @Override
+            public boolean replace(EmbeddedPostgresServer dead, EmbeddedPostgresServer restarted) {
+                synchronized (StandaloneServices.this) {
+                    if (stopped || postgres != dead) {
+                        return false;
+                    }
+                    postgres = restarted;
+                    return true;
+                }
+            }
+        };
+        watchdog = new Thread(new PostgresWatchdog(host, System::exit), "fairledger-postgres-watchdog");
+        watchdog.setDaemon(true);
+        watchdog.start();
     }
 
     /**
@@ -86,6 +120,7 @@ public final class StandaloneServices implements AutoCloseable {
             LOG.warn("**************************************************************************************");
         }
         StandaloneServices services = new StandaloneServices(lock, postgres, kafka);
+        services.watchPostgres();
         if (embedsSomething) {
             Runtime.getRuntime().addShutdownHook(new Thread(services::onShutdown, "fairledger-standalone-shutdown"));
         }
@@ -123,6 +158,9 @@ public final class StandaloneServices implements AutoCloseable {
             return;
         }
         stopped = true;
+        if (watchdog != null) {
+            watchdog.interrupt();
+        }
         try {
             if (kafka != null) {
                 System.err.println(kafka.closeWithin()

@@ -34,7 +34,7 @@ class PoisonRecordsTest {
         }, (record, reason) -> {
             assertThat(reason).startsWith("store-rejected: SQLSTATE 22021: ERROR: refused e").doesNotContain("Where");
             deadLettered.add(record.offset());
-        });
+        }, false);
         assertThat(deadLettered).containsExactlyInAnyOrder(3L, 500L, 999L);
         assertThat(done.inserted()).isEqualTo(997);
         assertThat(done.kept()).hasSize(997).noneMatch(s -> poison.contains(s.source().offset()));
@@ -49,7 +49,7 @@ class PoisonRecordsTest {
             throw new SQLException("connection refused", "08001");
         }, (facts, admissions) -> {
             throw new AssertionError("no trial for a connection failure");
-        }, (record, reason) -> deadLettered.add(record.offset()))).hasMessage("connection refused");
+        }, (record, reason) -> deadLettered.add(record.offset()), true)).hasMessage("connection refused");
         assertThat(deadLettered).isEmpty();
     }
 
@@ -67,7 +67,28 @@ class PoisonRecordsTest {
             }
         }, (record, reason) -> {
             throw new AssertionError("nothing to dead-letter");
-        })).hasMessage("too much together");
+        }, true)).hasMessage("too much together");
+    }
+
+    @Test
+    void aFailureOfNoKnownKindIsBisectedOnTheLastTryOnly() throws SQLException {
+        List<Share> shares = shares(16);
+        List<Long> deadLettered = new ArrayList<>();
+        PoisonRecords.Store store = (facts, admissions) -> {
+            refuse(admissions, Set.of(5L), "P0001");
+            return admissions.size();
+        };
+        PoisonRecords.Trial trial = (facts, admissions) -> refuse(admissions, Set.of(5L), "P0001");
+        assertThatThrownBy(() -> PoisonRecords.commit(shares, store, trial, (record, reason) -> {
+            throw new AssertionError("not before the last try");
+        }, false)).isInstanceOf(SQLException.class);
+
+        PoisonRecords.Committed done = PoisonRecords.commit(shares, store, trial, (record, reason) -> {
+            assertThat(reason).startsWith("store-rejected: failed 3 times: SQLSTATE P0001: ERROR: refused e5");
+            deadLettered.add(record.offset());
+        }, true);
+        assertThat(deadLettered).containsExactly(5L);
+        assertThat(done.inserted()).isEqualTo(15);
     }
 
     private static void refuse(List<AdmissionRecord> admissions, Set<Long> poison, String sqlState)

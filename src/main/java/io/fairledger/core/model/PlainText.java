@@ -78,6 +78,32 @@ public final class PlainText {
         return null;
     }
 
+    /**
+     * {@code text} fit for a terminal, a log line or a problem detail: every character this rule refuses (control
+     * characters, unpaired surrogates, layout characters) written as a Java escape (backslash, u, four hex digits:
+     * ESC is shown as the six characters of its escape), the rest unchanged.
+     * For text that came from outside and is shown, not stored.
+     */
+    public static String escaped(String text) {
+        if (text == null || problem(text) == null) {
+            return text;
+        }
+        StringBuilder out = new StringBuilder(text.length() + 16);
+        for (int i = 0; i < text.length(); i++) {
+            char c = text.charAt(i);
+            boolean pair = Character.isHighSurrogate(c) && i + 1 < text.length()
+                    && Character.isLowSurrogate(text.charAt(i + 1));
+            if (pair) {
+                out.append(c).append(text.charAt(++i));
+            } else if (problem(String.valueOf(c)) != null) {
+                out.append(String.format("\\u%04X", (int) c));
+            } else {
+                out.append(c);
+            }
+        }
+        return out.toString();
+    }
+
     private static String codePoint(char c) {
         return String.format("U+%04X", (int) c);
     }

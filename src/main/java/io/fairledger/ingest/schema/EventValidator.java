@@ -234,13 +234,9 @@ final class EventValidator {
         if (value == null || value.isBlank()) {
             throw new RejectedException(Rejection.Reason.MISSING_FIELD, field, "required and must not be blank");
         }
-        if (value.length() > ResourceLimits.MAX_ID_LENGTH) {
-            throw new RejectedException(Rejection.Reason.INVALID_FIELD, field,
-                    value.length() + " characters, more than the limit of " + ResourceLimits.MAX_ID_LENGTH);
-        }
-        String problem = PlainText.problem(value);
+        String problem = Identifiers.problem(value);
         if (problem != null) {
-            throw new RejectedException(Rejection.Reason.INVALID_FIELD, field, "contains " + problem);
+            throw new RejectedException(Rejection.Reason.INVALID_FIELD, field, problem);
         }
     }
 
