@@ -1,16 +1,17 @@
 package io.fairledger;
 
+import io.quarkus.runtime.annotations.QuarkusMain;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+
 import io.fairledger.cli.AccountCommand;
 import io.fairledger.cli.DlqCommand;
 import io.fairledger.cli.ReplayCommand;
 import io.fairledger.cli.ReportCommand;
-import io.fairledger.cli.SharesCommand;
 import io.fairledger.cli.ScenarioCommand;
 import io.fairledger.cli.ServeCommand;
+import io.fairledger.cli.SharesCommand;
 import io.fairledger.cli.SimulateCommand;
-import io.quarkus.runtime.annotations.QuarkusMain;
-import picocli.CommandLine;
-import picocli.CommandLine.Command;
 
 /**
  * The one entry point of the one artifact. {@code serve} boots the Quarkus server; every other subcommand is an

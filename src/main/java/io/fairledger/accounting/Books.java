@@ -1,13 +1,13 @@
 package io.fairledger.accounting;
 
-import io.fairledger.tenancy.LedgerSettings;
-import io.fairledger.facts.LedgerFact;
 import java.time.Instant;
 import java.util.List;
 
 import io.fairledger.core.replay.Replay;
 import io.fairledger.core.replay.ReplayConfig;
 import io.fairledger.core.replay.ReplayResult;
+import io.fairledger.facts.LedgerFact;
+import io.fairledger.tenancy.LedgerSettings;
 
 /**
  * A cluster's books from its facts: the one path from stored facts to statements that the server's statements

@@ -8,7 +8,11 @@ import java.util.concurrent.ConcurrentHashMap;
 
 import javax.sql.DataSource;
 
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+
 import com.fasterxml.jackson.databind.ObjectMapper;
+import org.jboss.logging.Logger;
 
 import io.fairledger.core.chargeback.Period;
 import io.fairledger.errors.Conflict;
@@ -17,9 +21,6 @@ import io.fairledger.facts.RetentionFloors;
 import io.fairledger.tenancy.ClosablePeriods;
 import io.fairledger.tenancy.LedgerSettings;
 import io.fairledger.tenancy.TenancyService;
-import jakarta.enterprise.context.ApplicationScoped;
-import jakarta.inject.Inject;
-import org.jboss.logging.Logger;
 
 /**
  * When the server closes a cluster's periods: driven by the live ledgers' tick ({@link #closeDue}) and by configuration

@@ -1,6 +1,5 @@
 package io.fairledger.accounting;
 
-import io.fairledger.facts.LedgerFact;
 import java.io.DataInput;
 import java.io.DataOutput;
 import java.io.IOException;
@@ -17,6 +16,7 @@ import io.fairledger.core.model.ResourceVector;
 import io.fairledger.core.model.TenantPath;
 import io.fairledger.core.replay.CanonicalOrder;
 import io.fairledger.core.replay.Replay;
+import io.fairledger.facts.LedgerFact;
 
 /**
  * Turns stored facts into the core's ledger events, in event-time order, for {@link io.fairledger.core.replay.Replay}.

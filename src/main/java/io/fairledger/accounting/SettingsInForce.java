@@ -4,11 +4,12 @@ import java.time.Instant;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+
 import io.fairledger.errors.Invalid;
 import io.fairledger.tenancy.LedgerSettings;
 import io.fairledger.tenancy.TenancyService;
-import jakarta.enterprise.context.ApplicationScoped;
-import jakarta.inject.Inject;
 
 /**
  * Each cluster's ledger settings in force, with its current tenant tree ({@link TenancyService#ledgerSettings}), read

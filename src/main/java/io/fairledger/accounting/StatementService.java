@@ -7,15 +7,16 @@ import java.util.Optional;
 
 import javax.sql.DataSource;
 
+import jakarta.annotation.PostConstruct;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+
 import com.fasterxml.jackson.databind.ObjectMapper;
 
 import io.fairledger.config.FairledgerConfig;
 import io.fairledger.core.model.TenantPath;
 import io.fairledger.errors.Invalid;
 import io.fairledger.tenancy.LedgerSettings;
-import jakarta.annotation.PostConstruct;
-import jakarta.enterprise.context.ApplicationScoped;
-import jakarta.inject.Inject;
 
 /**
  * A cluster's statements as read: closed periods as stored, read and never recomputed, then the periods that have

@@ -6,11 +6,12 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Predicate;
 
+import org.eclipse.microprofile.openapi.annotations.media.Schema;
+
 import io.fairledger.core.chargeback.AdjustmentLine;
 import io.fairledger.core.chargeback.Statement;
 import io.fairledger.core.chargeback.TenantStatement;
 import io.fairledger.core.model.TenantPath;
-import org.eclipse.microprofile.openapi.annotations.media.Schema;
 
 /**
  * A period statement as callers see it, in the HTTP API ({@code GET .../statements}) and in the files of

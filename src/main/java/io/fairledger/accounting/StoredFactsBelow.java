@@ -6,8 +6,8 @@ import java.util.OptionalLong;
 import java.util.function.Consumer;
 
 import io.fairledger.facts.FactCursor;
-import io.fairledger.facts.RetentionFloors;
 import io.fairledger.facts.LedgerFact;
+import io.fairledger.facts.RetentionFloors;
 import io.fairledger.facts.StoredTransaction;
 import io.fairledger.tenancy.LedgerSettings;
 

@@ -11,6 +11,9 @@ import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.function.BooleanSupplier;
 
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+
 import io.fairledger.config.FairledgerConfig;
 import io.fairledger.core.chargeback.Statement;
 import io.fairledger.core.fairness.FairnessReport;
@@ -21,8 +24,6 @@ import io.fairledger.errors.Invalid;
 import io.fairledger.facts.FactCursor;
 import io.fairledger.facts.RetentionFloors;
 import io.fairledger.tenancy.LedgerSettings;
-import jakarta.enterprise.context.ApplicationScoped;
-import jakarta.inject.Inject;
 
 /**
  * What-ifs: the statements and fairness a past window would have had under a configuration variant, replayed from the

@@ -5,9 +5,10 @@ import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.util.List;
 
+import jakarta.enterprise.context.ApplicationScoped;
+
 import io.fairledger.ingest.AdmissionRecord;
 import io.fairledger.ingest.AdmissionRecordWriter;
-import jakarta.enterprise.context.ApplicationScoped;
 
 /**
  * The one writer of {@code admission_event}: the consumer's batch commit calls it inside its transaction, so a job or

@@ -14,12 +14,13 @@ import java.util.Set;
 
 import javax.sql.DataSource;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
-
-import io.fairledger.tenancy.TenancyService;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import jakarta.transaction.Transactional;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+
+import io.fairledger.tenancy.TenancyService;
 
 /**
  * The admission log of each cluster: the rows of {@code admission_event} in {@code position} order (migration V20).

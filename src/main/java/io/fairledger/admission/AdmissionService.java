@@ -13,25 +13,26 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Function;
 
-import io.fairledger.config.FairledgerConfig;
-import org.jboss.logging.Logger;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Observes;
+import jakarta.inject.Inject;
 
-import io.fairledger.tenancy.LedgerSettings;
-import io.fairledger.accounting.SettingsInForce;
-import io.fairledger.audit.AuditTrail;
-import io.fairledger.core.admission.Justice;
-import io.fairledger.observability.MetricNames;
-import io.fairledger.errors.Conflict;
-import io.fairledger.errors.DomainException;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tags;
 import io.quarkus.narayana.jta.QuarkusTransaction;
 import io.quarkus.runtime.ShutdownEvent;
 import io.quarkus.runtime.StartupEvent;
 import io.smallrye.common.annotation.Identifier;
-import jakarta.enterprise.context.ApplicationScoped;
-import jakarta.enterprise.event.Observes;
-import jakarta.inject.Inject;
+import org.jboss.logging.Logger;
+
+import io.fairledger.accounting.SettingsInForce;
+import io.fairledger.audit.AuditTrail;
+import io.fairledger.config.FairledgerConfig;
+import io.fairledger.core.admission.Justice;
+import io.fairledger.errors.Conflict;
+import io.fairledger.errors.DomainException;
+import io.fairledger.observability.MetricNames;
+import io.fairledger.tenancy.LedgerSettings;
 
 /**
  * Serves admissions: one {@link ClusterAdmission} per cluster, kept up to date with the cluster's {@link AdmissionLog}

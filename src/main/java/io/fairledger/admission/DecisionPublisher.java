@@ -2,19 +2,18 @@ package io.fairledger.admission;
 
 import java.util.Map;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import com.fasterxml.jackson.datatype.jsr310.JavaTimeModule;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.jboss.logging.Logger;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.SerializationFeature;
-
 import io.fairledger.ingest.schema.EventTopics;
 import io.fairledger.kafka.KafkaClientConfig;
-import com.fasterxml.jackson.datatype.jsr310.JavaTimeModule;
 
 /**
  * Publishes admission decisions to {@value #TOPIC}, keyed by cluster id (so one cluster's decisions stay in order on

@@ -1,18 +1,19 @@
 package io.fairledger.admission;
 
-import com.fasterxml.jackson.annotation.JsonInclude;
-
-import io.fairledger.core.admission.AdmissionPolicy;
-import io.fairledger.core.admission.ErrorSmoothing;
-import io.fairledger.core.admission.AdmissionPolicies;
-import io.fairledger.core.admission.JusticeConfig;
-import io.fairledger.core.admission.PriorityPolicy;
 import jakarta.validation.constraints.DecimalMax;
 import jakarta.validation.constraints.DecimalMin;
 import jakarta.validation.constraints.Max;
 import jakarta.validation.constraints.Min;
 import jakarta.validation.constraints.NotNull;
 import jakarta.validation.constraints.Pattern;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
+
+import io.fairledger.core.admission.AdmissionPolicies;
+import io.fairledger.core.admission.AdmissionPolicy;
+import io.fairledger.core.admission.ErrorSmoothing;
+import io.fairledger.core.admission.JusticeConfig;
+import io.fairledger.core.admission.PriorityPolicy;
 
 /**
  * A cluster's admission policy and its parameters (docs/admission.md, "Serving admissions"), as the admin API takes it

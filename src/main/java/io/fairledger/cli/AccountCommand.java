@@ -23,25 +23,25 @@ import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.datatype.jsr310.JavaTimeModule;
-
-import io.fairledger.accounting.Books;
-import io.fairledger.live.LiveLedger;
-import io.fairledger.live.LiveView;
-import io.fairledger.live.LiveViewsModel;
-import io.fairledger.facts.LedgerFact;
-import io.fairledger.errors.Invalid;
-import io.fairledger.tenancy.LedgerSettings;
-import io.fairledger.tenancy.SettingsLimits;
-import io.fairledger.accounting.StatementCsv;
-import io.fairledger.simulation.ProgressBar;
-import io.fairledger.accounting.StatementView;
-import io.fairledger.ingest.Intake;
-import io.fairledger.ingest.SeenStarts;
-import io.fairledger.ingest.schema.EventDecoder;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
+
+import io.fairledger.accounting.Books;
+import io.fairledger.accounting.StatementCsv;
+import io.fairledger.accounting.StatementView;
+import io.fairledger.errors.Invalid;
+import io.fairledger.facts.LedgerFact;
+import io.fairledger.ingest.Intake;
+import io.fairledger.ingest.SeenStarts;
+import io.fairledger.ingest.schema.EventDecoder;
+import io.fairledger.live.LiveLedger;
+import io.fairledger.live.LiveView;
+import io.fairledger.live.LiveViewsModel;
+import io.fairledger.simulation.ProgressBar;
+import io.fairledger.tenancy.LedgerSettings;
+import io.fairledger.tenancy.SettingsLimits;
 
 /**
  * {@code fairledger account --events F.jsonl --config C --out DIR}: the server's books without the server. Each line

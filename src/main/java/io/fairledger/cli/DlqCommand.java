@@ -29,15 +29,15 @@ import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.header.Header;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
-
-import io.fairledger.core.model.PlainText;
-import io.fairledger.ingest.schema.EventTopics;
-import io.fairledger.kafka.KafkaClientConfig;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
+
+import io.fairledger.core.model.PlainText;
+import io.fairledger.ingest.schema.EventTopics;
+import io.fairledger.kafka.KafkaClientConfig;
 
 /**
  * {@code fairledger dlq}: lists the dead letters by reason (each with where it came from: source topic, partition,

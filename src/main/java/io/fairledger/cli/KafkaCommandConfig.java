@@ -10,9 +10,8 @@ import java.util.Map;
 import java.util.Properties;
 
 import org.apache.kafka.clients.CommonClientConfigs;
-
-import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.ParameterException;
 
 /**
  * The Kafka client settings of a command ({@code replay}, {@code dlq}): a {@code --command-config} properties file, as

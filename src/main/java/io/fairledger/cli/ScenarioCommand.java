@@ -1,13 +1,5 @@
 package io.fairledger.cli;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.SerializationFeature;
-import com.fasterxml.jackson.databind.node.ArrayNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.fairledger.core.scenario.StepScenario;
-import io.fairledger.core.scenario.StepScenarioResult;
-import io.fairledger.core.scenario.StepScenarioRunner;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;
@@ -19,11 +11,21 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.function.Function;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
+
+import io.fairledger.core.scenario.StepScenario;
+import io.fairledger.core.scenario.StepScenarioResult;
+import io.fairledger.core.scenario.StepScenarioRunner;
 
 /**
  * {@code fairledger scenario --file F --policy MLRF|LTRF [--discount X] [--out file]}: runs a step scenario in the

@@ -3,15 +3,16 @@ package io.fairledger.cli;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
 
-import io.fairledger.standalone.EmbeddedParts;
-import io.fairledger.standalone.EmbeddedPostgresServer.Durability;
-import io.fairledger.standalone.ExternalDependencies;
-import io.fairledger.standalone.StandaloneStartupException;
-import io.fairledger.standalone.StandaloneServices;
-import io.fairledger.standalone.StartupSettings;
 import io.quarkus.runtime.Quarkus;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
+
+import io.fairledger.standalone.EmbeddedParts;
+import io.fairledger.standalone.EmbeddedPostgresServer.Durability;
+import io.fairledger.standalone.ExternalDependencies;
+import io.fairledger.standalone.StandaloneServices;
+import io.fairledger.standalone.StandaloneStartupException;
+import io.fairledger.standalone.StartupSettings;
 
 /**
  * {@code fairledger serve}: starts the server. Whatever dependency has no address configured (PostgreSQL, Kafka) is

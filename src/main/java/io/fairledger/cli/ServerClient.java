@@ -15,7 +15,6 @@ import java.util.StringJoiner;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-
 import picocli.CommandLine.Option;
 
 /**

@@ -1,8 +1,24 @@
 package io.fairledger.cli;
 
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.lang.management.ManagementFactory;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Callable;
+
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+import io.fairledger.core.admission.AdmissionPolicies;
 import io.fairledger.core.admission.ErrorSmoothing;
 import io.fairledger.core.admission.JobRequest;
-import io.fairledger.core.admission.AdmissionPolicies;
 import io.fairledger.core.admission.JusticeConfig;
 import io.fairledger.core.admission.PriorityPolicy;
 import io.fairledger.core.deadline.DeadlineModel;
@@ -19,20 +35,6 @@ import io.fairledger.simulation.trace.TraceFormat;
 import io.fairledger.simulation.trace.TraceFormatException;
 import io.fairledger.simulation.trace.TraceReader;
 import io.fairledger.simulation.trace.Traces;
-import java.lang.management.ManagementFactory;
-import java.io.IOException;
-import java.io.PrintWriter;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.Map;
-import java.util.concurrent.Callable;
-import picocli.CommandLine;
-import picocli.CommandLine.Command;
-import picocli.CommandLine.Model.CommandSpec;
-import picocli.CommandLine.Option;
-import picocli.CommandLine.Spec;
 
 /**
  * {@code fairledger simulate}: runs admission policies over a job trace with the core {@link JobSimulator}. The trace

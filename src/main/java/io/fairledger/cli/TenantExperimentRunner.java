@@ -1,11 +1,5 @@
 package io.fairledger.cli;
 
-import io.fairledger.core.jobsim.TenantFairnessSimulation;
-import io.fairledger.core.jobsim.TenantFairnessSimulation.Policy;
-import io.fairledger.core.jobsim.TenantFairnessSimulation.Series;
-import io.fairledger.core.model.MemoryMode;
-import io.fairledger.simulation.report.Charts;
-import io.fairledger.simulation.report.HtmlReport;
 import java.io.BufferedWriter;
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -16,7 +10,15 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+
 import picocli.CommandLine.Option;
+
+import io.fairledger.core.jobsim.TenantFairnessSimulation;
+import io.fairledger.core.jobsim.TenantFairnessSimulation.Policy;
+import io.fairledger.core.jobsim.TenantFairnessSimulation.Series;
+import io.fairledger.core.model.MemoryMode;
+import io.fairledger.simulation.report.Charts;
+import io.fairledger.simulation.report.HtmlReport;
 
 /**
  * {@code fairledger simulate --tenant-experiment}: LTRF vs MLRF on tenants with shifting demand

@@ -11,12 +11,13 @@ import java.util.Map;
 
 import javax.sql.DataSource;
 
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+
 import org.apache.kafka.common.TopicPartition;
 
 import io.fairledger.facts.FactWriter;
 import io.fairledger.facts.SourcedFact;
-import jakarta.enterprise.context.ApplicationScoped;
-import jakarta.inject.Inject;
 
 /**
  * One consumer batch in PostgreSQL: its facts ({@link FactWriter}, owner of {@code ledger_fact}), its admission records

@@ -4,10 +4,10 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
+import io.fairledger.core.ledger.LedgerEvent;
 import io.fairledger.facts.Dedupe;
 import io.fairledger.facts.LedgerFact;
 import io.fairledger.facts.SourcedFact;
-import io.fairledger.core.ledger.LedgerEvent;
 
 /**
  * The task starts this consumer knows to be stored: those of the batches it committed, until the task's finish is

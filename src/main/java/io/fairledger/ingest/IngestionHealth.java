@@ -10,6 +10,12 @@ import java.util.concurrent.TimeoutException;
 
 import javax.sql.DataSource;
 
+import jakarta.annotation.PreDestroy;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+
+import io.smallrye.common.annotation.Identifier;
+import io.smallrye.health.api.Wellness;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.DescribeClusterOptions;
 import org.eclipse.microprofile.health.HealthCheck;
@@ -17,11 +23,6 @@ import org.eclipse.microprofile.health.HealthCheckResponse;
 import org.eclipse.microprofile.health.HealthCheckResponseBuilder;
 
 import io.fairledger.kafka.KafkaClientConfig;
-import io.smallrye.common.annotation.Identifier;
-import io.smallrye.health.api.Wellness;
-import jakarta.annotation.PreDestroy;
-import jakarta.enterprise.context.ApplicationScoped;
-import jakarta.inject.Inject;
 
 /**
  * The health of ingestion, reported at {@code /q/health} and {@code /q/health/well} but gating neither liveness nor

@@ -3,10 +3,10 @@ package io.fairledger.ingest;
 import java.time.Instant;
 import java.util.List;
 
-import io.fairledger.facts.LedgerFact;
 import io.fairledger.core.ledger.LedgerEvent;
 import io.fairledger.core.model.ResourceVector;
 import io.fairledger.core.model.TenantPath;
+import io.fairledger.facts.LedgerFact;
 import io.fairledger.ingest.schema.CapacityChanged;
 import io.fairledger.ingest.schema.DemandReported;
 import io.fairledger.ingest.schema.FairledgerEvent;

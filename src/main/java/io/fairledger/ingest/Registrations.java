@@ -2,15 +2,16 @@ package io.fairledger.ingest;
 
 import java.io.IOException;
 
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.datatype.jsr310.JavaTimeModule;
 
-import io.fairledger.ingest.schema.EventTopics;
 import io.fairledger.errors.DomainException;
+import io.fairledger.ingest.schema.EventTopics;
 import io.fairledger.tenancy.ConfigurationChanges;
-import jakarta.enterprise.context.ApplicationScoped;
-import jakarta.inject.Inject;
 
 /**
  * Applies a record of {@link EventTopics#REGISTRATIONS} through {@link ConfigurationChanges}, the service the admin API

@@ -7,17 +7,19 @@ import java.util.List;
 import java.util.Map;
 import java.util.function.ToDoubleFunction;
 
-import io.fairledger.accounting.StatementView;
-import io.fairledger.core.ledger.TenantAccount;
-import io.fairledger.core.model.ResourceVector;
-import io.fairledger.observability.MetricNames;
-import io.micrometer.core.instrument.MeterRegistry;
-import io.micrometer.core.instrument.MultiGauge;
-import io.micrometer.core.instrument.Tags;
 import jakarta.annotation.PostConstruct;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
+
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.MultiGauge;
+import io.micrometer.core.instrument.Tags;
+
+import io.fairledger.accounting.StatementView;
 import io.fairledger.config.FairledgerConfig;
+import io.fairledger.core.ledger.TenantAccount;
+import io.fairledger.core.model.ResourceVector;
+import io.fairledger.observability.MetricNames;
 
 /**
  * Publishes the live views as Prometheus gauges (docs/metrics.md): per tenant (inner ones too, so the zero sum of

@@ -9,9 +9,7 @@ import java.io.UncheckedIOException;
 import java.time.Instant;
 import java.util.List;
 
-import io.fairledger.facts.LedgerFact;
 import io.fairledger.accounting.LedgerFeed;
-import io.fairledger.tenancy.LedgerSettings;
 import io.fairledger.accounting.StatementView;
 import io.fairledger.core.chargeback.Chargeback;
 import io.fairledger.core.fairness.FairnessReport;
@@ -22,6 +20,8 @@ import io.fairledger.core.ledger.TenantAccount;
 import io.fairledger.core.replay.Checkpoint;
 import io.fairledger.core.replay.Replay;
 import io.fairledger.core.replay.ReplayConfig;
+import io.fairledger.facts.LedgerFact;
+import io.fairledger.tenancy.LedgerSettings;
 
 /**
  * One cluster's ledger kept up to date as facts are stored: the core's {@link Replay} fed through a {@link LedgerFeed},

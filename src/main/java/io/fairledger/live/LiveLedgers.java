@@ -1,6 +1,5 @@
 package io.fairledger.live;
 
-import io.fairledger.facts.FactCursor;
 import java.sql.SQLException;
 import java.util.List;
 import java.util.Map;
@@ -11,17 +10,11 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 
-import io.fairledger.tenancy.LedgerSettings;
-import io.fairledger.accounting.EndedPeriods;
-import io.fairledger.accounting.ClosingService;
-import io.fairledger.accounting.SettingsInForce;
-import io.fairledger.core.chargeback.Statement;
-import io.fairledger.observability.MetricNames;
-import io.fairledger.tenancy.RegisteredCluster;
-import io.fairledger.tenancy.TenancyService;
-import io.fairledger.errors.Conflict;
-import io.fairledger.errors.NotFound;
-import io.fairledger.errors.NotReady;
+import jakarta.annotation.PostConstruct;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Observes;
+import jakarta.inject.Inject;
+
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
@@ -29,12 +22,21 @@ import io.quarkus.arc.Arc;
 import io.quarkus.arc.ManagedContext;
 import io.quarkus.runtime.ShutdownEvent;
 import io.quarkus.scheduler.Scheduled;
-import jakarta.annotation.PostConstruct;
-import jakarta.enterprise.context.ApplicationScoped;
-import jakarta.enterprise.event.Observes;
-import jakarta.inject.Inject;
-import io.fairledger.config.FairledgerConfig;
 import org.jboss.logging.Logger;
+
+import io.fairledger.accounting.ClosingService;
+import io.fairledger.accounting.EndedPeriods;
+import io.fairledger.accounting.SettingsInForce;
+import io.fairledger.config.FairledgerConfig;
+import io.fairledger.core.chargeback.Statement;
+import io.fairledger.errors.Conflict;
+import io.fairledger.errors.NotFound;
+import io.fairledger.errors.NotReady;
+import io.fairledger.facts.FactCursor;
+import io.fairledger.observability.MetricNames;
+import io.fairledger.tenancy.LedgerSettings;
+import io.fairledger.tenancy.RegisteredCluster;
+import io.fairledger.tenancy.TenancyService;
 
 /**
  * Every cluster's live ledger in this server, fed from the stored facts of the whole consumer group (so every replica

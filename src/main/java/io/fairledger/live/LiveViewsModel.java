@@ -10,8 +10,8 @@ import org.eclipse.microprofile.openapi.annotations.media.Schema;
 import io.fairledger.accounting.StatementView;
 import io.fairledger.core.chargeback.Chargeback;
 import io.fairledger.core.grant.Claimant;
-import io.fairledger.core.grant.Grants;
 import io.fairledger.core.grant.GrantLevel;
+import io.fairledger.core.grant.Grants;
 import io.fairledger.core.ledger.TenantAccount;
 
 /** The JSON bodies of the live views (docs/api.md). Resources in vcores, MB and GPUs; usage in capacity-hours. */

@@ -6,8 +6,9 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Supplier;
 
-import io.fairledger.errors.NotReady;
 import org.jboss.logging.Logger;
+
+import io.fairledger.errors.NotReady;
 
 /**
  * The clusters whose live ledger could not be built or updated, each with the reason: a replay that throws (settings

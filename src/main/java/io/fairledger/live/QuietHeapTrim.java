@@ -4,12 +4,14 @@ import java.lang.management.ManagementFactory;
 import java.lang.management.MemoryMXBean;
 import java.lang.management.MemoryUsage;
 
-import io.fairledger.config.FairledgerConfig;
-import io.quarkus.scheduler.Scheduled;
 import jakarta.annotation.PostConstruct;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
+
+import io.quarkus.scheduler.Scheduled;
 import org.jboss.logging.Logger;
+
+import io.fairledger.config.FairledgerConfig;
 
 /**
  * Gives the heap that a burst of facts grew back to the system once the burst is over: when nothing has been stored

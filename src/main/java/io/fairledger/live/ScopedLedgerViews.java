@@ -3,8 +3,13 @@ package io.fairledger.live;
 import java.time.Instant;
 import java.util.List;
 
-import io.fairledger.accounting.StatementCsv;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+
+import io.quarkus.security.identity.SecurityIdentity;
+
 import io.fairledger.accounting.SettingsInForce;
+import io.fairledger.accounting.StatementCsv;
 import io.fairledger.accounting.StatementService;
 import io.fairledger.accounting.StatementView;
 import io.fairledger.core.ledger.TenantAccount;
@@ -18,9 +23,6 @@ import io.fairledger.live.LiveViewsModel.GrantExplanation;
 import io.fairledger.live.LiveViewsModel.TenantView;
 import io.fairledger.security.Roles;
 import io.fairledger.security.TenantScope;
-import io.quarkus.security.identity.SecurityIdentity;
-import jakarta.enterprise.context.ApplicationScoped;
-import jakarta.inject.Inject;
 
 /**
  * The live ledger's numbers as the caller may see them: a tenant its own subtree's numbers, everybody with a tenant in

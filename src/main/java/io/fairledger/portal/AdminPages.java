@@ -7,26 +7,6 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 
-import org.eclipse.microprofile.config.inject.ConfigProperty;
-import org.eclipse.microprofile.openapi.annotations.Operation;
-import org.jboss.resteasy.reactive.server.ServerExceptionMapper;
-
-import io.fairledger.config.FairledgerConfig;
-import io.fairledger.tenancy.LedgerSettings;
-import io.fairledger.accounting.SettingsInForce;
-import io.fairledger.accounting.WhatIfService;
-import io.fairledger.admission.AdmissionService;
-import io.fairledger.audit.AuditTrail;
-import io.fairledger.errors.AccessDenied;
-import io.fairledger.errors.DomainException;
-import io.fairledger.errors.Invalid;
-import io.fairledger.live.LiveLedgers;
-import io.fairledger.tenancy.RegisteredCluster;
-import io.fairledger.tenancy.ConfigurationChanges;
-import io.fairledger.tenancy.TenancyService;
-import io.fairledger.tenancy.TenantView;
-import io.quarkus.qute.TemplateInstance;
-import io.quarkus.security.identity.SecurityIdentity;
 import jakarta.inject.Inject;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.FormParam;
@@ -40,6 +20,27 @@ import jakarta.ws.rs.QueryParam;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 import jakarta.ws.rs.core.UriInfo;
+
+import io.quarkus.qute.TemplateInstance;
+import io.quarkus.security.identity.SecurityIdentity;
+import org.eclipse.microprofile.config.inject.ConfigProperty;
+import org.eclipse.microprofile.openapi.annotations.Operation;
+import org.jboss.resteasy.reactive.server.ServerExceptionMapper;
+
+import io.fairledger.accounting.SettingsInForce;
+import io.fairledger.accounting.WhatIfService;
+import io.fairledger.admission.AdmissionService;
+import io.fairledger.audit.AuditTrail;
+import io.fairledger.config.FairledgerConfig;
+import io.fairledger.errors.AccessDenied;
+import io.fairledger.errors.DomainException;
+import io.fairledger.errors.Invalid;
+import io.fairledger.live.LiveLedgers;
+import io.fairledger.tenancy.ConfigurationChanges;
+import io.fairledger.tenancy.LedgerSettings;
+import io.fairledger.tenancy.RegisteredCluster;
+import io.fairledger.tenancy.TenancyService;
+import io.fairledger.tenancy.TenantView;
 
 /**
  * The admin portal: clusters, each cluster's tenant tree with weights and discount rates editable in place, a what-if

@@ -2,15 +2,17 @@ package io.fairledger.portal;
 
 import java.util.List;
 
-import io.fairledger.errors.DomainException;
-import io.fairledger.web.ProblemException;
-import io.fairledger.web.ProblemMappers;
-import io.quarkus.security.ForbiddenException;
-import io.quarkus.security.UnauthorizedException;
 import jakarta.validation.ConstraintViolationException;
 import jakarta.ws.rs.WebApplicationException;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
+
+import io.quarkus.security.ForbiddenException;
+import io.quarkus.security.UnauthorizedException;
+
+import io.fairledger.errors.DomainException;
+import io.fairledger.web.ProblemException;
+import io.fairledger.web.ProblemMappers;
 
 /**
  * Failures of the portal as readable HTML pages, never a stack trace: the same table from domain errors to statuses as

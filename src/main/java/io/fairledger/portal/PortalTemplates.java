@@ -2,11 +2,12 @@ package io.fairledger.portal;
 
 import java.util.List;
 
+import io.quarkus.qute.CheckedTemplate;
+import io.quarkus.qute.TemplateInstance;
+
 import io.fairledger.accounting.StatementView;
 import io.fairledger.audit.AuditTrail;
 import io.fairledger.live.LiveViewsModel;
-import io.quarkus.qute.CheckedTemplate;
-import io.quarkus.qute.TemplateInstance;
 
 /** The portal's pages, {@code src/main/resources/templates/portal/*.html}, checked against these types at build. */
 @CheckedTemplate(basePath = "portal")

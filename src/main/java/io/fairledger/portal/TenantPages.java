@@ -4,10 +4,22 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 
-import org.eclipse.microprofile.config.inject.ConfigProperty;
+import jakarta.inject.Inject;
+import jakarta.ws.rs.GET;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.PathParam;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.core.MediaType;
+import jakarta.ws.rs.core.Response;
+import jakarta.ws.rs.core.UriInfo;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.quarkus.qute.TemplateInstance;
+import io.quarkus.security.identity.SecurityIdentity;
+import org.eclipse.microprofile.config.inject.ConfigProperty;
+import org.eclipse.microprofile.openapi.annotations.Operation;
+import org.jboss.resteasy.reactive.server.ServerExceptionMapper;
 
 import io.fairledger.accounting.StatementView;
 import io.fairledger.admission.AdmissionService;
@@ -22,18 +34,6 @@ import io.fairledger.live.ScopedLedgerViews;
 import io.fairledger.security.TenantScope;
 import io.fairledger.tenancy.RegisteredCluster;
 import io.fairledger.tenancy.TenancyService;
-import io.quarkus.security.identity.SecurityIdentity;
-import jakarta.inject.Inject;
-import jakarta.ws.rs.GET;
-import jakarta.ws.rs.Path;
-import jakarta.ws.rs.PathParam;
-import jakarta.ws.rs.Produces;
-import jakarta.ws.rs.core.MediaType;
-import jakarta.ws.rs.core.Response;
-import jakarta.ws.rs.core.UriInfo;
-import org.eclipse.microprofile.openapi.annotations.Operation;
-import org.jboss.resteasy.reactive.server.ServerExceptionMapper;
-import io.quarkus.qute.TemplateInstance;
 
 /**
  * The tenant portal: the clusters and tenants a login covers and, per tenant, its numbers as the API gives them. Every

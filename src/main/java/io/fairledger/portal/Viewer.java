@@ -1,7 +1,8 @@
 package io.fairledger.portal;
 
-import io.fairledger.security.Roles;
 import io.quarkus.security.identity.SecurityIdentity;
+
+import io.fairledger.security.Roles;
 
 /**
  * Who is reading a page: the name shown in the header, whether the admin pages are theirs, and whether there is a

@@ -9,10 +9,10 @@ import java.util.Map;
 import java.util.function.Function;
 import java.util.stream.Collectors;
 
-import io.fairledger.tenancy.LedgerSettings;
-import io.fairledger.accounting.WhatIfService;
 import io.fairledger.accounting.StatementView;
+import io.fairledger.accounting.WhatIfService;
 import io.fairledger.live.LiveView;
+import io.fairledger.tenancy.LedgerSettings;
 
 /**
  * The admin's what-if preview: the latest periods replayed with today's settings and with the proposed ones (the same

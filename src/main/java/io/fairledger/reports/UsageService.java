@@ -7,14 +7,15 @@ import java.util.List;
 import java.util.Locale;
 import java.util.function.Predicate;
 
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+
 import io.fairledger.accounting.SettingsInForce;
 import io.fairledger.accounting.StatementService;
 import io.fairledger.accounting.StatementView;
 import io.fairledger.core.replay.PeriodSchedule;
 import io.fairledger.errors.Invalid;
 import io.fairledger.tenancy.LedgerSettings;
-import jakarta.enterprise.context.ApplicationScoped;
-import jakarta.inject.Inject;
 
 /**
  * Usage reports of a cluster over any window ({@link UsageReport}), from the statements the statements endpoint gives:

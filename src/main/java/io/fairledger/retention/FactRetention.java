@@ -14,8 +14,14 @@ import java.util.Optional;
 
 import javax.sql.DataSource;
 
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.context.control.ActivateRequestContext;
+import jakarta.inject.Inject;
+
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.quarkus.scheduler.Scheduled;
+import org.jboss.logging.Logger;
 
 import io.fairledger.accounting.SettingsInForce;
 import io.fairledger.accounting.StatementService;
@@ -30,11 +36,6 @@ import io.fairledger.live.LedgerCheckpoints;
 import io.fairledger.live.LiveLedger;
 import io.fairledger.tenancy.LedgerSettings;
 import io.fairledger.tenancy.TenancyService;
-import io.quarkus.scheduler.Scheduled;
-import jakarta.enterprise.context.ApplicationScoped;
-import jakarta.enterprise.context.control.ActivateRequestContext;
-import jakarta.inject.Inject;
-import org.jboss.logging.Logger;
 
 /**
  * Keeps {@code ledger_fact}'s month partitions (docs/operations.md, "Retention of facts"): creates them ahead of time,

@@ -1,5 +1,7 @@
 package io.fairledger.security;
 
+import jakarta.enterprise.context.ApplicationScoped;
+
 import io.quarkus.security.identity.AuthenticationRequestContext;
 import io.quarkus.security.identity.IdentityProvider;
 import io.quarkus.security.identity.SecurityIdentity;
@@ -7,7 +9,6 @@ import io.quarkus.security.identity.request.TrustedAuthenticationRequest;
 import io.quarkus.security.runtime.QuarkusPrincipal;
 import io.quarkus.security.runtime.QuarkusSecurityIdentity;
 import io.smallrye.mutiny.Uni;
-import jakarta.enterprise.context.ApplicationScoped;
 
 /** Gives the local operator of standalone mode (see {@link LoopbackAdminMechanism}) the admin role. */
 @ApplicationScoped

@@ -4,7 +4,7 @@ import java.net.InetAddress;
 import java.net.UnknownHostException;
 import java.util.Set;
 
-import io.fairledger.config.FairledgerConfig;
+import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 
 import io.quarkus.security.identity.IdentityProviderManager;
@@ -16,7 +16,8 @@ import io.quarkus.vertx.http.runtime.security.HttpAuthenticationMechanism;
 import io.smallrye.mutiny.Uni;
 import io.vertx.core.net.SocketAddress;
 import io.vertx.ext.web.RoutingContext;
-import jakarta.enterprise.context.ApplicationScoped;
+
+import io.fairledger.config.FairledgerConfig;
 
 /**
  * Standalone mode without an OIDC server: a caller connected over loopback is the local operator and acts as admin.

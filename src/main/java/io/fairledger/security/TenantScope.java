@@ -7,13 +7,14 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
 
-import org.eclipse.microprofile.jwt.JsonWebToken;
-
-import io.fairledger.core.model.TenantPath;
-import io.quarkus.security.identity.SecurityIdentity;
 import jakarta.json.JsonArray;
 import jakarta.json.JsonString;
 import jakarta.json.JsonValue;
+
+import io.quarkus.security.identity.SecurityIdentity;
+import org.eclipse.microprofile.jwt.JsonWebToken;
+
+import io.fairledger.core.model.TenantPath;
 
 /**
  * Which tenants of which cluster the caller may see. Tenants get their ids from the access-token claim

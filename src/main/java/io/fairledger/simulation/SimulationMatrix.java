@@ -1,11 +1,5 @@
 package io.fairledger.simulation;
 
-import io.fairledger.core.admission.AdmissionPolicy;
-import io.fairledger.core.admission.JobRequest;
-import io.fairledger.core.deadline.DeadlineGenerator;
-import io.fairledger.core.deadline.DeadlineModel;
-import io.fairledger.core.jobsim.JobSimulator;
-import io.fairledger.core.jobsim.SimulationResult;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -14,6 +8,13 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.function.BiFunction;
+
+import io.fairledger.core.admission.AdmissionPolicy;
+import io.fairledger.core.admission.JobRequest;
+import io.fairledger.core.deadline.DeadlineGenerator;
+import io.fairledger.core.deadline.DeadlineModel;
+import io.fairledger.core.jobsim.JobSimulator;
+import io.fairledger.core.jobsim.SimulationResult;
 
 /**
  * Runs every admission policy x deadline model x capacity over one trace with the core {@link JobSimulator}, cells in

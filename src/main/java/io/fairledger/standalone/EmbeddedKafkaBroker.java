@@ -10,14 +10,13 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Properties;
 
+import kafka.server.KafkaConfig;
+import kafka.server.KafkaRaftServer;
 import org.apache.kafka.common.Uuid;
 import org.apache.kafka.common.utils.Time;
 import org.apache.kafka.metadata.storage.Formatter;
 import org.apache.kafka.server.common.Feature;
 import org.apache.kafka.server.common.MetadataVersion;
-
-import kafka.server.KafkaConfig;
-import kafka.server.KafkaRaftServer;
 
 /**
  * A real single-node Kafka broker (KRaft, combined broker and controller) running in this JVM, listening on 127.0.0.1

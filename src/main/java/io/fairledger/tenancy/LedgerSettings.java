@@ -13,7 +13,6 @@ import com.fasterxml.jackson.annotation.JsonAlias;
 import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
 import com.fasterxml.jackson.annotation.JsonInclude;
 
-import io.fairledger.errors.Invalid;
 import io.fairledger.core.chargeback.ChargeModel;
 import io.fairledger.core.chargeback.ChargebackConfig;
 import io.fairledger.core.model.ClusterConfig;
@@ -26,6 +25,7 @@ import io.fairledger.core.model.TenantPath;
 import io.fairledger.core.model.UsageMeasure;
 import io.fairledger.core.replay.PeriodSchedule;
 import io.fairledger.core.replay.ReplayConfig;
+import io.fairledger.errors.Invalid;
 
 /**
  * How a cluster's books are kept, as one JSON document: the {@code --config} file of {@code fairledger account} and

@@ -1,12 +1,14 @@
 package io.fairledger.tenancy;
 
-import io.fairledger.errors.Invalid;
-import io.quarkus.runtime.StartupEvent;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 import jakarta.inject.Inject;
 import jakarta.transaction.Transactional;
+
+import io.quarkus.runtime.StartupEvent;
 import org.jboss.logging.Logger;
+
+import io.fairledger.errors.Invalid;
 
 /**
  * Reports, once at start, every member of stored ledger settings out of the ranges of {@link SettingsLimits}: an older

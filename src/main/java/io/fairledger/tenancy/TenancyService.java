@@ -10,16 +10,17 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+import jakarta.transaction.Transactional;
+
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
 import io.fairledger.core.model.TenantPath;
 import io.fairledger.errors.Conflict;
-import io.fairledger.errors.NotFound;
 import io.fairledger.errors.Invalid;
-import jakarta.enterprise.context.ApplicationScoped;
-import jakarta.inject.Inject;
-import jakarta.transaction.Transactional;
+import io.fairledger.errors.NotFound;
 
 /**
  * Registers clusters and maintains their tenant trees. The admin API and the registration events from Kafka both go

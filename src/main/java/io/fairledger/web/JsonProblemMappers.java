@@ -1,6 +1,5 @@
 package io.fairledger.web;
 
-import io.fairledger.core.model.PlainText;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Arrays;
@@ -10,7 +9,8 @@ import java.util.TreeSet;
 import java.util.regex.Matcher;
 import java.util.stream.Collectors;
 
-import org.jboss.resteasy.reactive.server.ServerExceptionMapper;
+import jakarta.ws.rs.core.Response;
+import jakarta.ws.rs.core.UriInfo;
 
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
@@ -21,10 +21,10 @@ import com.fasterxml.jackson.databind.exc.InvalidFormatException;
 import com.fasterxml.jackson.databind.exc.MismatchedInputException;
 import com.fasterxml.jackson.databind.exc.UnrecognizedPropertyException;
 import com.fasterxml.jackson.databind.exc.ValueInstantiationException;
+import org.jboss.resteasy.reactive.server.ServerExceptionMapper;
 
+import io.fairledger.core.model.PlainText;
 import io.fairledger.errors.DomainException;
-import jakarta.ws.rs.core.Response;
-import jakarta.ws.rs.core.UriInfo;
 
 /**
  * Request bodies Jackson refuses, as problems naming the member ({@code body.memory.mode}, {@code body.jobs[0].id}).

@@ -1,14 +1,15 @@
 package io.fairledger.web;
 
-import io.fairledger.core.model.PlainText;
 import java.util.List;
 import java.util.Map;
-
-import org.jboss.resteasy.reactive.server.ServerRequestFilter;
 
 import jakarta.ws.rs.container.ContainerRequestContext;
 import jakarta.ws.rs.core.Response;
 import jakarta.ws.rs.core.UriInfo;
+
+import org.jboss.resteasy.reactive.server.ServerRequestFilter;
+
+import io.fairledger.core.model.PlainText;
 
 /**
  * Rejects a query parameter that is not plain text ({@link PlainText}: U+0000, which PostgreSQL cannot store, another

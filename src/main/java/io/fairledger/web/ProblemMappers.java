@@ -3,21 +3,21 @@ package io.fairledger.web;
 import java.util.Comparator;
 import java.util.List;
 
-import org.jboss.logging.Logger;
-import org.jboss.resteasy.reactive.server.ServerExceptionMapper;
-
-import com.fasterxml.jackson.core.JsonProcessingException;
-
-import io.fairledger.errors.DomainException;
-import io.quarkus.security.AuthenticationFailedException;
-import io.quarkus.security.ForbiddenException;
-import io.quarkus.security.UnauthorizedException;
 import jakarta.validation.ConstraintViolation;
 import jakarta.validation.ConstraintViolationException;
 import jakarta.ws.rs.WebApplicationException;
 import jakarta.ws.rs.core.HttpHeaders;
 import jakarta.ws.rs.core.Response;
 import jakarta.ws.rs.core.UriInfo;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import io.quarkus.security.AuthenticationFailedException;
+import io.quarkus.security.ForbiddenException;
+import io.quarkus.security.UnauthorizedException;
+import org.jboss.logging.Logger;
+import org.jboss.resteasy.reactive.server.ServerExceptionMapper;
+
+import io.fairledger.errors.DomainException;
 
 /**
  * The one place where failures become HTTP responses: every error is an RFC 9457 problem+json body, and no stack

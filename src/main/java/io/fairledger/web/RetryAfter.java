@@ -1,13 +1,15 @@
 package io.fairledger.web;
 
-import io.fairledger.errors.NotReady;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Observes;
+
 import io.quarkus.vertx.http.ManagementInterface;
 import io.vertx.core.http.HttpHeaders;
 import io.vertx.core.http.HttpServerResponse;
 import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
-import jakarta.enterprise.context.ApplicationScoped;
-import jakarta.enterprise.event.Observes;
+
+import io.fairledger.errors.NotReady;
 
 /**
  * Every 503 answer says when to ask again: a {@code Retry-After} header on the API port and on the management

@@ -1,11 +1,12 @@
 package io.fairledger.web;
 
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Observes;
+
 import io.vertx.core.http.HttpHeaders;
 import io.vertx.ext.web.MIMEHeader;
 import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
-import jakarta.enterprise.context.ApplicationScoped;
-import jakarta.enterprise.event.Observes;
 
 /**
  * {@code GET /}, the server's address opened as it is: a browser (one that accepts {@code text/html}) is sent to the

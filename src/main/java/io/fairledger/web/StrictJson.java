@@ -2,6 +2,8 @@ package io.fairledger.web;
 
 import java.io.IOException;
 
+import jakarta.inject.Singleton;
+
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.databind.DeserializationContext;
 import com.fasterxml.jackson.databind.DeserializationFeature;
@@ -9,10 +11,9 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.deser.std.NumberDeserializers;
 import com.fasterxml.jackson.databind.deser.std.StringDeserializer;
 import com.fasterxml.jackson.databind.module.SimpleModule;
+import io.quarkus.jackson.ObjectMapperCustomizer;
 
 import io.fairledger.core.model.PlainText;
-import io.quarkus.jackson.ObjectMapperCustomizer;
-import jakarta.inject.Singleton;
 
 /**
  * Request bodies are read strictly, so a mistake is reported instead of silently changing what is stored: a member

@@ -13,17 +13,18 @@ import java.util.NavigableSet;
 import java.util.Random;
 import java.util.TreeSet;
 
+import net.jqwik.api.ForAll;
+import net.jqwik.api.Property;
+import net.jqwik.api.constraints.IntRange;
+import net.jqwik.api.statistics.Statistics;
+
+import io.fairledger.accounting.InMemoryStoredFacts.Arrival;
 import io.fairledger.accounting.PeriodCloser.ClosedPeriod;
 import io.fairledger.core.ledger.LedgerEvent;
 import io.fairledger.core.model.ResourceVector;
 import io.fairledger.core.model.TenantPath;
-import io.fairledger.accounting.InMemoryStoredFacts.Arrival;
 import io.fairledger.facts.LedgerFact;
 import io.fairledger.tenancy.LedgerSettings;
-import net.jqwik.api.ForAll;
-import net.jqwik.api.Property;
-import net.jqwik.api.statistics.Statistics;
-import net.jqwik.api.constraints.IntRange;
 
 /**
  * Closed statements depend only on the facts, the order they arrived in and the settings in force, never on when the

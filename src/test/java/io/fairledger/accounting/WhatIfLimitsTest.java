@@ -10,17 +10,17 @@ import static org.hamcrest.Matchers.notNullValue;
 import java.util.List;
 import java.util.Random;
 
+import io.quarkus.test.common.TestResourceScope;
+import io.quarkus.test.common.WithTestResource;
+import io.quarkus.test.junit.QuarkusTest;
+import io.restassured.http.ContentType;
+import io.restassured.response.Response;
 import org.junit.jupiter.api.Test;
 
 import io.fairledger.testsupport.KafkaResource;
 import io.fairledger.testsupport.PostgresResource;
 import io.fairledger.testsupport.SettingsDocuments;
 import io.fairledger.testsupport.TestClusters;
-import io.quarkus.test.common.TestResourceScope;
-import io.quarkus.test.common.WithTestResource;
-import io.quarkus.test.junit.QuarkusTest;
-import io.restassured.http.ContentType;
-import io.restassured.response.Response;
 
 /**
  * What-ifs of the attack run on the real server: one in year 999999999 (a 500 of {@code long overflow} before) and

@@ -9,15 +9,16 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
 
+import net.jqwik.api.Example;
+import net.jqwik.api.ForAll;
+import net.jqwik.api.Property;
+import net.jqwik.api.constraints.IntRange;
+
 import io.fairledger.core.replay.ReplayConfig;
 import io.fairledger.core.replay.ReplayResult;
 import io.fairledger.errors.NotReady;
 import io.fairledger.facts.LedgerFact;
 import io.fairledger.tenancy.LedgerSettings;
-import net.jqwik.api.Example;
-import net.jqwik.api.ForAll;
-import net.jqwik.api.Property;
-import net.jqwik.api.constraints.IntRange;
 
 /**
  * A what-if's streamed replay ({@link WhatIfReplay}) states what the replay of every fact at once ({@link Books})

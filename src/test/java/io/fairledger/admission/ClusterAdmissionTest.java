@@ -8,12 +8,11 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
 import org.junit.jupiter.api.Test;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
-
-import io.fairledger.core.admission.Justice;
 import io.fairledger.core.admission.JobRequest;
+import io.fairledger.core.admission.Justice;
 
 class ClusterAdmissionTest {
 

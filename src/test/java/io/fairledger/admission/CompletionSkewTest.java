@@ -6,15 +6,15 @@ import static org.hamcrest.Matchers.equalTo;
 
 import java.time.Instant;
 
+import io.quarkus.test.common.TestResourceScope;
+import io.quarkus.test.common.WithTestResource;
+import io.quarkus.test.junit.QuarkusTest;
+import io.restassured.http.ContentType;
 import org.junit.jupiter.api.Test;
 
 import io.fairledger.ingest.schema.EventDecoder;
 import io.fairledger.testsupport.KafkaResource;
 import io.fairledger.testsupport.PostgresResource;
-import io.quarkus.test.common.TestResourceScope;
-import io.quarkus.test.common.WithTestResource;
-import io.quarkus.test.junit.QuarkusTest;
-import io.restassured.http.ContentType;
 
 /**
  * A job's reported finish may lie ahead of the server's clock by the skew events may ({@link

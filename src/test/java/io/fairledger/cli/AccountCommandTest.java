@@ -13,9 +13,9 @@ import java.util.List;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import picocli.CommandLine;
 
 import io.fairledger.testsupport.YarnWorkload;
-import picocli.CommandLine;
 
 /** {@code fairledger account} on a file with a line that is not UTF-8: a dead letter, as on the server. */
 class AccountCommandTest {

@@ -9,7 +9,6 @@ import java.nio.file.Path;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-
 import picocli.CommandLine;
 
 /** {@code fairledger account} holds its {@code --config} to the ranges the server holds ledger settings to. */

@@ -10,9 +10,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicReference;
 
-import org.junit.jupiter.api.Test;
-
 import com.sun.net.httpserver.HttpServer;
+import org.junit.jupiter.api.Test;
 
 class ServerClientTest {
 

@@ -20,10 +20,9 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
 
-import org.junit.jupiter.api.Test;
-
 import io.smallrye.config.ConfigMapping;
 import io.smallrye.config.WithDefault;
+import org.junit.jupiter.api.Test;
 
 /**
  * The defaults of the server's settings are written once, in the {@code @WithDefault}s of the {@code @ConfigMapping}

@@ -11,9 +11,8 @@ import javax.sql.DataSource;
 
 import jakarta.inject.Inject;
 
-import org.junit.jupiter.api.Test;
-
 import io.quarkus.test.junit.QuarkusTest;
+import org.junit.jupiter.api.Test;
 
 /** {@link FactCursor} on the real PostgreSQL: positions are transaction ids, ordered as numbers. */
 @QuarkusTest

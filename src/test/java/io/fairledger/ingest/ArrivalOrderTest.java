@@ -10,13 +10,12 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 
-import org.junit.jupiter.api.Test;
-
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import org.junit.jupiter.api.Test;
+import picocli.CommandLine;
 
 import io.fairledger.cli.AccountCommand;
-import picocli.CommandLine;
 
 /**
  * The books depend on the events, not on the order they arrive in (docs/ingestion.md, "Duplicates, order and

@@ -15,21 +15,22 @@ import java.util.Map;
 
 import javax.sql.DataSource;
 
+import jakarta.inject.Inject;
+
+import io.quarkus.test.common.TestResourceScope;
+import io.quarkus.test.common.WithTestResource;
+import io.quarkus.test.junit.QuarkusTest;
 import org.apache.kafka.common.TopicPartition;
 import org.junit.jupiter.api.Test;
 
 import io.fairledger.core.ledger.LedgerEvent;
+import io.fairledger.facts.FactCursor;
 import io.fairledger.facts.FactPartitions;
 import io.fairledger.facts.FactWriter;
-import io.fairledger.facts.SourcedFact;
 import io.fairledger.facts.LedgerFact;
-import io.fairledger.facts.FactCursor;
+import io.fairledger.facts.SourcedFact;
 import io.fairledger.testsupport.KafkaResource;
 import io.fairledger.testsupport.PostgresResource;
-import io.quarkus.test.common.TestResourceScope;
-import io.quarkus.test.common.WithTestResource;
-import io.quarkus.test.junit.QuarkusTest;
-import jakarta.inject.Inject;
 
 /**
  * Both ways a batch reaches {@code ledger_fact}: copied straight in when none of its keys is stored, and keys first, then

@@ -6,11 +6,11 @@ import java.util.List;
 
 import org.junit.jupiter.api.Test;
 
-import io.fairledger.facts.SourcedFact;
-import io.fairledger.facts.LedgerFact;
 import io.fairledger.core.ledger.LedgerEvent;
 import io.fairledger.core.model.ResourceVector;
 import io.fairledger.core.model.TenantPath;
+import io.fairledger.facts.LedgerFact;
+import io.fairledger.facts.SourcedFact;
 
 class CommittedStartsTest {
 

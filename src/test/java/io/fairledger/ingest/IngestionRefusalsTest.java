@@ -17,6 +17,11 @@ import java.util.concurrent.TimeUnit;
 
 import javax.sql.DataSource;
 
+import jakarta.inject.Inject;
+
+import io.quarkus.test.common.TestResourceScope;
+import io.quarkus.test.common.WithTestResource;
+import io.quarkus.test.junit.QuarkusTest;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.NewTopic;
@@ -32,6 +37,7 @@ import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.awaitility.Awaitility;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.junit.jupiter.api.Test;
+import picocli.CommandLine;
 
 import io.fairledger.cli.DlqCommand;
 import io.fairledger.ingest.schema.EventDecoder;
@@ -39,11 +45,6 @@ import io.fairledger.ingest.schema.EventTopics;
 import io.fairledger.testsupport.KafkaResource;
 import io.fairledger.testsupport.PostgresResource;
 import io.fairledger.testsupport.TestClusters;
-import io.quarkus.test.common.TestResourceScope;
-import io.quarkus.test.common.WithTestResource;
-import io.quarkus.test.junit.QuarkusTest;
-import jakarta.inject.Inject;
-import picocli.CommandLine;
 
 /**
  * What the attack run found blocking ingestion: registrations whose text PostgreSQL cannot store (a NUL in a cluster

@@ -15,6 +15,11 @@ import java.util.concurrent.TimeUnit;
 
 import javax.sql.DataSource;
 
+import jakarta.inject.Inject;
+
+import io.quarkus.test.common.TestResourceScope;
+import io.quarkus.test.common.WithTestResource;
+import io.quarkus.test.junit.QuarkusTest;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
@@ -27,6 +32,7 @@ import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.awaitility.Awaitility;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.junit.jupiter.api.Test;
+import picocli.CommandLine;
 
 import io.fairledger.cli.DlqCommand;
 import io.fairledger.ingest.schema.EventDecoder;
@@ -34,11 +40,6 @@ import io.fairledger.ingest.schema.EventTopics;
 import io.fairledger.testsupport.KafkaResource;
 import io.fairledger.testsupport.PostgresResource;
 import io.fairledger.testsupport.TestClusters;
-import io.quarkus.test.common.TestResourceScope;
-import io.quarkus.test.common.WithTestResource;
-import io.quarkus.test.junit.QuarkusTest;
-import jakarta.inject.Inject;
-import picocli.CommandLine;
 
 /**
  * A record the database refuses at commit (here: a CHECK constraint the test adds, SQLSTATE 23514; and an id with

@@ -17,6 +17,13 @@ import java.util.Map;
 import java.util.Properties;
 import java.util.concurrent.TimeUnit;
 
+import jakarta.inject.Inject;
+
+import io.quarkus.test.common.TestResourceScope;
+import io.quarkus.test.common.WithTestResource;
+import io.quarkus.test.junit.QuarkusTest;
+import io.restassured.http.ContentType;
+import io.smallrye.common.annotation.Identifier;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
@@ -24,6 +31,7 @@ import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Test;
+import picocli.CommandLine;
 
 import io.fairledger.cli.DlqCommand;
 import io.fairledger.cli.ReplayCommand;
@@ -33,13 +41,6 @@ import io.fairledger.kafka.KafkaConnectionCheck;
 import io.fairledger.testsupport.PostgresResource;
 import io.fairledger.testsupport.SecureKafkaResource;
 import io.fairledger.testsupport.TestClusters;
-import io.quarkus.test.common.TestResourceScope;
-import io.quarkus.test.common.WithTestResource;
-import io.quarkus.test.junit.QuarkusTest;
-import io.restassured.http.ContentType;
-import io.smallrye.common.annotation.Identifier;
-import jakarta.inject.Inject;
-import picocli.CommandLine;
 
 /**
  * Against a real broker whose only client listener is SASL_SSL (PLAIN over TLS, a certificate made by the test): the

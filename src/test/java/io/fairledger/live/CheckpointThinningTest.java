@@ -10,15 +10,16 @@ import java.util.List;
 
 import javax.sql.DataSource;
 
-import org.junit.jupiter.api.Test;
+import jakarta.inject.Inject;
 
-import io.fairledger.testsupport.KafkaResource;
-import io.fairledger.testsupport.PostgresResource;
 import io.quarkus.test.common.TestResourceScope;
 import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.http.ContentType;
-import jakarta.inject.Inject;
+import org.junit.jupiter.api.Test;
+
+import io.fairledger.testsupport.KafkaResource;
+import io.fairledger.testsupport.PostgresResource;
 
 /**
  * Which stored checkpoints {@link LedgerCheckpoints#save} keeps: the {@code keep} newest, the newest of each of the

@@ -15,6 +15,15 @@ import java.util.List;
 import java.util.Map;
 import java.util.Random;
 
+import net.jqwik.api.Arbitraries;
+import net.jqwik.api.Arbitrary;
+import net.jqwik.api.ForAll;
+import net.jqwik.api.Property;
+import net.jqwik.api.Provide;
+import net.jqwik.api.constraints.IntRange;
+import net.jqwik.api.statistics.Statistics;
+import org.junit.jupiter.api.Test;
+
 import io.fairledger.accounting.LedgerFeed;
 import io.fairledger.core.chargeback.ChargeModel;
 import io.fairledger.core.ledger.LedgerEvent;
@@ -23,14 +32,6 @@ import io.fairledger.core.model.ResourceVector;
 import io.fairledger.core.model.TenantPath;
 import io.fairledger.facts.LedgerFact;
 import io.fairledger.tenancy.LedgerSettings;
-import net.jqwik.api.Arbitraries;
-import net.jqwik.api.Arbitrary;
-import net.jqwik.api.ForAll;
-import net.jqwik.api.Property;
-import net.jqwik.api.Provide;
-import net.jqwik.api.statistics.Statistics;
-import net.jqwik.api.constraints.IntRange;
-import org.junit.jupiter.api.Test;
 
 /**
  * The live ledger's checkpoints through the server's own path (facts, {@link LedgerFeed}, canonical order, the live

@@ -14,25 +14,24 @@ import java.util.List;
 import java.util.Random;
 import java.util.concurrent.TimeUnit;
 
-import org.awaitility.Awaitility;
-import org.eclipse.microprofile.config.inject.ConfigProperty;
-import org.junit.jupiter.api.Test;
-
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-
-import io.fairledger.cli.AccountCommand;
-import io.fairledger.testsupport.EventPublisher;
-import io.fairledger.testsupport.KafkaResource;
-import io.fairledger.testsupport.PostgresResource;
-import io.fairledger.testsupport.YarnWorkload;
 import io.quarkus.test.common.TestResourceScope;
 import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.RestAssured;
 import io.restassured.config.DecoderConfig;
 import io.restassured.http.ContentType;
+import org.awaitility.Awaitility;
+import org.eclipse.microprofile.config.inject.ConfigProperty;
+import org.junit.jupiter.api.Test;
 import picocli.CommandLine;
+
+import io.fairledger.cli.AccountCommand;
+import io.fairledger.testsupport.EventPublisher;
+import io.fairledger.testsupport.KafkaResource;
+import io.fairledger.testsupport.PostgresResource;
+import io.fairledger.testsupport.YarnWorkload;
 
 /**
  * The live ledger over HTTP (the test profile trusts loopback callers as admin; the role matrix is tested against a

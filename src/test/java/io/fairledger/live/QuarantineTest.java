@@ -9,6 +9,12 @@ import java.util.concurrent.TimeUnit;
 
 import javax.sql.DataSource;
 
+import jakarta.inject.Inject;
+
+import io.quarkus.test.common.TestResourceScope;
+import io.quarkus.test.common.WithTestResource;
+import io.quarkus.test.junit.QuarkusTest;
+import io.restassured.http.ContentType;
 import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Test;
 
@@ -16,11 +22,6 @@ import io.fairledger.testsupport.KafkaResource;
 import io.fairledger.testsupport.PostgresResource;
 import io.fairledger.testsupport.SettingsDocuments;
 import io.fairledger.testsupport.TestClusters;
-import io.quarkus.test.common.TestResourceScope;
-import io.quarkus.test.common.WithTestResource;
-import io.quarkus.test.junit.QuarkusTest;
-import io.restassured.http.ContentType;
-import jakarta.inject.Inject;
 
 /**
  * A cluster whose live ledger cannot be built (settings stored out of range, as an older version could store them:

@@ -4,13 +4,8 @@ import java.time.Instant;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
-import org.awaitility.Awaitility;
-import org.junit.jupiter.api.Test;
+import jakarta.inject.Inject;
 
-import io.fairledger.testsupport.TestClusters;
-import io.fairledger.testsupport.KafkaResource;
-import io.fairledger.testsupport.PostgresResource;
-import io.fairledger.testsupport.YarnWorkload;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import io.quarkus.test.common.TestResourceScope;
@@ -18,7 +13,13 @@ import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.QuarkusTestProfile;
 import io.quarkus.test.junit.TestProfile;
-import jakarta.inject.Inject;
+import org.awaitility.Awaitility;
+import org.junit.jupiter.api.Test;
+
+import io.fairledger.testsupport.KafkaResource;
+import io.fairledger.testsupport.PostgresResource;
+import io.fairledger.testsupport.TestClusters;
+import io.fairledger.testsupport.YarnWorkload;
 
 /**
  * On the real server with {@code fairledger.memory.trim-after=1s}: something stored (a cluster's settings), then

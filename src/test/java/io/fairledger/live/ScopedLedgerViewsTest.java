@@ -4,13 +4,13 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.util.List;
 
+import io.quarkus.security.runtime.QuarkusPrincipal;
+import io.quarkus.security.runtime.QuarkusSecurityIdentity;
 import org.junit.jupiter.api.Test;
 
 import io.fairledger.errors.AccessDenied;
 import io.fairledger.security.Roles;
 import io.fairledger.security.TenantScope;
-import io.quarkus.security.runtime.QuarkusPrincipal;
-import io.quarkus.security.runtime.QuarkusSecurityIdentity;
 
 /**
  * The tenant scope the REST resource and the portal share: a tenant is refused another tenant's statements, and a

@@ -10,17 +10,17 @@ import static org.hamcrest.Matchers.notNullValue;
 
 import java.util.Random;
 
+import io.quarkus.test.common.TestResourceScope;
+import io.quarkus.test.common.WithTestResource;
+import io.quarkus.test.junit.QuarkusTest;
+import io.restassured.http.ContentType;
+import io.restassured.response.Response;
 import org.junit.jupiter.api.Test;
 
 import io.fairledger.testsupport.KafkaResource;
 import io.fairledger.testsupport.PostgresResource;
 import io.fairledger.testsupport.SettingsDocuments;
 import io.fairledger.testsupport.TestClusters;
-import io.quarkus.test.common.TestResourceScope;
-import io.quarkus.test.common.WithTestResource;
-import io.quarkus.test.junit.QuarkusTest;
-import io.restassured.http.ContentType;
-import io.restassured.response.Response;
 
 /**
  * The attack run's settings documents and tenants, sent to the real server: each is refused with a 422 problem whose

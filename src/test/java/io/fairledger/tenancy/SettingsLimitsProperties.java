@@ -7,23 +7,22 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Random;
 
-import org.junit.jupiter.api.Test;
-
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.datatype.jsr310.JavaTimeModule;
-
-import io.fairledger.core.replay.Replay;
-import io.fairledger.core.replay.ReplayConfig;
-import io.fairledger.errors.Invalid;
-import io.fairledger.testsupport.SettingsDocuments;
 import net.jqwik.api.Arbitraries;
 import net.jqwik.api.Arbitrary;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.Provide;
 import net.jqwik.api.statistics.Statistics;
+import org.junit.jupiter.api.Test;
+
+import io.fairledger.core.replay.Replay;
+import io.fairledger.core.replay.ReplayConfig;
+import io.fairledger.errors.Invalid;
+import io.fairledger.testsupport.SettingsDocuments;
 
 /**
  * Every ledger settings document the parser accepts is either refused by {@link LedgerSettings#validate} with the

@@ -13,14 +13,13 @@ import java.util.Map;
 import java.util.Properties;
 import java.util.concurrent.TimeUnit;
 
+import kafka.server.KafkaConfig;
+import kafka.server.KafkaRaftServer;
 import org.apache.kafka.common.Uuid;
 import org.apache.kafka.common.utils.Time;
 import org.apache.kafka.metadata.storage.Formatter;
 import org.apache.kafka.server.common.Feature;
 import org.apache.kafka.server.common.MetadataVersion;
-
-import kafka.server.KafkaConfig;
-import kafka.server.KafkaRaftServer;
 
 /**
  * A real single-node Kafka broker (in-JVM KRaft, from the Maven artifacts) whose only client listener is SASL_SSL:

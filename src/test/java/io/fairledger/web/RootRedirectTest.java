@@ -5,15 +5,15 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.net.URI;
 
-import org.junit.jupiter.api.Test;
-
-import io.fairledger.testsupport.KafkaResource;
-import io.fairledger.testsupport.PostgresResource;
 import io.quarkus.test.common.TestResourceScope;
 import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.http.ContentType;
 import io.restassured.response.Response;
+import org.junit.jupiter.api.Test;
+
+import io.fairledger.testsupport.KafkaResource;
+import io.fairledger.testsupport.PostgresResource;
 
 /** {@code GET /}: a browser is sent to the portal, any other client to the OpenAPI document, and both are there. */
 @QuarkusTest

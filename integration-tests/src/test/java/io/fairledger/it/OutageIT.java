@@ -11,6 +11,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
+import io.restassured.http.ContentType;
+import io.restassured.response.Response;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
@@ -24,8 +26,6 @@ import io.fairledger.testsupport.KafkaDependency;
 import io.fairledger.testsupport.PostgresDependency;
 import io.fairledger.testsupport.RealDependency;
 import io.fairledger.testsupport.YarnWorkload;
-import io.restassured.http.ContentType;
-import io.restassured.response.Response;
 
 /**
  * Health during an outage, on the packaged server: PostgreSQL goes away (every connection reset, new ones refused,

@@ -17,6 +17,11 @@ import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.restassured.RestAssured;
+import io.restassured.http.ContentType;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
@@ -30,16 +35,10 @@ import org.openqa.selenium.JavascriptExecutor;
 import org.openqa.selenium.Keys;
 import org.openqa.selenium.WebElement;
 
-import com.fasterxml.jackson.databind.DeserializationFeature;
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-
 import io.fairledger.testsupport.KafkaDependency;
 import io.fairledger.testsupport.KeycloakDependency;
 import io.fairledger.testsupport.PostgresDependency;
 import io.fairledger.testsupport.RealDependency;
-import io.restassured.RestAssured;
-import io.restassured.http.ContentType;
 
 /**
  * The portal in a real browser (Debian's headless chromium through chromium-driver) against the packaged server, a

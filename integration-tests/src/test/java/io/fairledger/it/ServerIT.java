@@ -20,6 +20,11 @@ import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.TimeUnit;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.restassured.RestAssured;
+import io.restassured.http.ContentType;
+import io.restassured.response.Response;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
@@ -34,12 +39,6 @@ import io.fairledger.testsupport.KeycloakDependency;
 import io.fairledger.testsupport.PostgresDependency;
 import io.fairledger.testsupport.PrometheusDependency;
 import io.fairledger.testsupport.RealDependency;
-import io.restassured.RestAssured;
-import io.restassured.http.ContentType;
-import io.restassured.response.Response;
-
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 
 /**
  * The packaged server in production mode: external PostgreSQL, Kafka and Keycloak, all real. An admin registers a

@@ -18,17 +18,16 @@ import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.restassured.http.ContentType;
 import org.awaitility.Awaitility;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-
 import io.fairledger.standalone.StandaloneServices;
 import io.fairledger.testsupport.Processes;
 import io.fairledger.testsupport.YarnWorkload;
-import io.restassured.http.ContentType;
 
 /**
  * {@code fairledger serve} with nothing configured: embedded PostgreSQL and Kafka under --data-dir, loopback callers

@@ -4,17 +4,6 @@ import java.time.Instant;
 import java.time.format.DateTimeParseException;
 import java.util.List;
 
-import io.fairledger.tenancy.ConfigurationChanges;
-import io.fairledger.tenancy.LedgerSettings;
-import io.fairledger.accounting.SettingsInForce;
-import io.fairledger.accounting.StatementService;
-import io.fairledger.accounting.StatementView;
-import io.fairledger.accounting.WhatIfService;
-import io.fairledger.errors.Invalid;
-import io.fairledger.accounting.StatementCsv;
-import io.fairledger.accounting.StatementFormat;
-import io.netty.buffer.Unpooled;
-import io.vertx.core.buffer.Buffer;
 import jakarta.annotation.security.RolesAllowed;
 import jakarta.inject.Inject;
 import jakarta.validation.Valid;
@@ -31,9 +20,22 @@ import jakarta.ws.rs.QueryParam;
 import jakarta.ws.rs.core.Context;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
+
+import io.netty.buffer.Unpooled;
+import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpServerResponse;
 import org.eclipse.microprofile.openapi.annotations.Operation;
 import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
+
+import io.fairledger.accounting.SettingsInForce;
+import io.fairledger.accounting.StatementCsv;
+import io.fairledger.accounting.StatementFormat;
+import io.fairledger.accounting.StatementService;
+import io.fairledger.accounting.StatementView;
+import io.fairledger.accounting.WhatIfService;
+import io.fairledger.errors.Invalid;
+import io.fairledger.tenancy.ConfigurationChanges;
+import io.fairledger.tenancy.LedgerSettings;
 
 /** Admin API for a cluster's ledger settings and its statements. */
 @Path("/api/v1/admin/clusters/{clusterId}")

@@ -1,13 +1,5 @@
 package io.fairledger.admission.rest;
 
-import org.eclipse.microprofile.openapi.annotations.Operation;
-import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
-
-import io.fairledger.admission.AdmissionService;
-import io.fairledger.admission.PolicySettings;
-import io.fairledger.security.Roles;
-import io.fairledger.tenancy.TenancyService;
-import io.fairledger.errors.Invalid;
 import jakarta.annotation.security.RolesAllowed;
 import jakarta.inject.Inject;
 import jakarta.validation.Valid;
@@ -19,6 +11,15 @@ import jakarta.ws.rs.Path;
 import jakarta.ws.rs.PathParam;
 import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.core.MediaType;
+
+import org.eclipse.microprofile.openapi.annotations.Operation;
+import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
+
+import io.fairledger.admission.AdmissionService;
+import io.fairledger.admission.PolicySettings;
+import io.fairledger.errors.Invalid;
+import io.fairledger.security.Roles;
+import io.fairledger.tenancy.TenancyService;
 
 /** A cluster's admission policy and its parameters (docs/admission.md, "Serving admissions"). */
 @Path("/api/v1/admin/clusters/{cluster}/admission-policy")

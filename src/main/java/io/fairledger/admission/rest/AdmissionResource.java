@@ -7,27 +7,6 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 
-import org.eclipse.microprofile.openapi.annotations.Operation;
-import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
-
-import io.fairledger.admission.AdmissionService;
-import io.fairledger.admission.AdmissionViews;
-import io.fairledger.admission.Applied;
-import io.fairledger.admission.ClusterAdmission;
-import io.fairledger.admission.DecisionEvent;
-import io.fairledger.admission.LogEntry;
-import io.fairledger.core.model.TenantPath;
-import io.fairledger.core.workflow.FlowTimePlanner;
-import io.fairledger.core.workflow.Workflow;
-import io.fairledger.core.workflow.WorkflowDag;
-import io.fairledger.core.workflow.WorkflowJob;
-import io.fairledger.ingest.schema.EventDecoder;
-import io.fairledger.security.Roles;
-import io.fairledger.tenancy.RegisteredCluster;
-import io.fairledger.tenancy.TenancyService;
-import io.fairledger.errors.Conflict;
-import io.fairledger.errors.NotFound;
-import io.fairledger.errors.Invalid;
 import jakarta.annotation.security.RolesAllowed;
 import jakarta.inject.Inject;
 import jakarta.validation.Valid;
@@ -47,6 +26,28 @@ import jakarta.ws.rs.PathParam;
 import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
+
+import org.eclipse.microprofile.openapi.annotations.Operation;
+import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
+
+import io.fairledger.admission.AdmissionService;
+import io.fairledger.admission.AdmissionViews;
+import io.fairledger.admission.Applied;
+import io.fairledger.admission.ClusterAdmission;
+import io.fairledger.admission.DecisionEvent;
+import io.fairledger.admission.LogEntry;
+import io.fairledger.core.model.TenantPath;
+import io.fairledger.core.workflow.FlowTimePlanner;
+import io.fairledger.core.workflow.Workflow;
+import io.fairledger.core.workflow.WorkflowDag;
+import io.fairledger.core.workflow.WorkflowJob;
+import io.fairledger.errors.Conflict;
+import io.fairledger.errors.Invalid;
+import io.fairledger.errors.NotFound;
+import io.fairledger.ingest.schema.EventDecoder;
+import io.fairledger.security.Roles;
+import io.fairledger.tenancy.RegisteredCluster;
+import io.fairledger.tenancy.TenancyService;
 
 /**
  * What resource managers ask of admission control (docs/api.md, "Admissions and workflows"): submit a job and get the

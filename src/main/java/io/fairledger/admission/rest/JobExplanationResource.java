@@ -2,15 +2,6 @@ package io.fairledger.admission.rest;
 
 import java.util.List;
 
-import org.eclipse.microprofile.openapi.annotations.Operation;
-import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
-
-import io.fairledger.admission.AdmissionService;
-import io.fairledger.admission.AdmissionViews;
-import io.fairledger.security.Roles;
-import io.fairledger.security.TenantScope;
-import io.fairledger.errors.NotFound;
-import io.quarkus.security.identity.SecurityIdentity;
 import jakarta.annotation.security.RolesAllowed;
 import jakarta.inject.Inject;
 import jakarta.ws.rs.GET;
@@ -18,6 +9,16 @@ import jakarta.ws.rs.Path;
 import jakarta.ws.rs.PathParam;
 import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.core.MediaType;
+
+import io.quarkus.security.identity.SecurityIdentity;
+import org.eclipse.microprofile.openapi.annotations.Operation;
+import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
+
+import io.fairledger.admission.AdmissionService;
+import io.fairledger.admission.AdmissionViews;
+import io.fairledger.errors.NotFound;
+import io.fairledger.security.Roles;
+import io.fairledger.security.TenantScope;
 
 /**
  * Why a job got its decisions, for the tenant that owns it (docs/api.md, "Admissions and workflows"). A tenant sees

@@ -2,9 +2,6 @@ package io.fairledger.audit.rest;
 
 import java.util.List;
 
-import io.fairledger.audit.AuditTrail;
-import io.fairledger.security.Roles;
-import io.fairledger.web.QueryParameters;
 import jakarta.annotation.security.RolesAllowed;
 import jakarta.inject.Inject;
 import jakarta.ws.rs.GET;
@@ -12,8 +9,13 @@ import jakarta.ws.rs.Path;
 import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.QueryParam;
 import jakarta.ws.rs.core.MediaType;
+
 import org.eclipse.microprofile.openapi.annotations.Operation;
 import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
+
+import io.fairledger.audit.AuditTrail;
+import io.fairledger.security.Roles;
+import io.fairledger.web.QueryParameters;
 
 /** The audit trail of administrative changes, newest first. */
 @Path("/api/v1/admin/audit")

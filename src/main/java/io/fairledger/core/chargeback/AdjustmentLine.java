@@ -1,7 +1,8 @@
 package io.fairledger.core.chargeback;
 
-import io.fairledger.core.model.TenantPath;
 import java.math.BigDecimal;
+
+import io.fairledger.core.model.TenantPath;
 
 /**
  * A correction of a closed period, carried in an open period's statement (docs/domain.md section 8).

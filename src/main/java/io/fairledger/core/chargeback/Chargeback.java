@@ -1,9 +1,5 @@
 package io.fairledger.core.chargeback;
 
-import io.fairledger.core.fairness.FairnessDegree;
-import io.fairledger.core.ledger.TenantAccount;
-import io.fairledger.core.model.PricePlan;
-import io.fairledger.core.model.TenantPath;
 import java.math.BigDecimal;
 import java.math.MathContext;
 import java.math.RoundingMode;
@@ -11,9 +7,14 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.HashSet;
-import java.util.Map;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
+
+import io.fairledger.core.fairness.FairnessDegree;
+import io.fairledger.core.ledger.TenantAccount;
+import io.fairledger.core.model.PricePlan;
+import io.fairledger.core.model.TenantPath;
 
 /**
  * Turns a closed period's accounts into a {@link Statement} (docs/domain.md section 8).

@@ -1,9 +1,10 @@
 package io.fairledger.core.chargeback;
 
-import io.fairledger.core.model.PricePlan;
 import java.math.BigDecimal;
 import java.util.Map;
 import java.util.Objects;
+
+import io.fairledger.core.model.PricePlan;
 
 /**
  * How one cluster is billed.

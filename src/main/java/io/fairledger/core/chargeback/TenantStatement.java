@@ -1,9 +1,10 @@
 package io.fairledger.core.chargeback;
 
-import io.fairledger.core.fairness.FairnessDegree;
-import io.fairledger.core.model.TenantPath;
 import java.math.BigDecimal;
 import java.util.List;
+
+import io.fairledger.core.fairness.FairnessDegree;
+import io.fairledger.core.model.TenantPath;
 
 /**
  * One tenant's line of a period statement (docs/domain.md section 8). Usage values are capacity-hours (share x hours),

@@ -1,11 +1,12 @@
 package io.fairledger.core.deadline;
 
-import io.fairledger.core.admission.JobRequest;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Objects;
 import java.util.SplittableRandom;
+
+import io.fairledger.core.admission.JobRequest;
 
 /**
  * Assigns deadlines {@code D = x * T} to jobs from a {@link DeadlineModel}, reproducibly from a seed. {@code T =

@@ -1,11 +1,12 @@
 package io.fairledger.core.fairness;
 
-import io.fairledger.core.stats.JainIndex;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+
+import io.fairledger.core.stats.JainIndex;
 
 /**
  * Fairness of a set of tenants over an accounting window (docs/domain.md sections 3 and 9; LTRF eqs. 3-5,

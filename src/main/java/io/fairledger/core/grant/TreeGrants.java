@@ -1,13 +1,14 @@
 package io.fairledger.core.grant;
 
-import io.fairledger.core.ledger.ClusterLedger;
-import io.fairledger.core.ledger.TenantAccount;
-import io.fairledger.core.model.ResourceVector;
-import io.fairledger.core.model.TenantPath;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+
+import io.fairledger.core.ledger.ClusterLedger;
+import io.fairledger.core.ledger.TenantAccount;
+import io.fairledger.core.model.ResourceVector;
+import io.fairledger.core.model.TenantPath;
 
 /**
  * Grants for a whole tenant tree from a {@link ClusterLedger} (docs/domain.md sections 1 and 7): siblings compete for

@@ -1,8 +1,9 @@
 package io.fairledger.core.jobsim;
 
-import io.fairledger.core.stats.JainIndex;
 import java.util.Arrays;
 import java.util.Map;
+
+import io.fairledger.core.stats.JainIndex;
 
 /**
  * Fairness and equality sampled every {@link #SAMPLE_PERIOD_MILLIS} from the first submission (docs/domain.md

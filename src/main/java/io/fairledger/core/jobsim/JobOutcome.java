@@ -1,7 +1,8 @@
 package io.fairledger.core.jobsim;
 
-import io.fairledger.core.admission.JobRequest;
 import java.util.Objects;
+
+import io.fairledger.core.admission.JobRequest;
 
 /**
  * One job's result in a simulation run (docs/domain.md section 11 per-job output).

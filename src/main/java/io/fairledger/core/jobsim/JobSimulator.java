@@ -1,10 +1,5 @@
 package io.fairledger.core.jobsim;
 
-import io.fairledger.core.admission.AdmissionPolicy;
-import io.fairledger.core.admission.AllocationModel;
-import io.fairledger.core.admission.Decision;
-import io.fairledger.core.admission.JobCompletion;
-import io.fairledger.core.admission.JobRequest;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -18,6 +13,12 @@ import java.util.PriorityQueue;
 import java.util.Set;
 import java.util.function.Function;
 import java.util.function.IntConsumer;
+
+import io.fairledger.core.admission.AdmissionPolicy;
+import io.fairledger.core.admission.AllocationModel;
+import io.fairledger.core.admission.Decision;
+import io.fairledger.core.admission.JobCompletion;
+import io.fairledger.core.admission.JobRequest;
 
 /**
  * Discrete-event simulation of one {@link AdmissionPolicy} over a job trace, with the papers' execution model and the

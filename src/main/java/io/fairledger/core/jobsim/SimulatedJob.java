@@ -1,7 +1,8 @@
 package io.fairledger.core.jobsim;
 
-import io.fairledger.core.admission.JobRequest;
 import java.util.Comparator;
+
+import io.fairledger.core.admission.JobRequest;
 
 /** A job of a {@link JobSimulator} run between its submission and its end: its lifecycle and how it runs. */
 final class SimulatedJob {

@@ -1,9 +1,10 @@
 package io.fairledger.core.jobsim;
 
-import io.fairledger.core.admission.JobRequest;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.SplittableRandom;
+
+import io.fairledger.core.admission.JobRequest;
 
 /**
  * A seeded synthetic job trace shaped like the Justice evaluation trace (Dimopoulos's dissertation (2018) section 5.3,

@@ -1,5 +1,13 @@
 package io.fairledger.core.ledger;
 
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.EnumMap;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
 import io.fairledger.core.ledger.LedgerEvent.CapacityChanged;
 import io.fairledger.core.ledger.LedgerEvent.DemandChanged;
 import io.fairledger.core.ledger.LedgerEvent.TaskFinished;
@@ -9,13 +17,6 @@ import io.fairledger.core.model.ClusterConfig;
 import io.fairledger.core.model.ResourceVector;
 import io.fairledger.core.model.TenantConfig;
 import io.fairledger.core.model.TenantPath;
-import java.util.ArrayList;
-import java.util.Comparator;
-import java.util.EnumMap;
-import java.util.HashMap;
-import java.util.List;
-import java.util.Map;
-import java.util.Optional;
 
 /**
  * The exact event-time LTRF ledger of one cluster (docs/domain.md sections 2-6; LTRF eqs. 3, 7, 9, 10, 12, 14-16,

@@ -1,10 +1,11 @@
 package io.fairledger.core.ledger;
 
+import java.util.Optional;
+
 import io.fairledger.core.ledger.LedgerEvent.DemandChanged;
 import io.fairledger.core.ledger.LedgerEvent.TaskFinished;
 import io.fairledger.core.ledger.LedgerEvent.TaskStarted;
 import io.fairledger.core.model.ResourceVector;
-import java.util.Optional;
 
 /**
  * Which events a {@link ClusterLedger} refuses or ignores, decided before anything moves, so that an event is applied

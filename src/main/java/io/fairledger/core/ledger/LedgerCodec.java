@@ -1,19 +1,5 @@
 package io.fairledger.core.ledger;
 
-import io.fairledger.core.ledger.LedgerState.AppRef;
-import io.fairledger.core.ledger.LedgerState.Bucket;
-import io.fairledger.core.ledger.LedgerState.Integrals;
-import io.fairledger.core.ledger.LedgerState.Node;
-import io.fairledger.core.ledger.LedgerState.Pool;
-import io.fairledger.core.ledger.LedgerState.QuantumSums;
-import io.fairledger.core.ledger.LedgerState.Quanta;
-import io.fairledger.core.ledger.LedgerState.Rates;
-import io.fairledger.core.ledger.LedgerState.Running;
-import io.fairledger.core.ledger.LedgerState.Task;
-import io.fairledger.core.ledger.LedgerState.Tasks;
-import io.fairledger.core.ledger.LedgerState.TenantApps;
-import io.fairledger.core.model.ResourceVector;
-import io.fairledger.core.model.TenantPath;
 import java.io.DataInput;
 import java.io.DataOutput;
 import java.io.IOException;
@@ -24,6 +10,21 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
+
+import io.fairledger.core.ledger.LedgerState.AppRef;
+import io.fairledger.core.ledger.LedgerState.Bucket;
+import io.fairledger.core.ledger.LedgerState.Integrals;
+import io.fairledger.core.ledger.LedgerState.Node;
+import io.fairledger.core.ledger.LedgerState.Pool;
+import io.fairledger.core.ledger.LedgerState.Quanta;
+import io.fairledger.core.ledger.LedgerState.QuantumSums;
+import io.fairledger.core.ledger.LedgerState.Rates;
+import io.fairledger.core.ledger.LedgerState.Running;
+import io.fairledger.core.ledger.LedgerState.Task;
+import io.fairledger.core.ledger.LedgerState.Tasks;
+import io.fairledger.core.ledger.LedgerState.TenantApps;
+import io.fairledger.core.model.ResourceVector;
+import io.fairledger.core.model.TenantPath;
 
 /**
  * A {@link LedgerState} as bytes and back, for checkpoints ({@link io.fairledger.core.replay.Checkpoint}, which owns

@@ -1,8 +1,9 @@
 package io.fairledger.core.ledger;
 
+import java.util.Objects;
+
 import io.fairledger.core.model.ResourceVector;
 import io.fairledger.core.model.TenantPath;
-import java.util.Objects;
 
 /**
  * What a resource manager reports, in event time (epoch millis at the resource manager). The ledger of one cluster

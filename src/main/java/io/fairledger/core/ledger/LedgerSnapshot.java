@@ -1,19 +1,5 @@
 package io.fairledger.core.ledger;
 
-import io.fairledger.core.ledger.LedgerState.AppRef;
-import io.fairledger.core.ledger.LedgerState.Bucket;
-import io.fairledger.core.ledger.LedgerState.Integrals;
-import io.fairledger.core.ledger.LedgerState.Node;
-import io.fairledger.core.ledger.LedgerState.Pool;
-import io.fairledger.core.ledger.LedgerState.QuantumSums;
-import io.fairledger.core.ledger.LedgerState.Quanta;
-import io.fairledger.core.ledger.LedgerState.Rates;
-import io.fairledger.core.ledger.LedgerState.Running;
-import io.fairledger.core.ledger.LedgerState.Task;
-import io.fairledger.core.ledger.LedgerState.TenantApps;
-import io.fairledger.core.ledger.LedgerState.Tasks;
-import io.fairledger.core.model.ClusterConfig;
-import io.fairledger.core.model.ResourceVector;
 import java.math.BigInteger;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -22,6 +8,21 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
+
+import io.fairledger.core.ledger.LedgerState.AppRef;
+import io.fairledger.core.ledger.LedgerState.Bucket;
+import io.fairledger.core.ledger.LedgerState.Integrals;
+import io.fairledger.core.ledger.LedgerState.Node;
+import io.fairledger.core.ledger.LedgerState.Pool;
+import io.fairledger.core.ledger.LedgerState.Quanta;
+import io.fairledger.core.ledger.LedgerState.QuantumSums;
+import io.fairledger.core.ledger.LedgerState.Rates;
+import io.fairledger.core.ledger.LedgerState.Running;
+import io.fairledger.core.ledger.LedgerState.Task;
+import io.fairledger.core.ledger.LedgerState.Tasks;
+import io.fairledger.core.ledger.LedgerState.TenantApps;
+import io.fairledger.core.model.ClusterConfig;
+import io.fairledger.core.model.ResourceVector;
 
 /**
  * A {@link ClusterLedger}'s mutable parts as a {@link LedgerState} and back: the one place that reads and sets the

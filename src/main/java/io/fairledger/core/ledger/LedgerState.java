@@ -1,13 +1,14 @@
 package io.fairledger.core.ledger;
 
-import io.fairledger.core.model.ResourceVector;
-import io.fairledger.core.model.TenantPath;
 import java.math.BigInteger;
 import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
+
+import io.fairledger.core.model.ResourceVector;
+import io.fairledger.core.model.TenantPath;
 
 /**
  * Everything a {@link ClusterLedger} holds beyond its configuration, as immutable values: what

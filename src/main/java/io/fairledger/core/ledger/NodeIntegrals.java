@@ -1,8 +1,9 @@
 package io.fairledger.core.ledger;
 
-import io.fairledger.core.model.ResourceVector;
 import java.math.BigInteger;
 import java.util.List;
+
+import io.fairledger.core.model.ResourceVector;
 
 /**
  * The integrals of the nodes of a {@link ClusterLedger} (LTRF eqs. 3, 9 and 10): between two events a node's rates are

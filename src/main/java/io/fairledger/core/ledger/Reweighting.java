@@ -1,13 +1,14 @@
 package io.fairledger.core.ledger;
 
-import io.fairledger.core.model.ClusterConfig;
-import io.fairledger.core.model.MemoryMode;
-import io.fairledger.core.model.TenantConfig;
-import io.fairledger.core.model.TenantPath;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+
+import io.fairledger.core.model.ClusterConfig;
+import io.fairledger.core.model.MemoryMode;
+import io.fairledger.core.model.TenantConfig;
+import io.fairledger.core.model.TenantPath;
 
 /**
  * A ledger standing exactly at a round start, continued under a variant of its configuration that differs only in

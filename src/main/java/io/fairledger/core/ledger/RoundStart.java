@@ -1,7 +1,8 @@
 package io.fairledger.core.ledger;
 
-import io.fairledger.core.model.MemoryMode;
 import java.util.List;
+
+import io.fairledger.core.model.MemoryMode;
 
 /**
  * The start of a round under ROUNDS (S-LTMM, LTRF eqs. 12-14, Tang et al., 2014), before anything at an instant of

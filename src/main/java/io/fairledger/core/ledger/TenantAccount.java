@@ -1,9 +1,10 @@
 package io.fairledger.core.ledger;
 
-import io.fairledger.core.model.ResourceVector;
-import io.fairledger.core.model.TenantPath;
 import java.math.BigInteger;
 import java.util.List;
+
+import io.fairledger.core.model.ResourceVector;
+import io.fairledger.core.model.TenantPath;
 
 /**
  * One tree node's account at an instant: its configuration, current rates, the open period's integrals and its

@@ -1,11 +1,12 @@
 package io.fairledger.core.ledger;
 
-import io.fairledger.core.model.ResourceVector;
-import io.fairledger.core.model.TenantPath;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+
+import io.fairledger.core.model.ResourceVector;
+import io.fairledger.core.model.TenantPath;
 
 /**
  * One node of the tenant tree inside a {@link ClusterLedger}: its configuration, the current rates derived from what

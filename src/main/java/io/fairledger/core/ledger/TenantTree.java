@@ -1,10 +1,11 @@
 package io.fairledger.core.ledger;
 
-import io.fairledger.core.model.TenantPath;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+
+import io.fairledger.core.model.TenantPath;
 
 /**
  * The tenant tree of a {@link ClusterLedger}: its nodes by path and in creation order (parents before children, root

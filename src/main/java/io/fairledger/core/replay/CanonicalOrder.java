@@ -1,7 +1,8 @@
 package io.fairledger.core.replay;
 
-import io.fairledger.core.ledger.LedgerEvent;
 import java.util.Comparator;
+
+import io.fairledger.core.ledger.LedgerEvent;
 
 /**
  * The canonical order of events, so that events with the same time give the same result in whatever order they

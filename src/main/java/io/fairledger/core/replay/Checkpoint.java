@@ -1,21 +1,5 @@
 package io.fairledger.core.replay;
 
-import io.fairledger.core.chargeback.AdjustmentLine;
-import io.fairledger.core.chargeback.ChargeModel;
-import io.fairledger.core.chargeback.ChargebackConfig;
-import io.fairledger.core.chargeback.Period;
-import io.fairledger.core.chargeback.Statement;
-import io.fairledger.core.chargeback.TenantStatement;
-import io.fairledger.core.fairness.FairnessDegree;
-import io.fairledger.core.fairness.FairnessReport;
-import io.fairledger.core.ledger.ClusterLedger;
-import io.fairledger.core.ledger.LedgerCodec;
-import io.fairledger.core.model.ClusterConfig;
-import io.fairledger.core.model.MemoryMode;
-import io.fairledger.core.model.PricePlan;
-import io.fairledger.core.model.TenantConfig;
-import io.fairledger.core.model.TenantPath;
-import io.fairledger.core.model.UsageMeasure;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.DataInput;
@@ -34,6 +18,23 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+
+import io.fairledger.core.chargeback.AdjustmentLine;
+import io.fairledger.core.chargeback.ChargeModel;
+import io.fairledger.core.chargeback.ChargebackConfig;
+import io.fairledger.core.chargeback.Period;
+import io.fairledger.core.chargeback.Statement;
+import io.fairledger.core.chargeback.TenantStatement;
+import io.fairledger.core.fairness.FairnessDegree;
+import io.fairledger.core.fairness.FairnessReport;
+import io.fairledger.core.ledger.ClusterLedger;
+import io.fairledger.core.ledger.LedgerCodec;
+import io.fairledger.core.model.ClusterConfig;
+import io.fairledger.core.model.MemoryMode;
+import io.fairledger.core.model.PricePlan;
+import io.fairledger.core.model.TenantConfig;
+import io.fairledger.core.model.TenantPath;
+import io.fairledger.core.model.UsageMeasure;
 
 /**
  * A replay's whole state as compact bytes, so that "restore the checkpoint, then apply the events after it" gives

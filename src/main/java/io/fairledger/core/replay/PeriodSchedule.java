@@ -1,7 +1,8 @@
 package io.fairledger.core.replay;
 
-import io.fairledger.core.chargeback.Period;
 import java.math.BigInteger;
+
+import io.fairledger.core.chargeback.Period;
 
 /**
  * Fixed-length accounting periods from an origin, named by their index (decision: calendar months are cut by the

@@ -1,5 +1,9 @@
 package io.fairledger.core.replay;
 
+import java.util.ArrayList;
+import java.util.List;
+import java.util.OptionalLong;
+
 import io.fairledger.core.chargeback.Chargeback;
 import io.fairledger.core.chargeback.Period;
 import io.fairledger.core.chargeback.Statement;
@@ -9,9 +13,6 @@ import io.fairledger.core.ledger.LedgerEvent;
 import io.fairledger.core.ledger.Outcome;
 import io.fairledger.core.ledger.TenantAccount;
 import io.fairledger.core.model.MemoryMode;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.OptionalLong;
 
 /**
  * The one deterministic replay from events plus configuration to ledger and statements, shared by the server (start-up

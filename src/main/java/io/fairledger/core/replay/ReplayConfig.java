@@ -1,8 +1,9 @@
 package io.fairledger.core.replay;
 
+import java.util.Objects;
+
 import io.fairledger.core.chargeback.ChargebackConfig;
 import io.fairledger.core.model.ClusterConfig;
-import java.util.Objects;
 
 /**
  * What a replay needs besides the events.

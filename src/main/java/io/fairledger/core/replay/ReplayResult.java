@@ -1,12 +1,13 @@
 package io.fairledger.core.replay;
 
+import java.util.List;
+import java.util.Map;
+
 import io.fairledger.core.chargeback.Statement;
 import io.fairledger.core.fairness.FairnessReport;
 import io.fairledger.core.ledger.ClusterLedger;
 import io.fairledger.core.ledger.Outcome;
 import io.fairledger.core.ledger.TenantAccount;
-import java.util.List;
-import java.util.Map;
 
 /**
  * What a replay produced.

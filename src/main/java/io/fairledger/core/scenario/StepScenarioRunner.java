@@ -1,17 +1,18 @@
 package io.fairledger.core.scenario;
 
-import io.fairledger.core.grant.Claimant;
-import io.fairledger.core.grant.GrantPolicy;
-import io.fairledger.core.grant.GrantRequest;
-import io.fairledger.core.grant.Grants;
-import io.fairledger.core.grant.LongTermMaxMin;
-import io.fairledger.core.grant.MemorylessMaxMin;
 import java.math.BigDecimal;
 import java.math.RoundingMode;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+
+import io.fairledger.core.grant.Claimant;
+import io.fairledger.core.grant.GrantPolicy;
+import io.fairledger.core.grant.GrantRequest;
+import io.fairledger.core.grant.Grants;
+import io.fairledger.core.grant.LongTermMaxMin;
+import io.fairledger.core.grant.MemorylessMaxMin;
 
 /**
  * Runs a {@link StepScenario} through the grant engine ({@link LongTermMaxMin}, or {@link MemorylessMaxMin} for MLRF),

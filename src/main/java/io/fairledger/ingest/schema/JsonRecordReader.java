@@ -6,13 +6,12 @@ import java.time.OffsetDateTime;
 import java.util.ArrayList;
 import java.util.List;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import org.apache.avro.LogicalType;
 import org.apache.avro.LogicalTypes;
 import org.apache.avro.Schema;
 import org.apache.avro.generic.GenericData;
 import org.apache.avro.generic.GenericRecord;
-
-import com.fasterxml.jackson.databind.JsonNode;
 
 /**
  * Reads the plain JSON encoding: a JSON object whose members map field by field onto an Avro record. Differences from

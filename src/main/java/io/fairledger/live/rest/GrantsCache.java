@@ -9,11 +9,13 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.zip.GZIPOutputStream;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
-import io.fairledger.live.LiveViewsModel;
-import io.fairledger.live.LiveView;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+
+import io.fairledger.live.LiveView;
+import io.fairledger.live.LiveViewsModel;
 
 /**
  * The grants body of each live view, encoded once: a view is immutable, so every request until the next view gets the

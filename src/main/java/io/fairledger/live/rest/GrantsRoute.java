@@ -1,14 +1,11 @@
 package io.fairledger.live.rest;
 
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Observes;
+import jakarta.inject.Inject;
+
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
-
-import io.fairledger.live.LiveLedgers;
-import io.fairledger.security.Roles;
-import io.fairledger.web.Problem;
-import io.fairledger.errors.DomainException;
-import io.fairledger.web.ProblemException;
-import io.fairledger.web.ProblemMappers;
 import io.quarkus.security.AuthenticationException;
 import io.quarkus.security.identity.SecurityIdentity;
 import io.quarkus.vertx.http.runtime.security.QuarkusHttpUser;
@@ -17,9 +14,13 @@ import io.vertx.core.http.HttpHeaders;
 import io.vertx.core.http.HttpServerResponse;
 import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
-import jakarta.enterprise.context.ApplicationScoped;
-import jakarta.enterprise.event.Observes;
-import jakarta.inject.Inject;
+
+import io.fairledger.errors.DomainException;
+import io.fairledger.live.LiveLedgers;
+import io.fairledger.security.Roles;
+import io.fairledger.web.Problem;
+import io.fairledger.web.ProblemException;
+import io.fairledger.web.ProblemMappers;
 
 /**
  * {@code GET /api/v1/clusters/{clusterId}/grants}, the request resource managers poll: a Vert.x route on the I/O

@@ -1,12 +1,5 @@
 package io.fairledger.live.rest;
 
-import io.fairledger.live.LiveViewsModel.FairnessHistory;
-import io.fairledger.live.LiveViewsModel.FairnessView;
-import io.fairledger.live.LiveViewsModel.GrantExplanation;
-import io.fairledger.live.LiveViewsModel.TenantView;
-import io.fairledger.live.ScopedLedgerViews;
-import io.fairledger.accounting.StatementFormat;
-import io.fairledger.security.Roles;
 import jakarta.annotation.security.RolesAllowed;
 import jakarta.inject.Inject;
 import jakarta.ws.rs.GET;
@@ -17,8 +10,17 @@ import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.QueryParam;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
+
 import org.eclipse.microprofile.openapi.annotations.Operation;
 import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
+
+import io.fairledger.accounting.StatementFormat;
+import io.fairledger.live.LiveViewsModel.FairnessHistory;
+import io.fairledger.live.LiveViewsModel.FairnessView;
+import io.fairledger.live.LiveViewsModel.GrantExplanation;
+import io.fairledger.live.LiveViewsModel.TenantView;
+import io.fairledger.live.ScopedLedgerViews;
+import io.fairledger.security.Roles;
 
 /**
  * The live ledger over HTTP: each tenant's own numbers for tenants, cluster aggregates for everybody with a tenant in

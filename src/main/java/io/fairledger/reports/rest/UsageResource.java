@@ -1,11 +1,5 @@
 package io.fairledger.reports.rest;
 
-import io.fairledger.errors.AccessDenied;
-import io.fairledger.reports.UsageReport;
-import io.fairledger.reports.UsageService;
-import io.fairledger.security.Roles;
-import io.fairledger.security.TenantScope;
-import io.quarkus.security.identity.SecurityIdentity;
 import jakarta.annotation.security.RolesAllowed;
 import jakarta.inject.Inject;
 import jakarta.ws.rs.GET;
@@ -14,9 +8,17 @@ import jakarta.ws.rs.PathParam;
 import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.QueryParam;
 import jakarta.ws.rs.core.MediaType;
+
+import io.quarkus.security.identity.SecurityIdentity;
 import org.eclipse.microprofile.openapi.annotations.Operation;
 import org.eclipse.microprofile.openapi.annotations.parameters.Parameter;
 import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
+
+import io.fairledger.errors.AccessDenied;
+import io.fairledger.reports.UsageReport;
+import io.fairledger.reports.UsageService;
+import io.fairledger.security.Roles;
+import io.fairledger.security.TenantScope;
 
 /**
  * Usage over any window, the reporting query of docs/api.md. Checked like the tenant statements: an admin sees every

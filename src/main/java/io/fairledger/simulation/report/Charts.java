@@ -1,7 +1,5 @@
 package io.fairledger.simulation.report;
 
-import io.fairledger.core.jobsim.Summary;
-import io.fairledger.simulation.RunSummary;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -9,6 +7,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.function.ToDoubleFunction;
+
 import org.knowm.xchart.BitmapEncoder;
 import org.knowm.xchart.CategoryChart;
 import org.knowm.xchart.CategoryChartBuilder;
@@ -19,6 +18,9 @@ import org.knowm.xchart.XYSeries;
 import org.knowm.xchart.internal.chartpart.Chart;
 import org.knowm.xchart.style.Styler;
 import org.knowm.xchart.style.markers.SeriesMarkers;
+
+import io.fairledger.core.jobsim.Summary;
+import io.fairledger.simulation.RunSummary;
 
 /**
  * The papers' figures drawn with XChart (PNG, and SVG through VectorGraphics2D): one grouped bar chart per metric and

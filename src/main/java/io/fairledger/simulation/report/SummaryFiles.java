@@ -1,7 +1,5 @@
 package io.fairledger.simulation.report;
 
-import io.fairledger.core.jobsim.Summary;
-import io.fairledger.simulation.RunSummary;
 import java.io.BufferedWriter;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -11,6 +9,9 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
+
+import io.fairledger.core.jobsim.Summary;
+import io.fairledger.simulation.RunSummary;
 
 /** The matrix's summaries as one CSV, the bar charts per metric and capacity, and the HTML report. */
 public final class SummaryFiles {

@@ -1,12 +1,13 @@
 package io.fairledger.simulation.trace;
 
+import java.io.IOException;
+import java.nio.file.Path;
+
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import java.io.IOException;
-import java.nio.file.Path;
 
 /**
  * Concatenated JSON objects (SLS Rumen and SLS native), read one object at a time: only the current job's object is in

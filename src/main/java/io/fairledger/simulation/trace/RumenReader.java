@@ -1,11 +1,12 @@
 package io.fairledger.simulation.trace;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Consumer;
+
+import com.fasterxml.jackson.databind.JsonNode;
 
 /**
  * Hadoop SLS Rumen job history (concatenated JSON job objects; {@code hadoop-sls} {@code 2jobs2min-rumen-jh.json}).

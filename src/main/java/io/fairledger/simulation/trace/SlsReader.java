@@ -1,9 +1,10 @@
 package io.fairledger.simulation.trace;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.function.Consumer;
+
+import com.fasterxml.jackson.databind.JsonNode;
 
 /**
  * Hadoop SLS native input (concatenated JSON job objects; {@code hadoop-sls} {@code inputsls.json}).

@@ -1,6 +1,5 @@
 package io.fairledger.simulation.trace;
 
-import io.fairledger.core.admission.JobRequest;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -9,6 +8,8 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+
+import io.fairledger.core.admission.JobRequest;
 
 /** Reads a trace of any {@link TraceFormat} into admission requests. */
 public final class Traces {

@@ -4,11 +4,6 @@ import java.math.BigDecimal;
 import java.net.URI;
 import java.util.List;
 
-import io.fairledger.tenancy.ClusterView;
-import io.fairledger.tenancy.ConfigurationChanges;
-import io.fairledger.tenancy.ResourceManagerKind;
-import io.fairledger.tenancy.TenancyService;
-import io.fairledger.tenancy.TenantView;
 import jakarta.annotation.security.RolesAllowed;
 import jakarta.inject.Inject;
 import jakarta.transaction.Transactional;
@@ -28,8 +23,15 @@ import jakarta.ws.rs.PathParam;
 import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
+
 import org.eclipse.microprofile.openapi.annotations.Operation;
 import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
+
+import io.fairledger.tenancy.ClusterView;
+import io.fairledger.tenancy.ConfigurationChanges;
+import io.fairledger.tenancy.ResourceManagerKind;
+import io.fairledger.tenancy.TenancyService;
+import io.fairledger.tenancy.TenantView;
 
 /** Admin API for clusters and their tenant trees. */
 @Path("/api/v1/admin/clusters")

@@ -3,11 +3,12 @@ package io.fairledger.core.admission;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
+import org.junit.jupiter.api.Test;
+
 import io.fairledger.core.admission.Decision.Admit;
 import io.fairledger.core.admission.Decision.Drop;
 import io.fairledger.core.admission.Decision.Kill;
 import io.fairledger.core.admission.Decision.Queue;
-import org.junit.jupiter.api.Test;
 
 /** Hand-worked traces for PYTHIA, the Oracle and the fair-share reference allocators. */
 class ReferencePoliciesTest {

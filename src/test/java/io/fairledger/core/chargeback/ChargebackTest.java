@@ -2,6 +2,14 @@ package io.fairledger.core.chargeback;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.math.BigDecimal;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Function;
+import java.util.stream.Collectors;
+
+import org.junit.jupiter.api.Test;
+
 import io.fairledger.core.ledger.ClusterLedger;
 import io.fairledger.core.ledger.LedgerEvent;
 import io.fairledger.core.model.ClusterConfig;
@@ -10,12 +18,6 @@ import io.fairledger.core.model.PricePlan;
 import io.fairledger.core.model.ResourceVector;
 import io.fairledger.core.model.TenantConfig;
 import io.fairledger.core.model.TenantPath;
-import java.math.BigDecimal;
-import java.util.List;
-import java.util.Map;
-import java.util.function.Function;
-import java.util.stream.Collectors;
-import org.junit.jupiter.api.Test;
 
 class ChargebackTest {
 

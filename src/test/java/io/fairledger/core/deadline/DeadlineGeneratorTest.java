@@ -4,12 +4,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.within;
 
-import io.fairledger.core.admission.JobRequest;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.SplittableRandom;
 import java.util.stream.IntStream;
+
 import org.junit.jupiter.api.Test;
+
+import io.fairledger.core.admission.JobRequest;
 
 class DeadlineGeneratorTest {
 

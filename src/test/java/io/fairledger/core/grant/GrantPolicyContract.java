@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
+
 import org.junit.jupiter.api.Test;
 
 /** What every {@link GrantPolicy} promises: within demand, within what is available, work-conserving. */

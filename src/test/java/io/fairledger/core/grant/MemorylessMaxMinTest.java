@@ -3,6 +3,7 @@ package io.fairledger.core.grant;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.List;
+
 import org.junit.jupiter.api.Test;
 
 class MemorylessMaxMinTest extends GrantPolicyContract {

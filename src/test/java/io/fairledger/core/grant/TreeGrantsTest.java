@@ -4,6 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.within;
 
+import java.util.List;
+
+import org.junit.jupiter.api.Test;
+
 import io.fairledger.core.ledger.ClusterLedger;
 import io.fairledger.core.ledger.LedgerEvent.DemandChanged;
 import io.fairledger.core.model.ClusterConfig;
@@ -11,8 +15,6 @@ import io.fairledger.core.model.MemoryMode;
 import io.fairledger.core.model.ResourceVector;
 import io.fairledger.core.model.TenantConfig;
 import io.fairledger.core.model.TenantPath;
-import java.util.List;
-import org.junit.jupiter.api.Test;
 
 class TreeGrantsTest {
 

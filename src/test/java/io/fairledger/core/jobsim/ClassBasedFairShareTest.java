@@ -3,6 +3,13 @@ package io.fairledger.core.jobsim;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
+import java.util.List;
+import java.util.function.IntFunction;
+
+import net.jqwik.api.ForAll;
+import net.jqwik.api.Property;
+import net.jqwik.api.constraints.IntRange;
+
 import io.fairledger.core.admission.AdmissionPolicy;
 import io.fairledger.core.admission.BaselineFairShare;
 import io.fairledger.core.admission.JobRequest;
@@ -10,11 +17,6 @@ import io.fairledger.core.admission.Justice;
 import io.fairledger.core.admission.ReactiveFairShare;
 import io.fairledger.core.deadline.DeadlineGenerator;
 import io.fairledger.core.deadline.DeadlineModel;
-import java.util.List;
-import java.util.function.IntFunction;
-import net.jqwik.api.ForAll;
-import net.jqwik.api.Property;
-import net.jqwik.api.constraints.IntRange;
 
 /** The simulator's class-based fluid fair share decides exactly as the straightforward per-job reference. */
 class ClassBasedFairShareTest {

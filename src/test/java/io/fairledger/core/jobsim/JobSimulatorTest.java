@@ -3,13 +3,15 @@ package io.fairledger.core.jobsim;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
+import java.util.List;
+
+import org.junit.jupiter.api.Test;
+
 import io.fairledger.core.admission.BaselineFairShare;
 import io.fairledger.core.admission.JobRequest;
 import io.fairledger.core.admission.Justice;
 import io.fairledger.core.admission.Oracle;
 import io.fairledger.core.admission.ReactiveFairShare;
-import java.util.List;
-import org.junit.jupiter.api.Test;
 
 /** Hand-worked simulations of docs/domain.md section 11's execution model, tie rules and section 9's metrics. */
 class JobSimulatorTest {

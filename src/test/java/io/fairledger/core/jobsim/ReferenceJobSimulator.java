@@ -1,11 +1,5 @@
 package io.fairledger.core.jobsim;
 
-import io.fairledger.core.admission.AdmissionPolicy;
-import io.fairledger.core.admission.AllocationModel;
-import io.fairledger.core.admission.Decision;
-import io.fairledger.core.admission.JobCompletion;
-import io.fairledger.core.admission.JobRequest;
-import io.fairledger.core.admission.MaxMinShares;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -17,6 +11,13 @@ import java.util.List;
 import java.util.Map;
 import java.util.PriorityQueue;
 import java.util.Set;
+
+import io.fairledger.core.admission.AdmissionPolicy;
+import io.fairledger.core.admission.AllocationModel;
+import io.fairledger.core.admission.Decision;
+import io.fairledger.core.admission.JobCompletion;
+import io.fairledger.core.admission.JobRequest;
+import io.fairledger.core.admission.MaxMinShares;
 
 /**
  * Test oracle: the first, straightforward O(n log n)-per-event JobSimulator (max-min shares recomputed for every running job at every event), kept to check the class-based simulator against. Discrete-event simulation of one {@link AdmissionPolicy} over a job trace, with the papers' execution model and the

@@ -3,9 +3,11 @@ package io.fairledger.core.jobsim;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
-import io.fairledger.core.admission.JobRequest;
 import java.util.List;
+
 import org.junit.jupiter.api.Test;
+
+import io.fairledger.core.admission.JobRequest;
 
 /** The shape Dimopoulos's dissertation (2018) section 5.3 reports for the Justice trace. */
 class SyntheticWorkloadTest {

@@ -3,11 +3,13 @@ package io.fairledger.core.jobsim;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.fairledger.core.admission.JobRequest;
-import io.fairledger.core.admission.Oracle;
 import java.util.List;
 import java.util.Map;
+
 import org.junit.jupiter.api.Test;
+
+import io.fairledger.core.admission.JobRequest;
+import io.fairledger.core.admission.Oracle;
 
 class TaskWavesTest {
 

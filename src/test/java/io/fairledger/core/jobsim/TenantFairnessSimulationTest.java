@@ -2,10 +2,11 @@ package io.fairledger.core.jobsim;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import org.junit.jupiter.api.Test;
+
 import io.fairledger.core.jobsim.TenantFairnessSimulation.Policy;
 import io.fairledger.core.jobsim.TenantFairnessSimulation.Series;
 import io.fairledger.core.model.MemoryMode;
-import org.junit.jupiter.api.Test;
 
 /**
  * LTRF (Tang et al., 2014) Fig. 5's claim on a steady and a bursty tenant without preemption: under MLRF the bursty

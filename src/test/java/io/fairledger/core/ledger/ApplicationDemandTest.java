@@ -5,15 +5,17 @@ import static io.fairledger.core.ledger.LedgerFixtures.full;
 import static io.fairledger.core.ledger.LedgerFixtures.p;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.fairledger.core.ledger.LedgerEvent.DemandChanged;
-import io.fairledger.core.model.ResourceVector;
-import io.fairledger.core.model.TenantConfig;
-import io.fairledger.core.replay.CanonicalOrder;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.Random;
+
 import org.junit.jupiter.api.Test;
+
+import io.fairledger.core.ledger.LedgerEvent.DemandChanged;
+import io.fairledger.core.model.ResourceVector;
+import io.fairledger.core.model.TenantConfig;
+import io.fairledger.core.replay.CanonicalOrder;
 
 /**
  * A tenant's pending demand is the sum of its applications' latest reports (docs/domain.md section 3): reports of

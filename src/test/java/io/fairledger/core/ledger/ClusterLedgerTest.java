@@ -10,16 +10,18 @@ import static io.fairledger.core.ledger.LedgerFixtures.start;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
+import java.math.BigInteger;
+import java.util.List;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
 import io.fairledger.core.ledger.LedgerEvent.CapacityChanged;
 import io.fairledger.core.model.MemoryMode;
 import io.fairledger.core.model.ParPolicy;
 import io.fairledger.core.model.ResourceVector;
 import io.fairledger.core.model.TenantConfig;
-import java.math.BigInteger;
-import java.util.List;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.CsvSource;
 
 /** Hand-worked ledger cases; every expected number is computed in the comment beside it. */
 class ClusterLedgerTest {

@@ -2,7 +2,6 @@ package io.fairledger.core.ledger;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.fairledger.core.replay.Replay;
 import java.lang.reflect.Field;
 import java.lang.reflect.Modifier;
 import java.util.Arrays;
@@ -10,7 +9,10 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.stream.Collectors;
+
 import org.junit.jupiter.api.Test;
+
+import io.fairledger.core.replay.Replay;
 
 /**
  * Every field of the ledger's state classes is one {@link LedgerSnapshot} carries into {@link LedgerState} (which

@@ -1,5 +1,7 @@
 package io.fairledger.core.ledger;
 
+import java.util.List;
+
 import io.fairledger.core.ledger.LedgerEvent.DemandChanged;
 import io.fairledger.core.ledger.LedgerEvent.TaskFinished;
 import io.fairledger.core.ledger.LedgerEvent.TaskStarted;
@@ -8,7 +10,6 @@ import io.fairledger.core.model.MemoryMode;
 import io.fairledger.core.model.ResourceVector;
 import io.fairledger.core.model.TenantConfig;
 import io.fairledger.core.model.TenantPath;
-import java.util.List;
 
 /** Small builders for ledger tests: cluster "c" registered at 0 with 10 vcores and 10240 MB. */
 final class LedgerFixtures {

@@ -3,15 +3,17 @@ package io.fairledger.core.ledger;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
-import io.fairledger.core.model.MemoryMode;
-import io.fairledger.core.model.TenantPath;
 import java.math.BigInteger;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.constraints.IntRange;
+
+import io.fairledger.core.model.MemoryMode;
+import io.fairledger.core.model.TenantPath;
 
 /** Invariants of the ledger on random event streams (issue 3 acceptance). */
 class LedgerPropertiesTest {

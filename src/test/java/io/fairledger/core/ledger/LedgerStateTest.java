@@ -3,8 +3,6 @@ package io.fairledger.core.ledger;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.fairledger.core.model.ClusterConfig;
-import io.fairledger.core.model.MemoryMode;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.DataInputStream;
@@ -12,6 +10,7 @@ import java.io.DataOutputStream;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
+
 import net.jqwik.api.Arbitraries;
 import net.jqwik.api.Arbitrary;
 import net.jqwik.api.ForAll;
@@ -19,6 +18,9 @@ import net.jqwik.api.Property;
 import net.jqwik.api.Provide;
 import net.jqwik.api.constraints.IntRange;
 import org.junit.jupiter.api.Test;
+
+import io.fairledger.core.model.ClusterConfig;
+import io.fairledger.core.model.MemoryMode;
 
 /**
  * A ledger's {@link LedgerState} holds all of it: a ledger restored from a snapshot gives the same snapshot, goes on

@@ -1,15 +1,16 @@
 package io.fairledger.core.ledger;
 
-import io.fairledger.core.model.ClusterConfig;
-import io.fairledger.core.model.MemoryMode;
-import io.fairledger.core.model.ResourceVector;
-import io.fairledger.core.model.TenantConfig;
-import io.fairledger.core.model.TenantPath;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
+
+import io.fairledger.core.model.ClusterConfig;
+import io.fairledger.core.model.MemoryMode;
+import io.fairledger.core.model.ResourceVector;
+import io.fairledger.core.model.TenantConfig;
+import io.fairledger.core.model.TenantPath;
 
 /** Random but reproducible event streams over a small two-level tree, for property tests. */
 public final class RandomStreams {

@@ -5,9 +5,11 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.fairledger.core.model.TenantPath.Syntax;
 import java.util.List;
+
 import org.junit.jupiter.api.Test;
+
+import io.fairledger.core.model.TenantPath.Syntax;
 
 class TenantPathTest {
 

@@ -2,19 +2,21 @@ package io.fairledger.core.replay;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.io.IOException;
+import java.io.InputStream;
+import java.math.BigDecimal;
+import java.util.ArrayList;
+import java.util.List;
+
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
 import io.fairledger.core.chargeback.ChargebackConfig;
 import io.fairledger.core.ledger.LedgerEvent;
 import io.fairledger.core.ledger.RandomStreams;
 import io.fairledger.core.model.MemoryMode;
 import io.fairledger.core.model.ParPolicy;
 import io.fairledger.core.model.PricePlan;
-import java.io.IOException;
-import java.io.InputStream;
-import java.math.BigDecimal;
-import java.util.ArrayList;
-import java.util.List;
-import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * The bytes of checkpoint format {@link Checkpoint#FORMAT} stay what they were. The fixtures under

@@ -3,6 +3,19 @@ package io.fairledger.core.replay;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.math.BigDecimal;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+
+import net.jqwik.api.Arbitraries;
+import net.jqwik.api.Arbitrary;
+import net.jqwik.api.ForAll;
+import net.jqwik.api.Property;
+import net.jqwik.api.Provide;
+import net.jqwik.api.constraints.IntRange;
+import org.junit.jupiter.api.Test;
+
 import io.fairledger.core.chargeback.ChargebackConfig;
 import io.fairledger.core.chargeback.Statement;
 import io.fairledger.core.grant.LongTermMaxMin;
@@ -12,17 +25,6 @@ import io.fairledger.core.ledger.RandomStreams;
 import io.fairledger.core.model.MemoryMode;
 import io.fairledger.core.model.ParPolicy;
 import io.fairledger.core.model.PricePlan;
-import java.math.BigDecimal;
-import java.util.ArrayList;
-import java.util.Arrays;
-import java.util.List;
-import net.jqwik.api.Arbitraries;
-import net.jqwik.api.Arbitrary;
-import net.jqwik.api.ForAll;
-import net.jqwik.api.Property;
-import net.jqwik.api.Provide;
-import net.jqwik.api.constraints.IntRange;
-import org.junit.jupiter.api.Test;
 
 /**
  * A checkpoint holds the replay's whole state: restoring it and applying the rest of a stream gives exactly what

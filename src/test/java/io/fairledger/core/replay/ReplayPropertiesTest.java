@@ -2,19 +2,21 @@ package io.fairledger.core.replay;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.fairledger.core.chargeback.ChargebackConfig;
-import io.fairledger.core.ledger.LedgerEvent;
-import io.fairledger.core.ledger.RandomStreams;
-import io.fairledger.core.model.MemoryMode;
 import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.Random;
+
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.constraints.IntRange;
 import net.jqwik.api.constraints.LongRange;
+
+import io.fairledger.core.chargeback.ChargebackConfig;
+import io.fairledger.core.ledger.LedgerEvent;
+import io.fairledger.core.ledger.RandomStreams;
+import io.fairledger.core.model.MemoryMode;
 
 /** Replay determinism and statement totals on random streams (issue 3 acceptance). */
 class ReplayPropertiesTest {

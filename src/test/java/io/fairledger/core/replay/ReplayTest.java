@@ -2,6 +2,12 @@ package io.fairledger.core.replay;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.math.BigDecimal;
+import java.util.ArrayList;
+import java.util.List;
+
+import org.junit.jupiter.api.Test;
+
 import io.fairledger.core.chargeback.ChargebackConfig;
 import io.fairledger.core.chargeback.LateAdjustments;
 import io.fairledger.core.ledger.LedgerEvent;
@@ -12,10 +18,6 @@ import io.fairledger.core.model.PricePlan;
 import io.fairledger.core.model.ResourceVector;
 import io.fairledger.core.model.TenantConfig;
 import io.fairledger.core.model.TenantPath;
-import java.math.BigDecimal;
-import java.util.ArrayList;
-import java.util.List;
-import org.junit.jupiter.api.Test;
 
 class ReplayTest {
 

@@ -2,11 +2,13 @@ package io.fairledger.core.scenario;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.fairledger.core.scenario.StepScenarioRunner.Policy;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+
 import org.junit.jupiter.api.Test;
+
+import io.fairledger.core.scenario.StepScenarioRunner.Policy;
 
 /** LTRF Table 1 (Tang et al., 2014), every row of the three cases in {@code table1.json}, through the grant engine. */
 class Table1Test {

@@ -10,12 +10,11 @@ import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
 
-import org.apache.avro.Schema;
-import org.junit.jupiter.api.Test;
-
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import org.apache.avro.Schema;
+import org.junit.jupiter.api.Test;
 
 /**
  * Checks the compatibility rules of kafka-schemas/README.md on the committed schemas, and shows on deliberately broken

@@ -7,11 +7,12 @@ import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
-
-import io.fairledger.testsupport.SharedData;
 import java.util.stream.Stream;
+
 import net.jqwik.api.Arbitraries;
 import net.jqwik.api.Arbitrary;
+
+import io.fairledger.testsupport.SharedData;
 
 /** Where the tests find {@code kafka-schemas/} and the shared real-world samples. */
 final class SchemaTestFiles {

@@ -7,12 +7,11 @@ import java.time.Instant;
 import java.time.ZoneOffset;
 import java.util.List;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import org.apache.avro.Schema;
 import org.apache.avro.generic.GenericData;
 import org.apache.avro.generic.GenericRecord;
 import org.apache.avro.message.BinaryMessageEncoder;
-
-import com.fasterxml.jackson.databind.JsonNode;
 
 /** Shared fixtures: a fixed clock after every example, and Avro single-object encoding of plain JSON events. */
 final class TestEvents {

@@ -1,13 +1,10 @@
 package io.fairledger.perf.accounting;
 
-import io.fairledger.core.grant.Claimant;
-import io.fairledger.core.grant.GrantRequest;
-import io.fairledger.core.grant.Grants;
-import io.fairledger.core.grant.LongTermMaxMin;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
 import java.util.concurrent.TimeUnit;
+
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;
@@ -19,6 +16,11 @@ import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.Warmup;
+
+import io.fairledger.core.grant.Claimant;
+import io.fairledger.core.grant.GrantRequest;
+import io.fairledger.core.grant.Grants;
+import io.fairledger.core.grant.LongTermMaxMin;
 
 /**
  * One grant round of {@link LongTermMaxMin} for 1,000 tenants with random weights, histories and demands exceeding

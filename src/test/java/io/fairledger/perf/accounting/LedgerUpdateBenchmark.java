@@ -1,14 +1,9 @@
 package io.fairledger.perf.accounting;
 
-import io.fairledger.core.ledger.ClusterLedger;
-import io.fairledger.core.ledger.LedgerEvent;
-import io.fairledger.core.model.ClusterConfig;
-import io.fairledger.core.model.ResourceVector;
-import io.fairledger.core.model.TenantConfig;
-import io.fairledger.core.model.TenantPath;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;
@@ -21,6 +16,13 @@ import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.Warmup;
+
+import io.fairledger.core.ledger.ClusterLedger;
+import io.fairledger.core.ledger.LedgerEvent;
+import io.fairledger.core.model.ClusterConfig;
+import io.fairledger.core.model.ResourceVector;
+import io.fairledger.core.model.TenantConfig;
+import io.fairledger.core.model.TenantPath;
 
 /**
  * Cost of one ledger event with 10,000 tenants (100 queues of 100 leaves, three levels with the root) and 100,000

@@ -1,17 +1,12 @@
 package io.fairledger.perf.admission;
 
-import io.fairledger.core.admission.Decision;
-import io.fairledger.core.admission.ErrorSmoothing;
-import io.fairledger.core.admission.JobCompletion;
-import io.fairledger.core.admission.JobRequest;
-import io.fairledger.core.admission.Justice;
-import io.fairledger.core.admission.JusticeConfig;
 import java.util.ArrayDeque;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.SplittableRandom;
 import java.util.concurrent.TimeUnit;
+
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;
@@ -25,6 +20,13 @@ import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Warmup;
+
+import io.fairledger.core.admission.Decision;
+import io.fairledger.core.admission.ErrorSmoothing;
+import io.fairledger.core.admission.JobCompletion;
+import io.fairledger.core.admission.JobRequest;
+import io.fairledger.core.admission.Justice;
+import io.fairledger.core.admission.JusticeConfig;
 
 /**
  * One Justice admission decision with 10,000 queued jobs on a full 100-CPU cluster, on the incremental index

@@ -1,9 +1,5 @@
 package io.fairledger.perf.admission;
 
-import io.fairledger.core.workflow.LexMinMaxPlanner;
-import io.fairledger.core.workflow.LpPeakPlanner;
-import io.fairledger.core.workflow.SlotJob;
-import io.fairledger.core.workflow.SlotPlan;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -11,10 +7,11 @@ import java.util.Optional;
 import java.util.OptionalDouble;
 import java.util.Random;
 import java.util.concurrent.TimeUnit;
+
 import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;
 import org.openjdk.jmh.annotations.Measurement;
-import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Mode;
 import org.openjdk.jmh.annotations.OutputTimeUnit;
 import org.openjdk.jmh.annotations.Param;
@@ -22,6 +19,11 @@ import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.Warmup;
+
+import io.fairledger.core.workflow.LexMinMaxPlanner;
+import io.fairledger.core.workflow.LpPeakPlanner;
+import io.fairledger.core.workflow.SlotJob;
+import io.fairledger.core.workflow.SlotPlan;
 
 /**
  * FlowTime's plan for 1,000 deadline jobs over 100 slots of 200 CPUs (windows of 5 to 40 slots, about half the
