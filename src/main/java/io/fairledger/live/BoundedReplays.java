@@ -300,10 +300,7 @@ public class BoundedReplays implements StoredLedgerStates {
         }
     }
 
-    /**
-     * A place for the checkpoints one update of {@code clusterId}'s ledger passes
-     * ({@link #build}, {@link #advance}).
-     */
+    /** Holds the checkpoints one update of {@code clusterId}'s ledger passes ({@link #build}, {@link #advance}). */
     public Passed passed(String clusterId) {
         return new Passed(clusterId);
     }
