@@ -14,7 +14,6 @@ import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicLong;
 
 import jakarta.annotation.PostConstruct;
-import jakarta.annotation.PreDestroy;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 
@@ -32,7 +31,7 @@ import org.apache.kafka.common.TopicPartitionInfo;
 import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
 
 import io.fairledger.config.FairledgerConfig;
-import io.fairledger.kafka.KafkaClientConfig;
+import io.fairledger.kafka.SharedAdmin;
 import io.fairledger.observability.MetricNames;
 
 /**
@@ -62,6 +61,9 @@ public class IngestionBacklog {
     Map<String, Object> kafkaConfig;
 
     @Inject
+    SharedAdmin admin;
+
+    @Inject
     BatchStore store;
 
     @Inject
@@ -72,7 +74,6 @@ public class IngestionBacklog {
 
     private final AtomicLong backlogGauge = new AtomicLong();
     private final AtomicLong stallGauge = new AtomicLong();
-    private Admin admin;
     private final StallClock stall = new StallClock(Instant.now());
 
     @PostConstruct
@@ -94,7 +95,7 @@ public class IngestionBacklog {
 
     /** Measures now and publishes the gauges; throws when Kafka or PostgreSQL cannot tell. */
     public State measure() throws Exception {
-        Position position = position(admin(), store, EventConsumer.groupId(kafkaConfig), EventConsumer.topics());
+        Position position = position(admin.get(), store, EventConsumer.groupId(kafkaConfig), EventConsumer.topics());
         Duration since = stall.observe(position.waiting(), position.stored(), Instant.now());
         backlogGauge.set(position.waiting());
         stallGauge.set(since.toSeconds());
@@ -146,17 +147,4 @@ public class IngestionBacklog {
         return out;
     }
 
-    private synchronized Admin admin() {
-        if (admin == null) {
-            admin = Admin.create(KafkaClientConfig.admin(kafkaConfig));
-        }
-        return admin;
-    }
-
-    @PreDestroy
-    synchronized void close() {
-        if (admin != null) {
-            admin.close();
-        }
-    }
 }

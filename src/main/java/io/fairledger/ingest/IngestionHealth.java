@@ -2,7 +2,6 @@ package io.fairledger.ingest;
 
 import java.sql.Connection;
 import java.sql.SQLException;
-import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -10,19 +9,16 @@ import java.util.concurrent.TimeoutException;
 
 import javax.sql.DataSource;
 
-import jakarta.annotation.PreDestroy;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 
-import io.smallrye.common.annotation.Identifier;
 import io.smallrye.health.api.Wellness;
-import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.DescribeClusterOptions;
 import org.eclipse.microprofile.health.HealthCheck;
 import org.eclipse.microprofile.health.HealthCheckResponse;
 import org.eclipse.microprofile.health.HealthCheckResponseBuilder;
 
-import io.fairledger.kafka.KafkaClientConfig;
+import io.fairledger.kafka.SharedAdmin;
 
 /**
  * The health of ingestion, reported at {@code /q/health} and {@code /q/health/well} but gating neither liveness nor
@@ -54,10 +50,7 @@ public class IngestionHealth implements HealthCheck {
     IngestionBacklog backlog;
 
     @Inject
-    @Identifier("default-kafka-broker")
-    Map<String, Object> kafkaConfig;
-
-    private Admin admin;
+    SharedAdmin admin;
 
     @Override
     public HealthCheckResponse call() {
@@ -88,7 +81,7 @@ public class IngestionHealth implements HealthCheck {
 
     private String kafka() {
         try {
-            admin().describeCluster(new DescribeClusterOptions().timeoutMs(TIMEOUT_SECONDS * 1000)).nodes()
+            admin.get().describeCluster(new DescribeClusterOptions().timeoutMs(TIMEOUT_SECONDS * 1000)).nodes()
                     .get(TIMEOUT_SECONDS + 1L, TimeUnit.SECONDS);
             return REACHABLE;
         } catch (ExecutionException e) {
@@ -108,20 +101,6 @@ public class IngestionHealth implements HealthCheck {
             return c.isValid(TIMEOUT_SECONDS) ? REACHABLE : "unreachable: no answer within " + TIMEOUT_SECONDS + " s";
         } catch (SQLException e) {
             return "unreachable" + (e.getSQLState() == null ? "" : ": SQLSTATE " + e.getSQLState());
-        }
-    }
-
-    private synchronized Admin admin() {
-        if (admin == null) {
-            admin = Admin.create(KafkaClientConfig.admin(kafkaConfig));
-        }
-        return admin;
-    }
-
-    @PreDestroy
-    synchronized void close() {
-        if (admin != null) {
-            admin.close();
         }
     }
 }
