@@ -35,6 +35,7 @@ import io.fairledger.errors.Invalid;
 import io.fairledger.facts.LedgerFact;
 import io.fairledger.ingest.Intake;
 import io.fairledger.ingest.SeenStarts;
+import io.fairledger.ingest.TenantBound;
 import io.fairledger.ingest.schema.EventDecoder;
 import io.fairledger.live.LiveLedger;
 import io.fairledger.live.LiveView;
@@ -109,7 +110,10 @@ public final class AccountCommand implements Callable<Integer> {
             // the file is accounted for whichever cluster it names, registered at the settings' registeredAt
             Instant registeredAt = settings.registeredAt() == null ? Instant.MIN : settings.registeredAt();
             SeenStarts starts = new SeenStarts(Integer.MAX_VALUE);
-            Intake intake = new Intake(anyCluster -> registeredAt, starts);
+            List<String> tenants = settings.tenants() == null
+                    ? List.of()
+                    : settings.tenants().stream().map(LedgerSettings.Tenant::path).toList();
+            Intake intake = new Intake(anyCluster -> registeredAt, starts, TenantBound.of(anyCluster -> tenants));
             int lineNumber = 0;
             ByteArrayOutputStream buffer = new ByteArrayOutputStream();
             for (byte[] line = nextLine(in, buffer); line != null; line = nextLine(in, buffer)) {

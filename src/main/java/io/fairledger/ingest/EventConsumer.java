@@ -39,6 +39,7 @@ import io.fairledger.kafka.KafkaClientConfig;
 import io.fairledger.kafka.KafkaConnectionCheck;
 import io.fairledger.observability.MetricNames;
 import io.fairledger.tenancy.TenancyService;
+import io.fairledger.tenancy.TenantView;
 
 /**
  * The one consumer of the group: registrations and every event topic. It keeps the Kafka protocol (the poll loop,
@@ -133,7 +134,8 @@ public class EventConsumer {
         StoredStarts knownStarts = new StoredStarts(tuning.knownStarts(), factCursor);
         RegisteredClusters clusters = new RegisteredClusters(tenancy::registrations, retentionFloors::all);
         batches = new BatchDecoder(new BatchDecoder.Parts(ConsumerDecoder.of(tuning.registry(), Clock.systemUTC()),
-                new Intake(clusters, knownStarts), clusters, knownStarts, starts, registrations, deadLetters,
+                new Intake(clusters, knownStarts, TenantBound.of(this::registeredTenants)), clusters, knownStarts,
+                starts, registrations, deadLetters,
                 ingestMeters));
         pipeline = new CommitPipeline(store, groupId, deadLetters, meters, committed -> {
             starts.committed(committed.facts());
@@ -248,6 +250,11 @@ public class EventConsumer {
                 cause == null ? "" : PlainText.escaped(StoreFailures.describe(cause)), RETRY_PAUSE.toSeconds());
         LOG.debug("The batch's failure", cause);
         positions.later(consumer.assignment());
+    }
+
+    /** The tenant paths registered for {@code clusterId}: what the tenant bound counts before its first event. */
+    private List<String> registeredTenants(String clusterId) {
+        return tenancy.tenants(clusterId).stream().map(TenantView::path).toList();
     }
 
     /**

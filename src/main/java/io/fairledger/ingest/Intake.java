@@ -3,6 +3,8 @@ package io.fairledger.ingest;
 import java.time.Instant;
 import java.util.List;
 
+import io.fairledger.core.ledger.LedgerEvent;
+import io.fairledger.core.model.TenantPath;
 import io.fairledger.facts.Dedupe;
 import io.fairledger.facts.LedgerFact;
 import io.fairledger.ingest.schema.Decoded;
@@ -11,9 +13,10 @@ import io.fairledger.ingest.schema.FairledgerEvent;
 /**
  * The one intake of an event, for the consumer and for {@code fairledger account}: a decoded record (decoded and
  * validated by the {@link io.fairledger.ingest.schema.EventDecoder}) is checked against the registered clusters,
- * normalised into ledger facts ({@link Normaliser}) and, over a whole stream, deduplicated ({@link #dedupe}, the rule
+ * normalised into ledger facts ({@link Normaliser}), held to the bound on the tenants events create
+ * ({@link TenantBound}) and, over a whole stream, deduplicated ({@link #dedupe}, the rule
  * {@code ledger_fact}'s primary key applies to what the consumer stores). Pure: no I/O, no state but the registered
- * clusters and the known task starts it is given.
+ * clusters, the known task starts and the tenant bound it is given.
  */
 public final class Intake {
 
@@ -63,15 +66,18 @@ public final class Intake {
 
     private final Clusters clusters;
     private final KnownStarts starts;
+    private final TenantBound tenants;
 
     /**
      * @param clusters the registered clusters (the consumer asks tenancy; {@code account} takes every cluster as
      *                 registered at its settings' {@code registeredAt})
      * @param starts   tasks' earlier starts, for a Mesos update that does not repeat its resources
+     * @param tenants  the bound on the tenants events may create in a cluster
      */
-    public Intake(Clusters clusters, KnownStarts starts) {
+    public Intake(Clusters clusters, KnownStarts starts, TenantBound tenants) {
         this.clusters = clusters;
         this.starts = starts;
+        this.tenants = tenants;
     }
 
     /** Decoded -> cluster check -> normalised. */
@@ -104,12 +110,30 @@ public final class Intake {
             return new Admission(event);
         }
         List<LedgerFact> facts = ((Normaliser.Facts) result).facts();
+        for (LedgerFact fact : facts) {
+            TenantPath tenant = tenantOf(fact);
+            String refused = tenant == null ? null : tenants.admit(event.cluster(), tenant);
+            if (refused != null) {
+                return new Rejected(TenantBound.TOO_MANY_TENANTS, refused);
+            }
+        }
         if (keptFrom != null) {
             // a finish repeats its task's start, which may lie before the floor: the pinned ledger holds it
             long from = keptFrom.toEpochMilli();
             facts = facts.stream().filter(f -> f.at() >= from).toList();
         }
         return new Facts(event, facts);
+    }
+
+    /** The tenant a fact creates when the ledger does not know it yet, or null. */
+    private static TenantPath tenantOf(LedgerFact fact) {
+        if (fact instanceof LedgerFact.Event e && e.event() instanceof LedgerEvent.TaskStarted s) {
+            return s.tenant();
+        }
+        if (fact instanceof LedgerFact.Demand d) {
+            return TenantPath.parse(d.tenant());
+        }
+        return null;
     }
 
     /** The facts of {@code clusterId}, one of each dedupe key kept ({@link Dedupe}: a task's earliest start). */

@@ -188,6 +188,7 @@ public class TenancyService {
     }
 
     /** The cluster's tenant tree; {@code NotFound} when there is no such cluster. */
+    @Transactional
     public List<TenantView> tenants(String clusterId) {
         entity(clusterId);
         return TenantEntity.ofCluster(clusterId).stream().map(TenantView::of).toList();

@@ -17,7 +17,10 @@ import picocli.CommandLine;
 
 import io.fairledger.testsupport.YarnWorkload;
 
-/** {@code fairledger account} on a file with a line that is not UTF-8: a dead letter, as on the server. */
+/**
+ * {@code fairledger account} on a file with a line that is not UTF-8, or a queue deeper than a tenant may be: a dead
+ * letter, as on the server.
+ */
 class AccountCommandTest {
 
     private static final Instant START = Instant.parse("2026-11-20T00:00:00Z");
@@ -46,5 +49,25 @@ class AccountCommandTest {
         List<String> deadLetters = Files.readAllLines(dir.resolve("out").resolve("dead-letters.jsonl"));
         assertThat(deadLetters).singleElement().asString().contains("\"line\":2", "\"reason\":\"undecodable: ");
         assertThat(out.toString()).contains("1 dead letter(s)");
+    }
+
+    @Test
+    void aQueueDeeperThanATenantMayBeIsADeadLetterAsOnTheServer(@TempDir Path dir) throws Exception {
+        List<String> lines = YarnWorkload.lines("acct-deep", START, 3, 2, 7);
+        String attack = lines.get(0).replaceFirst("\"queue\":\"[^\"]*\"",
+                "\"queue\":\"root" + ".q".repeat(1_900) + "\"");
+        Files.writeString(dir.resolve("events.jsonl"), attack + "\n" + String.join("\n", lines.subList(1,
+                lines.size())) + "\n");
+        Files.writeString(dir.resolve("settings.json"), YarnWorkload.settings(START, 2));
+        StringWriter err = new StringWriter();
+
+        int exit = new CommandLine(new AccountCommand()).setOut(new PrintWriter(new StringWriter()))
+                .setErr(new PrintWriter(err)).execute("--events", dir.resolve("events.jsonl").toString(), "--config",
+                        dir.resolve("settings.json").toString(), "--out", dir.resolve("out").toString(), "--quiet");
+
+        assertThat(exit).as(err.toString()).isZero();
+        List<String> deadLetters = Files.readAllLines(dir.resolve("out").resolve("dead-letters.jsonl"));
+        assertThat(deadLetters).singleElement().asString().contains("\"line\":1",
+                "\"reason\":\"invalid-field: queue: must be at most 1024 characters, got 3804\"");
     }
 }

@@ -42,6 +42,7 @@ import picocli.CommandLine;
 import io.fairledger.cli.DlqCommand;
 import io.fairledger.ingest.schema.EventDecoder;
 import io.fairledger.ingest.schema.EventTopics;
+import io.fairledger.tenancy.SettingsLimits;
 import io.fairledger.testsupport.KafkaResource;
 import io.fairledger.testsupport.PostgresResource;
 import io.fairledger.testsupport.TestClusters;
@@ -49,7 +50,8 @@ import io.fairledger.testsupport.TestClusters;
 /**
  * What the attack run found blocking ingestion: registrations whose text PostgreSQL cannot store (a NUL in a cluster
  * or tenant id) are dead letters while the events beside them are stored; a record the database refuses every time for
- * a reason of no known kind is a dead letter after a few tries, once; the backlog counts partitions no member holds;
+ * a reason of no known kind is a dead letter after a few tries, once; a queue deeper or longer than a tenant may be
+ * (a 1,900-level queue) is a dead letter naming the limit; the backlog counts partitions no member holds;
  * and {@code fairledger dlq} never prints a terminal escape.
  */
 @QuarkusTest
@@ -91,6 +93,32 @@ class IngestionRefusalsTest {
         Awaitility.await().atMost(60, TimeUnit.SECONDS)
                 .untilAsserted(() -> assertThat(count("SELECT count(DISTINCT event_id) FROM ledger_fact WHERE "
                         + "event_id LIKE '" + marker + "-e%'")).isEqualTo(5));
+    }
+
+    @Test
+    void queuesBeyondTheTenantLimitsAreDeadLettersAndTheEventBesideThemIsStored() throws Exception {
+        String marker = UUID.randomUUID().toString();
+        String cluster = "deep-queues-" + marker.substring(0, 8);
+        TestClusters.registerHourlyUsage(cluster);
+        String attack = "root" + ".q".repeat(1_900);
+        String deep = "root" + ".q".repeat(SettingsLimits.MAX_DEPTH + 1);
+        String longName = "root." + "q".repeat(SettingsLimits.MAX_PATH_LENGTH);
+        try (KafkaProducer<byte[], byte[]> producer = producer()) {
+            event(producer, container(cluster, marker + "-attack", "a", attack));
+            event(producer, container(cluster, marker + "-deep", "d", deep));
+            event(producer, container(cluster, marker + "-long", "l", longName));
+            event(producer, container(cluster, marker + "-good", "g"));
+            producer.flush();
+        }
+        List<ConsumerRecord<byte[], byte[]>> letters = letters(marker, 3);
+        assertThat(letters).extracting(IngestionRefusalsTest::reason).containsExactlyInAnyOrder(
+                "invalid-field: queue: must be at most 1024 characters, got " + attack.length(),
+                "invalid-field: queue: must be at most 16 levels below the root, got 17",
+                "invalid-field: queue: must be at most 1024 characters, got " + longName.length());
+        Awaitility.await().atMost(60, TimeUnit.SECONDS).untilAsserted(() -> assertThat(count(
+                "SELECT count(DISTINCT event_id) FROM ledger_fact WHERE event_id LIKE '" + marker + "-%'"))
+                .isEqualTo(1));
+        assertThat(count("SELECT count(*) FROM ledger_fact WHERE event_id = '" + marker + "-good'")).isPositive();
     }
 
     @Test
@@ -219,12 +247,16 @@ class IngestionRefusalsTest {
     }
 
     private static String[] container(String cluster, String eventId, String containerId) {
+        return container(cluster, eventId, containerId, "root.a");
+    }
+
+    private static String[] container(String cluster, String eventId, String containerId, String queue) {
         return new String[]{cluster, ("{\"type\":\"YarnContainerEvent\",\"eventId\":\"%s\",\"cluster\":\"%s\","
                 + "\"eventTime\":\"2026-11-20T00:30:00Z\",\"applicationId\":\"application_1_0001\",\"attemptId\":"
-                + "\"appattempt_1_0001_01\",\"containerId\":\"%s\",\"queue\":\"root.a\",\"user\":\"u\","
+                + "\"appattempt_1_0001_01\",\"containerId\":\"%s\",\"queue\":\"%s\",\"user\":\"u\","
                 + "\"allocatedMemoryMb\":0,\"allocatedVcores\":1,\"node\":\"n1\",\"state\":\"COMPLETE\","
                 + "\"createdTime\":\"2026-11-20T00:00:00Z\",\"finishedTime\":\"2026-11-20T00:30:00Z\"}")
-                .formatted(eventId, cluster, containerId)};
+                .formatted(eventId, cluster, containerId, queue)};
     }
 
     private void sql(String statement) throws Exception {

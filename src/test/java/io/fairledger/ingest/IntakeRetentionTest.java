@@ -34,7 +34,7 @@ class IntakeRetentionTest {
         public Instant keptFrom(String clusterId) {
             return FLOOR;
         }
-    }, KnownStarts.NONE);
+    }, KnownStarts.NONE, TenantBound.of(cluster -> java.util.List.of()));
 
     @Test
     void anEventBeforeTheFloorIsADeadLetterNamingIt() {

@@ -13,10 +13,12 @@ import java.util.Map;
 import java.util.Set;
 
 import io.fairledger.core.model.PlainText;
+import io.fairledger.tenancy.SettingsLimits;
 
 /**
  * Checks a decoded event beyond what the schema says: identifiers present and plain text ({@link PlainText}: no
- * control characters, unpaired surrogates or layout overrides; a tenant path without white space at its ends),
+ * control characters, unpaired surrogates or layout overrides; a tenant path within the limits of a tenant in the ledger
+ * settings and without white space at its ends),
  * resources neither negative nor beyond {@link ResourceLimits}, event time not further in the future than the allowed
  * skew, and each type's own rules.
  */
@@ -89,8 +91,12 @@ final class EventValidator {
     private static void mesosTask(MesosTaskStatus e) throws RejectedException {
         id(e.frameworkId(), "frameworkId");
         id(e.taskId(), "taskId");
-        optionalId(e.role(), "role");
-        tenantEnds(e.role(), "role");
+        if (e.role() != null && e.role().isBlank()) {
+            throw new RejectedException(Rejection.Reason.INVALID_FIELD, "role", "blank; omit it or give null");
+        }
+        if (e.role() != null) {
+            tenant(e.role(), "role");
+        }
         optionalId(e.statusUuid(), "statusUuid");
         optionalId(e.agentId(), "agentId");
         optionalId(e.executorId(), "executorId");
@@ -240,14 +246,20 @@ final class EventValidator {
         }
     }
 
-    /** A tenant path: an id whose ends are not blank, as the parser would strip them and merge two tenants. */
+    /**
+     * A tenant path, held to the limits of a tenant in the ledger settings ({@link SettingsLimits#pathProblem}: length,
+     * depth, plain text), as the ledger creates the queue or role an event names; and its ends not blank, as the parser
+     * would strip them and merge two tenants.
+     */
     private static void tenant(String value, String field) throws RejectedException {
-        id(value, field);
-        tenantEnds(value, field);
-    }
-
-    private static void tenantEnds(String value, String field) throws RejectedException {
-        if (value != null && !value.equals(value.strip())) {
+        if (value == null || value.isBlank()) {
+            throw new RejectedException(Rejection.Reason.MISSING_FIELD, field, "required and must not be blank");
+        }
+        String problem = SettingsLimits.pathProblem(value);
+        if (problem != null) {
+            throw new RejectedException(Rejection.Reason.INVALID_FIELD, field, problem);
+        }
+        if (!value.equals(value.strip())) {
             throw new RejectedException(Rejection.Reason.INVALID_FIELD, field,
                     "starts or ends with white space; a tenant path is taken as written");
         }

@@ -28,6 +28,7 @@ import io.fairledger.facts.LedgerFact;
 import io.fairledger.facts.SourcedFact;
 import io.fairledger.ingest.Intake;
 import io.fairledger.ingest.KnownStarts;
+import io.fairledger.ingest.TenantBound;
 import io.fairledger.ingest.schema.EventDecoder;
 import io.fairledger.ingest.schema.EventTopics;
 import io.fairledger.perf.CommittedOffsets;
@@ -145,7 +146,7 @@ public final class CopyCeiling {
      */
     private static List<List<SourcedFact>> batches(HistoryWorkload workload) {
         EventDecoder decoder = new EventDecoder(Clock.systemUTC());
-        Intake intake = new Intake(cluster -> Instant.MIN, KnownStarts.NONE);
+        Intake intake = new Intake(cluster -> Instant.MIN, KnownStarts.NONE, TenantBound.of(cluster -> List.of()));
         Set<String> running = new HashSet<>();
         List<List<SourcedFact>> out = new ArrayList<>();
         out.add(new ArrayList<>());
