@@ -70,6 +70,8 @@ class ReplicaKillIT {
     private static RealDependency.Running postgres;
     private static RealDependency.Running kafka;
     private static Admin admin;
+    /** Made once, its metadata fetched, so that a round's events are out in well under the 6 s session timeout. */
+    private static KafkaProducer<String, String> producer;
 
     @BeforeAll
     static void start() throws Exception {
@@ -77,10 +79,17 @@ class ReplicaKillIT {
         kafka = KafkaDependency.start();
         admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap()));
         admin.createTopics(List.of(new NewTopic(TOPIC, PARTITIONS, (short) 1))).all().get(30, TimeUnit.SECONDS);
+        producer = new KafkaProducer<>(
+                Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap(), ProducerConfig.LINGER_MS_CONFIG, 5),
+                new StringSerializer(), new StringSerializer());
+        producer.partitionsFor(TOPIC);
     }
 
     @AfterAll
     static void stop() {
+        if (producer != null) {
+            producer.close();
+        }
         if (admin != null) {
             admin.close();
         }
@@ -123,6 +132,8 @@ class ReplicaKillIT {
 
                 publish(workload, round);
                 Map<Integer, Long> published = endOffsets();
+                System.out.printf("[fairledger-it] round %d: events published to every partition %.2f s after the "
+                        + "kill%n", round, seconds(killedAt, Instant.now()));
                 int samples = sampleHealthUntilStored(survivor, published);
                 assertThat(samples).as("health answers taken while records of the dead replica's partitions waited")
                         .isPositive();
@@ -169,7 +180,7 @@ class ReplicaKillIT {
             states.add(ingestion(well, "state"));
             assertThat(Instant.now()).as("the survivor stores the dead replica's partitions; survivor log "
                     + survivor.log).isBefore(deadline);
-            Thread.sleep(200);
+            Thread.sleep(100);
         }
     }
 
@@ -263,7 +274,10 @@ class ReplicaKillIT {
         }
     }
 
-    /** Cluster ids whose events (keyed by cluster, as the replay command and resource managers' bridges key them) fill every partition, one each. */
+    /**
+     * Cluster ids whose events, keyed by cluster as the replay command keys them, fill every partition, one cluster
+     * each.
+     */
     private static List<String> onePerPartition() {
         Map<Integer, String> byPartition = new TreeMap<>();
         for (int i = 0; byPartition.size() < PARTITIONS; i++) {
@@ -277,13 +291,9 @@ class ReplicaKillIT {
     /** Publishes round {@code round}'s containers of every cluster. */
     private static void publish(Map<String, List<String>> workload, int round) {
         int from = 3 * CONTAINERS_PER_ROUND * round;
-        try (KafkaProducer<String, String> producer = new KafkaProducer<>(
-                Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap(), ProducerConfig.LINGER_MS_CONFIG, 5),
-                new StringSerializer(), new StringSerializer())) {
-            workload.forEach((cluster, lines) -> lines.subList(from, from + 3 * CONTAINERS_PER_ROUND)
-                    .forEach(line -> producer.send(new ProducerRecord<>(TOPIC, cluster, line))));
-            producer.flush();
-        }
+        workload.forEach((cluster, lines) -> lines.subList(from, from + 3 * CONTAINERS_PER_ROUND)
+                .forEach(line -> producer.send(new ProducerRecord<>(TOPIC, cluster, line))));
+        producer.flush();
     }
 
     private static Map<Integer, Long> endOffsets() throws Exception {
