@@ -55,7 +55,7 @@ import io.fairledger.testsupport.YarnWorkload;
  * <p>
  * It prints the time from the kill to the first fact of the dead replica's partitions stored by the survivor, and
  * asserts no time. {@code -Dfairledger.it.takeover.rounds=N} repeats the round N times (a new replica joins the
- * survivor, the older of the two is killed): the benchmark of docs/benchmarks.md, "Replica takeover".
+ * survivor, the older of the two is killed): the benchmark of docs/benchmarks.md, "Replica takeover after a kill -9".
  */
 class ReplicaKillIT {
 
