@@ -126,9 +126,13 @@ final class ServerProcess implements AutoCloseable {
         return awaitExit(within);
     }
 
-    /** SIGKILL: the process gets no chance to clean up, as in a crash. */
-    void kill() throws InterruptedException {
-        process.destroyForcibly().waitFor(30, TimeUnit.SECONDS);
+    /**
+     * SIGKILL: the process gets no chance to clean up, as in a crash. Returns the exit status, 137 (128 + 9) when the
+     * signal ended it.
+     */
+    int kill() throws InterruptedException {
+        process.destroyForcibly();
+        return awaitExit(Duration.ofSeconds(30));
     }
 
     String output() throws IOException {
