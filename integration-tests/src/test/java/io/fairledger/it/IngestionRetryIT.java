@@ -103,7 +103,7 @@ class IngestionRetryIT {
 
                 // longer than the retry pause, so the consumer also retries while PostgreSQL is still away
                 Awaitility.await().atMost(60, TimeUnit.SECONDS)
-                        .until(() -> server.output().contains("Batch not committed"));
+                        .until(() -> server.output().contains("Batch not stored"));
                 Thread.sleep(12_000);
                 assertThat(factCount()).as("nothing is written while PostgreSQL is away").isEqualTo(atOutage);
                 assertThat(server.output()).as("a retry while PostgreSQL is still away leaves the consumer running")
