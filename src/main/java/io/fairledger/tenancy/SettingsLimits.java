@@ -37,7 +37,7 @@ public final class SettingsLimits {
     public static final Duration LONGEST_LATENESS = Duration.ofDays(31);
     /** The most vcores of a cluster (held as millicores). */
     public static final BigDecimal MAX_VCORES = BigDecimal.valueOf(10_000_000);
-    /** The fewest vcores of a cluster: one millicore. */
+    /** The fewest vcores of a cluster that has any: one millicore. */
     public static final BigDecimal MIN_VCORES = new BigDecimal("0.001");
     /** The most memory of a cluster, in MB (10 PB). */
     public static final long MAX_MEMORY_MB = 10_000_000_000L;
@@ -167,13 +167,14 @@ public final class SettingsLimits {
             out.add("capacity", "is required ({\"vcores\":..,\"memoryMb\":..,\"gpus\":..})");
             return;
         }
+        // zero is a cluster registered empty: its capacity events (docs/ingestion.md) bring the nodes
         double vcores = capacity.vcores();
-        if (!Double.isFinite(vcores) || BigDecimal.valueOf(vcores).compareTo(MIN_VCORES) < 0
-                || BigDecimal.valueOf(vcores).compareTo(MAX_VCORES) > 0) {
-            out.add("capacity.vcores", "must be from " + MIN_VCORES.toPlainString() + " to "
+        if (!Double.isFinite(vcores) || vcores != 0 && (BigDecimal.valueOf(vcores).compareTo(MIN_VCORES) < 0
+                || BigDecimal.valueOf(vcores).compareTo(MAX_VCORES) > 0)) {
+            out.add("capacity.vcores", "must be 0 or from " + MIN_VCORES.toPlainString() + " to "
                     + MAX_VCORES.toPlainString() + ", got " + vcores);
         }
-        out.whole("capacity.memoryMb", capacity.memoryMb(), 1, MAX_MEMORY_MB);
+        out.whole("capacity.memoryMb", capacity.memoryMb(), 0, MAX_MEMORY_MB);
         out.whole("capacity.gpus", capacity.gpus(), 0, MAX_GPUS);
     }
 

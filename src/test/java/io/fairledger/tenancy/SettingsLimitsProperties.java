@@ -119,6 +119,15 @@ class SettingsLimitsProperties {
         throw new AssertionError("accepted: " + document);
     }
 
+    @Test
+    void aClusterRegisteredEmptyIsAcceptedAndASubMillicoreOneIsNot() {
+        String empty = BASE.replace("\"vcores\":10,\"memoryMb\":10240", "\"vcores\":0,\"memoryMb\":0");
+        parse(empty).validate("c");
+        String tiny = BASE.replace("\"vcores\":10", "\"vcores\":0.0005");
+        assertThatThrownBy(() -> parse(tiny).validate("c")).isInstanceOf(Invalid.class)
+                .hasMessageContaining("capacity.vcores");
+    }
+
     private static String message(String member) {
         try {
             parse(BASE.replace("}}", "}," + member + "}")).validate("c");
