@@ -31,7 +31,8 @@ import io.fairledger.simulation.ProgressBar;
 
 /**
  * {@code fairledger replay --events F.jsonl --bootstrap-servers H:P [--command-config FILE] [--rate N]}: publishes a JSONL file of events to
- * their topics (chosen by each line's {@code type}), keyed by cluster, in the JSON encoding; a demo feed, a backfill
+ * their topics (chosen by each line's {@code type}; the Mesos shapes a bridge forwards, such as an operator
+ * {@code TASK_ADDED}, go to the Mesos task topic), keyed by cluster, in the JSON encoding; a demo feed, a backfill
  * or a load generator. Lines are sent as they are: validating them is the server's job, and bad ones end in its
  * dead-letter topic. A line without a known type cannot be routed and is reported here.
  */
@@ -89,7 +90,8 @@ public final class ReplayCommand implements Callable<Integer> {
                 }
                 Route route = route(line);
                 if (route == null) {
-                    err.println("fairledger replay: line " + lineNumber + " has no known \"type\"; not sent");
+                    err.println("fairledger replay: line " + lineNumber
+                            + " is neither an event with a known \"type\" nor a Mesos task shape; not sent");
                     unroutable++;
                     progress.advance(1);
                     continue;
@@ -125,8 +127,8 @@ public final class ReplayCommand implements Callable<Integer> {
     private static Route route(String line) {
         try {
             JsonNode node = JSON.readTree(line);
-            return EventType.byTypeName(node.path("type").asText(""))
-                    .map(type -> new Route(type.topic(), node.path("cluster").asText(""))).orElse(null);
+            return EventType.ofJson(node).map(type -> new Route(type.topic(), node.path("cluster").asText("")))
+                    .orElse(null);
         } catch (IOException e) {
             return null;
         }

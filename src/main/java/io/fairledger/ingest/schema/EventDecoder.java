@@ -228,19 +228,14 @@ public final class EventDecoder {
     public Decoded decodeJson(byte[] json) {
         try {
             JsonNode root = parse(nonEmpty(json));
-            String topic;
-            if (MesosShapes.isMesosShape(root)) {
-                topic = EventTopics.MESOS_TASKS;
-            } else {
-                JsonNode type = root.get("type");
-                if (type == null || type.isNull()) {
-                    throw new RejectedException(Rejection.Reason.MISSING_FIELD, "type",
-                            "required outside a topic; one of " + typeNames());
-                }
-                topic = EventType.byTypeName(type.asText()).map(EventType::topic)
-                        .orElseThrow(() -> new RejectedException(Rejection.Reason.SCHEMA_MISMATCH, "type",
-                                type + " is not an event type; expected one of " + typeNames()));
+            JsonNode type = root.get("type");
+            if (!MesosShapes.isMesosShape(root) && (type == null || type.isNull())) {
+                throw new RejectedException(Rejection.Reason.MISSING_FIELD, "type",
+                        "required outside a topic; one of " + typeNames());
             }
+            String topic = EventType.ofJson(root).map(EventType::topic)
+                    .orElseThrow(() -> new RejectedException(Rejection.Reason.SCHEMA_MISMATCH, "type",
+                            type + " is not an event type; expected one of " + typeNames()));
             FairledgerEvent event = fromJson(root, EventType.onTopic(topic), topic);
             validator.validate(event);
             return Decoded.ok(event);

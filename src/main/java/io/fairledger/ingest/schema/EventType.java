@@ -7,6 +7,7 @@ import java.util.Optional;
 import java.util.function.Function;
 import java.util.stream.Collectors;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import org.apache.avro.Schema;
 import org.apache.avro.SchemaNormalization;
 import org.apache.avro.generic.GenericRecord;
@@ -72,6 +73,19 @@ public enum EventType {
     /** The type with this Avro record name, e.g. {@code JobFinished}. */
     public static Optional<EventType> byTypeName(String typeName) {
         return Arrays.stream(values()).filter(type -> type.typeName().equals(typeName)).findFirst();
+    }
+
+    /**
+     * The type of a JSON event read outside a topic (a file, {@code fairledger replay}): a Mesos shape (an operator
+     * {@code TASK_ADDED}/{@code TASK_UPDATED}, a scheduler {@code UPDATE}, a bare TaskStatus) is a {@link #MESOS_TASK},
+     * anything else is named by its {@code type} member. Empty when neither tells.
+     */
+    public static Optional<EventType> ofJson(JsonNode root) {
+        if (MesosShapes.isMesosShape(root)) {
+            return Optional.of(MESOS_TASK);
+        }
+        JsonNode type = root.get("type");
+        return type == null || type.isNull() ? Optional.empty() : byTypeName(type.asText());
     }
 
     FairledgerEvent toEvent(GenericRecord record) {

@@ -6,6 +6,7 @@ import java.nio.file.Path;
 import java.util.EnumSet;
 import java.util.Set;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
 import org.apache.avro.generic.GenericRecord;
 import org.junit.jupiter.api.Test;
 
@@ -48,6 +49,20 @@ class ExamplesTest {
                         .isEqualTo(withHeader);
             }
         }
+    }
+
+    /** What {@code fairledger replay} routes by: every example, Mesos operator shapes included, finds its file's topic. */
+    @Test
+    void everyExampleIsRoutedToItsTopicOutsideATopic() throws Exception {
+        ObjectMapper json = new ObjectMapper();
+        for (Path file : SchemaTestFiles.exampleFiles()) {
+            for (String line : SchemaTestFiles.lines(file)) {
+                assertThat(EventType.ofJson(json.readTree(line)).map(EventType::topic)).as("%s: %s",
+                        file.getFileName(), line).contains(SchemaTestFiles.topicOf(file));
+            }
+        }
+        assertThat(EventType.ofJson(json.readTree("{\"type\":\"TASK_GONE\"}"))).isEmpty();
+        assertThat(EventType.ofJson(json.readTree("{\"cluster\":\"c\"}"))).isEmpty();
     }
 
     @Test
