@@ -25,6 +25,13 @@ public record StartupSettings(String jdbcUrl, String kafkaBootstrapServers, Stri
     public static final String TRUST_LOOPBACK = "fairledger.security.trust-loopback-as-admin";
 
     public static StartupSettings read() {
+        SmallRyeConfig config = config();
+        return new StartupSettings(lookup(config, JDBC_URL), lookup(config, KAFKA_BOOTSTRAP),
+                lookup(config, OIDC_URL), lookup(config, HTTP_HOST));
+    }
+
+    /** The sources Quarkus reads, without the defaults of the server's own application.properties. */
+    static SmallRyeConfig config() {
         SmallRyeConfigBuilder builder = new SmallRyeConfigBuilder().addDefaultInterceptors().addDefaultSources();
         Path configFile = Path.of("config", "application.properties");
         if (Files.isRegularFile(configFile)) {
@@ -35,12 +42,10 @@ public record StartupSettings(String jdbcUrl, String kafkaBootstrapServers, Stri
                 throw new UncheckedIOException("cannot read " + configFile.toAbsolutePath(), e);
             }
         }
-        SmallRyeConfig config = builder.build();
-        return new StartupSettings(lookup(config, JDBC_URL), lookup(config, KAFKA_BOOTSTRAP),
-                lookup(config, OIDC_URL), lookup(config, HTTP_HOST));
+        return builder.build();
     }
 
-    private static String lookup(SmallRyeConfig config, String key) {
+    static String lookup(SmallRyeConfig config, String key) {
         return config.getOptionalValue(key, String.class).map(String::trim).filter(v -> !v.isEmpty()).orElse(null);
     }
 
