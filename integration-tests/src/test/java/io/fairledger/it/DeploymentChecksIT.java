@@ -86,8 +86,8 @@ class DeploymentChecksIT {
             assertThat(kinds.get("Service").get(0).at("/spec/ports").findValuesAsText("name"))
                     .containsExactly("http", "management");
             assertThat(container.at("/env/0/valueFrom/secretKeyRef/name").asText()).isNotEmpty();
-            assertThat(DeploymentTools.secretOf(container, "QUARKUS_OIDC_PORTAL_CREDENTIALS_SECRET")).as("the portal's client secret")
-                    .isNotEmpty();
+            assertThat(DeploymentTools.secretOf(container, "QUARKUS_OIDC_PORTAL_CREDENTIALS_SECRET"))
+                    .as("the portal's client secret").isNotEmpty();
             // on by default: the management port from the test pod and Prometheus, egress to the dependencies
             JsonNode policy = kinds.get("NetworkPolicy").get(0).at("/spec");
             assertThat(policy.at("/ingress/1/ports/0/port").asText()).isEqualTo("management");
