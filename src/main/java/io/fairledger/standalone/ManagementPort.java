@@ -7,6 +7,7 @@ import java.net.ServerSocket;
 import java.util.function.IntPredicate;
 import java.util.function.IntSupplier;
 
+import io.smallrye.config.ConfigValue;
 import io.smallrye.config.SmallRyeConfig;
 
 /**
@@ -23,7 +24,7 @@ public final class ManagementPort {
     static final String KEY = "quarkus.management.port";
     static final String HOST_KEY = "quarkus.management.host";
     static final String API_PORT_KEY = "quarkus.http.port";
-    /** The API's port when none is configured (application.properties). */
+    /** The API's port when none is configured at all. */
     static final int DEFAULT_API_PORT = 8080;
     private static final int MAX_PORT = 65_535;
 
@@ -55,12 +56,13 @@ public final class ManagementPort {
      */
     public static ManagementPort settle(Integer option, boolean standalone, int kafkaPort) {
         SmallRyeConfig config = StartupSettings.config();
-        String configured = StartupSettings.lookup(config, KEY);
+        // the port the operator gave, not the default of the server's own application.properties
+        ConfigValue given = config.getConfigValue(KEY);
+        String configured = given.getConfigSourceOrdinal() > StartupSettings.BUILT_IN_ORDINAL
+                ? StartupSettings.lookup(config, KEY)
+                : null;
         String apiPort = StartupSettings.lookup(config, API_PORT_KEY);
         String host = StartupSettings.lookup(config, HOST_KEY);
-        if (host == null) {
-            host = StartupSettings.lookup(config, StartupSettings.HTTP_HOST);
-        }
         InetAddress address = address(host == null ? "127.0.0.1" : host);
         Integer requested = option != null ? option : configured == null ? null : number(configured, KEY);
         ManagementPort settled = choose(requested, option != null ? "--management-port" : KEY,
