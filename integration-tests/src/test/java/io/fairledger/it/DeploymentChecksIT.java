@@ -34,7 +34,8 @@ import io.fairledger.observability.MetricNames;
  * The deployment artifacts checked by their own tools, run as processes: the Grafana dashboards type-check against
  * {@code @grafana/schema} with {@code tsc}; the alert rules pass {@code promtool check} and their unit tests
  * ({@code promtool test rules}); the Helm chart passes {@code helm lint --strict} and renders with every
- * {@code ci/*-values.yaml}, and its {@code values.schema.json} rejects values of the wrong type;
+ * {@code ci/*-values.yaml} (a NetworkPolicy in each), its {@code values.schema.json} rejects values of the wrong type,
+ * and it refuses to render without a required value (the portal's client secret, say), naming it;
  * {@code docker-compose.yml} passes {@code docker-compose config -q}, also with the {@code demo} profile. Every metric
  * the dashboards and rules name is one of {@link MetricNames} and every one of those is documented in docs/metrics.md.
  */
