@@ -62,3 +62,20 @@ app.kubernetes.io/instance: {{ .Release.Name }}
 {{- end }}
 {{- join " " $options }}
 {{- end }}
+
+{{/* The TCP ports of the server's dependencies, as a JSON list without repeats, for the NetworkPolicy's egress: each
+     host of postgresql.jdbcUrl (5432 when it names none), each of kafka.bootstrapServers (9092 when none), and
+     oidc.authServerUrl's (443 for https, else 80, when none). */}}
+{{- define "fairledger.dependencyPorts" -}}
+{{- $ports := list }}
+{{- $jdbcHosts := regexReplaceAll "^jdbc:postgresql://([^/?]*).*$" .Values.postgresql.jdbcUrl "${1}" }}
+{{- range splitList "," $jdbcHosts }}
+{{- $ports = append $ports (regexFind ":[0-9]+$" (trim .) | trimPrefix ":" | default "5432") }}
+{{- end }}
+{{- range splitList "," .Values.kafka.bootstrapServers }}
+{{- $ports = append $ports (regexFind ":[0-9]+$" (trim .) | trimPrefix ":" | default "9092") }}
+{{- end }}
+{{- $oidc := urlParse .Values.oidc.authServerUrl }}
+{{- $ports = append $ports (regexFind ":[0-9]+$" $oidc.host | trimPrefix ":" | default (ternary "443" "80" (eq $oidc.scheme "https"))) }}
+{{- $ports | uniq | toJson }}
+{{- end }}

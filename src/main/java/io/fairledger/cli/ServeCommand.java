@@ -10,6 +10,7 @@ import picocli.CommandLine.Option;
 import io.fairledger.standalone.EmbeddedParts;
 import io.fairledger.standalone.EmbeddedPostgresServer.Durability;
 import io.fairledger.standalone.ExternalDependencies;
+import io.fairledger.standalone.ManagementPort;
 import io.fairledger.standalone.StandaloneServices;
 import io.fairledger.standalone.StandaloneStartupException;
 import io.fairledger.standalone.StartupSettings;
@@ -34,6 +35,11 @@ public final class ServeCommand implements Callable<Integer> {
     @Option(names = "--postgres-port", paramLabel = "PORT", defaultValue = "0", description = "Port of the embedded PostgreSQL on 127.0.0.1; 0 picks a free one (default: ${DEFAULT-VALUE}).")
     int postgresPort;
 
+    @Option(names = "--management-port", paramLabel = "PORT", description = "Port of the management interface "
+            + "(health and metrics); 0 picks a free one. Default: $QUARKUS_MANAGEMENT_PORT, else 9000, which standalone "
+            + "mode moves to a free port (and prints) when it is taken.")
+    Integer managementPort;
+
     @Option(names = "--unsafe-no-fsync", description = "Run the embedded PostgreSQL with fsync and synchronous_commit off: "
             + "faster, but an OS crash or power loss may lose recent data or corrupt the database (a process crash "
             + "loses nothing). For demos only; see docs/configuration.md.")
@@ -49,6 +55,17 @@ public final class ServeCommand implements Callable<Integer> {
         if (problem != null) {
             System.err.println("fairledger: " + problem);
             return 2;
+        }
+        boolean standalone = settings.jdbcUrl() == null || settings.kafkaBootstrapServers() == null;
+        try {
+            String notice = ManagementPort.settle(managementPort, standalone,
+                    settings.kafkaBootstrapServers() == null ? kafkaPort : 0).notice();
+            if (notice != null) {
+                System.out.println("fairledger: " + notice);
+            }
+        } catch (StandaloneStartupException e) {
+            System.err.println("fairledger: " + e.getMessage());
+            return 1;
         }
         String unreachable = ExternalDependencies.firstUnreachable(settings);
         if (unreachable != null) {

@@ -228,6 +228,12 @@ public interface FairledgerConfig {
         /** {@code fairledger.metrics.max-tenants-per-cluster}: tenants per cluster with their own series. */
         @WithDefault("500")
         int maxTenantsPerCluster();
+
+        /**
+         * {@code fairledger.metrics.scrape-token}: the bearer token {@code /q/metrics} asks of every caller; without
+         * one it answers loopback callers only ({@code security.MetricsAccess}).
+         */
+        Optional<String> scrapeToken();
     }
 
     /** Deadline admission. */

@@ -20,7 +20,8 @@ import io.fairledger.config.FairledgerConfig;
  * under {@code ./fairledger serve}); at most once a minute ({@link HeapTrimSchedule}). Without it G1 gives the heap
  * back only at the end of a concurrent cycle, which on an idle server may come minutes later, and then only the
  * regions marking found empty (docs/configuration.md, "Memory"). The pause is about a millisecond per megabyte of live
- * heap; each trim is logged and counted by the JVM's own metrics
+ * heap. No trim runs while the committed heap is no larger than the last one left it; what the trims give back is
+ * logged at most once every ten minutes ({@link HeapTrimSchedule}), and each trim is counted by the JVM's own metrics
  * ({@code jvm_gc_pause_seconds_count{cause="System.gc()"}}).
  */
 @ApplicationScoped
@@ -54,12 +55,17 @@ public class QuietHeapTrim {
     private void trim() {
         MemoryMXBean memory = ManagementFactory.getMemoryMXBean();
         long committed = memory.getHeapMemoryUsage().getCommitted();
-        long started = System.nanoTime();
+        if (!schedule.mayGiveBack(committed)) {
+            return;
+        }
         System.gc();
         MemoryUsage after = memory.getHeapMemoryUsage();
-        LOG.infof("nothing stored for %d s: heap trimmed from %d MB committed to %d MB (%d MB in use) in %d ms",
-                config.memory().trimAfter().toSeconds(), committed / MB, after.getCommitted() / MB,
-                after.getUsed() / MB,
-                (System.nanoTime() - started) / 1_000_000);
+        HeapTrimSchedule.Report report = schedule.trimmed(committed, after.getCommitted(), after.getUsed(),
+                System.nanoTime());
+        if (report != null) {
+            LOG.infof("heap trimmed after bursts of facts: %d MB given back by %d trim%s; now %d MB committed, %d MB "
+                    + "in use", report.givenBackBytes() / MB, report.trims(), report.trims() == 1 ? "" : "s",
+                    report.committedBytes() / MB, report.usedBytes() / MB);
+        }
     }
 }

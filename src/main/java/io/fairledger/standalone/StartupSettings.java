@@ -23,8 +23,20 @@ public record StartupSettings(String jdbcUrl, String kafkaBootstrapServers, Stri
     public static final String HTTP_HOST = "quarkus.http.host";
     /** Set by standalone mode: loopback callers are trusted as admin when no OIDC server is configured. */
     public static final String TRUST_LOOPBACK = "fairledger.security.trust-loopback-as-admin";
+    /** The ordinal of the application.properties packaged with the server: its defaults, not the operator's. */
+    static final int BUILT_IN_ORDINAL = 250;
 
     public static StartupSettings read() {
+        SmallRyeConfig config = config();
+        return new StartupSettings(lookup(config, JDBC_URL), lookup(config, KAFKA_BOOTSTRAP),
+                lookup(config, OIDC_URL), lookup(config, HTTP_HOST));
+    }
+
+    /**
+     * The sources Quarkus reads, in its order; the server's own {@code application.properties} (ordinal
+     * {@value #BUILT_IN_ORDINAL}) is among them, below the operator's.
+     */
+    static SmallRyeConfig config() {
         SmallRyeConfigBuilder builder = new SmallRyeConfigBuilder().addDefaultInterceptors().addDefaultSources();
         Path configFile = Path.of("config", "application.properties");
         if (Files.isRegularFile(configFile)) {
@@ -35,12 +47,10 @@ public record StartupSettings(String jdbcUrl, String kafkaBootstrapServers, Stri
                 throw new UncheckedIOException("cannot read " + configFile.toAbsolutePath(), e);
             }
         }
-        SmallRyeConfig config = builder.build();
-        return new StartupSettings(lookup(config, JDBC_URL), lookup(config, KAFKA_BOOTSTRAP),
-                lookup(config, OIDC_URL), lookup(config, HTTP_HOST));
+        return builder.build();
     }
 
-    private static String lookup(SmallRyeConfig config, String key) {
+    static String lookup(SmallRyeConfig config, String key) {
         return config.getOptionalValue(key, String.class).map(String::trim).filter(v -> !v.isEmpty()).orElse(null);
     }
 

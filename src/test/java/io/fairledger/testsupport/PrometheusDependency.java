@@ -23,6 +23,18 @@ public final class PrometheusDependency {
 
     /** @param scrapeTargets {@code host:port} of each server exposing {@code /q/metrics}: one job, one instance each */
     public static RealDependency.Running start(String... scrapeTargets) {
+        return scraping(null, scrapeTargets);
+    }
+
+    /**
+     * As {@link #start}, sending {@code bearerToken} (the server's {@code fairledger.metrics.scrape-token}) with every
+     * scrape, as Prometheus's {@code authorization} setting does; none when it is null.
+     */
+    public static RealDependency.Running scraping(String bearerToken, String... scrapeTargets) {
+        String authorization = bearerToken == null ? "" : """
+                    authorization:
+                      credentials: '%s'
+                """.formatted(bearerToken);
         String config = """
                 global:
                   scrape_interval: 1s
@@ -30,10 +42,10 @@ public final class PrometheusDependency {
                 scrape_configs:
                   - job_name: fairledger
                     metrics_path: /q/metrics
-                    static_configs:
+                %s    static_configs:
                       - targets: [%s]
-                """.formatted(String.join(", ", java.util.Arrays.stream(scrapeTargets).map(t -> "'" + t + "'")
-                .toList()));
+                """.formatted(authorization, String.join(", ", java.util.Arrays.stream(scrapeTargets)
+                .map(t -> "'" + t + "'").toList()));
         return RealDependency.start("Prometheus", PrometheusDependency::fromEnv, () -> container(config),
                 () -> local(config),
                 "Set FAIRLEDGER_TEST_PROMETHEUS_URL, or install Prometheus: apt-get install -y prometheus");

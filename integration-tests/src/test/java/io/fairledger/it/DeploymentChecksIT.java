@@ -34,7 +34,8 @@ import io.fairledger.observability.MetricNames;
  * The deployment artifacts checked by their own tools, run as processes: the Grafana dashboards type-check against
  * {@code @grafana/schema} with {@code tsc}; the alert rules pass {@code promtool check} and their unit tests
  * ({@code promtool test rules}); the Helm chart passes {@code helm lint --strict} and renders with every
- * {@code ci/*-values.yaml}, and its {@code values.schema.json} rejects values of the wrong type;
+ * {@code ci/*-values.yaml} (a NetworkPolicy in each), its {@code values.schema.json} rejects values of the wrong type,
+ * and it refuses to render without a required value (the portal's client secret, say), naming it;
  * {@code docker-compose.yml} passes {@code docker-compose config -q}, also with the {@code demo} profile. Every metric
  * the dashboards and rules name is one of {@link MetricNames} and every one of those is documented in docs/metrics.md.
  */
@@ -86,6 +87,16 @@ class DeploymentChecksIT {
             assertThat(kinds.get("Service").get(0).at("/spec/ports").findValuesAsText("name"))
                     .containsExactly("http", "management");
             assertThat(container.at("/env/0/valueFrom/secretKeyRef/name").asText()).isNotEmpty();
+            assertThat(DeploymentTools.secretOf(container, "QUARKUS_OIDC_PORTAL_CREDENTIALS_SECRET"))
+                    .as("the portal's client secret").isNotEmpty();
+            // on by default: the management port from the test pod and Prometheus, egress to the dependencies
+            JsonNode policy = kinds.get("NetworkPolicy").get(0).at("/spec");
+            assertThat(policy.at("/ingress/1/ports/0/port").asText()).isEqualTo("management");
+            assertThat(policy.at("/ingress/1/from")).as("management port peers: the test pod and Prometheus's")
+                    .hasSize(2);
+            assertThat(policy.at("/egress/0/ports").findValuesAsText("port")).as("DNS").containsOnly("53");
+            assertThat(policy.at("/egress/1/ports").findValuesAsText("port")).as("PostgreSQL, Kafka, Keycloak")
+                    .contains("5432").doesNotHaveDuplicates();
             JsonNode testPod = kinds.get("Pod").get(0);
             assertThat(testPod.at("/metadata/annotations/helm.sh~1hook").asText()).isEqualTo("test");
             assertThat(testPod.at("/spec/containers/0/command/2").asText()).contains("/q/health/ready")
@@ -105,14 +116,10 @@ class DeploymentChecksIT {
                 assertThat(javaOptions).contains(" -XX:+UseG1GC ");
             }
             if (name.startsWith("full") || name.startsWith("exposed")) {
-                assertThat(kinds).containsKeys("Ingress", "NetworkPolicy");
+                assertThat(kinds).containsKeys("Ingress");
                 JsonNode ingress = kinds.get("Ingress").get(0);
                 assertThat(ingress.findValuesAsText("name")).as("Ingress backends").contains("http")
                         .doesNotContain("management");
-                JsonNode policy = kinds.get("NetworkPolicy").get(0).at("/spec/ingress");
-                assertThat(policy.get(1).at("/ports/0/port").asText()).isEqualTo("management");
-                assertThat(policy.get(1).get("from")).as("management port peers: the test pod and the operator's")
-                        .hasSize(2);
                 JsonNode kafkaCredentials = container.get("env").findParents("name").stream()
                         .filter(env -> env.get("name").asText().equals("KAFKA_SASL_JAAS_CONFIG")).findFirst()
                         .orElseThrow(() -> new AssertionError("no KAFKA_SASL_JAAS_CONFIG in " + container.get("env")));
@@ -122,12 +129,15 @@ class DeploymentChecksIT {
                                 .startsWith("SASL_"));
                 assertThat(container.get("volumeMounts")).hasSize(2);
             } else {
-                assertThat(kinds).doesNotContainKeys("Ingress", "NetworkPolicy");
+                assertThat(kinds).doesNotContainKeys("Ingress");
             }
             if (name.startsWith("full")) {
                 assertThat(kinds).containsKeys("ServiceMonitor", "PrometheusRule", "HorizontalPodAutoscaler");
-                assertThat(kinds.get("ServiceMonitor").get(0).at("/spec/endpoints/0/port").asText())
-                        .isEqualTo("management");
+                JsonNode scrape = kinds.get("ServiceMonitor").get(0).at("/spec/endpoints/0");
+                assertThat(scrape.at("/port").asText()).isEqualTo("management");
+                // the ServiceMonitor sends the token the server is given
+                assertThat(scrape.at("/authorization/credentials/name").asText())
+                        .isEqualTo(DeploymentTools.secretOf(container, "FAIRLEDGER_METRICS_SCRAPE_TOKEN")).isNotEmpty();
                 assertThat(kinds.get("ConfigMap")).hasSize(1 + dashboardFiles().size());
                 JsonNode rulesFile = YAML.readTree(repo().resolve("grafana/prometheus/fairledger-rules.yml").toFile());
                 assertThat(kinds.get("PrometheusRule").get(0).at("/spec/groups")).isEqualTo(rulesFile.get("groups"));
@@ -212,11 +222,21 @@ class DeploymentChecksIT {
     }
 
     @Test
-    void helmRefusesToRenderWithoutTheRequiredAddresses() {
-        DeploymentTools.Result result = DeploymentTools.run(repo().resolve("helm/fairledger"),
-                command(DeploymentTools.helm(), "template", "fairledger", "."));
-        assertThat(result.exitCode()).as(result.output()).isNotZero();
-        assertThat(result.output()).contains("postgresql.jdbcUrl is required");
+    void helmRefusesToRenderWithoutARequiredValueAndNamesIt() {
+        Path chart = repo().resolve("helm/fairledger");
+        String minimal = chart.resolve("ci/minimal-values.yaml").toString();
+        Map<List<String>, String> refusals = Map.of(List.of(), "postgresql.jdbcUrl is required",
+                List.of("-f", minimal, "--set", "oidc.portalClientSecret.name="),
+                "oidc.portalClientSecret.name is required", List.of("-f", minimal, "--set",
+                        "serviceMonitor.enabled=true"),
+                "metrics.scrapeTokenSecret.name is required with serviceMonitor.enabled");
+        refusals.forEach((values, message) -> {
+            List<String> template = command(DeploymentTools.helm(), "template", "fairledger", ".");
+            template.addAll(values);
+            DeploymentTools.Result result = DeploymentTools.run(chart, template);
+            assertThat(result.exitCode()).as(template + ":\n" + result.output()).isNotZero();
+            assertThat(result.output()).as(String.join(" ", template)).contains(message);
+        });
     }
 
     @Test
@@ -257,8 +277,15 @@ class DeploymentChecksIT {
                 "fairledger.dead-letters", "fairledger.admission-decisions")) {
             assertThat(topicScript).as("kafka-topics creates " + topic).contains(topic);
         }
-        // Prometheus scrapes the management port, which the API port is not
-        assertThat(read(repo().resolve("grafana/prometheus/prometheus.yml"))).contains("fairledger:9000");
+        // Prometheus scrapes the management port, which the API port is not, with the token the server asks for
+        JsonNode scrape = YAML.readTree(repo().resolve("grafana/prometheus/prometheus.yml").toFile())
+                .at("/scrape_configs/0");
+        assertThat(scrape.toString()).contains("fairledger:9000");
+        assertThat(scrape.at("/authorization/credentials").asText()).as("prometheus.yml's scrape token")
+                .isEqualTo(config.at("/services/fairledger/environment/FAIRLEDGER_METRICS_SCRAPE_TOKEN").asText())
+                .hasSizeGreaterThanOrEqualTo(16);
+        // Grafana asks everyone to log in
+        assertThat(config.at("/services/grafana/environment/GF_AUTH_ANONYMOUS_ENABLED").asText()).isEqualTo("false");
         // the demo loads the settings of each cluster it registers, and the examples of every topic
         for (String cluster : List.of("prod-yarn", "prod-mesos")) {
             assertThat(read(repo().resolve("demo/register.sh"))).contains(cluster);

@@ -14,6 +14,8 @@ import java.util.concurrent.TimeUnit;
 import java.util.zip.ZipEntry;
 import java.util.zip.ZipFile;
 
+import com.fasterxml.jackson.databind.JsonNode;
+
 import io.fairledger.testsupport.DebianTool;
 
 /**
@@ -149,6 +151,19 @@ final class DeploymentTools {
                     + "`apt-get install -y --no-install-recommends docker-compose` (.ci/run does)");
         }
         return compose.toString();
+    }
+
+    /**
+     * The Secret an environment variable of a rendered {@code container} comes from, or "" when it is not set from
+     * one.
+     */
+    static String secretOf(JsonNode container, String variable) {
+        for (JsonNode env : container.path("env")) {
+            if (env.path("name").asText().equals(variable)) {
+                return env.at("/valueFrom/secretKeyRef/name").asText();
+            }
+        }
+        return "";
     }
 
     /** {@code command} followed by {@code args}. */

@@ -4,6 +4,7 @@ import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.hamcrest.Matchers.equalTo;
 import static org.hamcrest.Matchers.greaterThan;
+import static org.hamcrest.Matchers.startsWith;
 
 import java.math.BigDecimal;
 import java.sql.Connection;
@@ -42,8 +43,8 @@ import io.fairledger.testsupport.RealDependency;
 
 /**
  * The packaged server in production mode: external PostgreSQL, Kafka and Keycloak, all real. An admin registers a
- * cluster with a Keycloak token, a registration published to Kafka shows up over HTTP and in PostgreSQL, and callers
- * without a token or without the role are turned away.
+ * cluster with a Keycloak token, a registration published to Kafka shows up over HTTP and in PostgreSQL, callers
+ * without a token or without the role are turned away, and the metrics answer only the bearer of the scrape token.
  */
 class ServerIT {
 
@@ -52,6 +53,7 @@ class ServerIT {
     private static RealDependency.Running keycloak;
     private static ServerProcess server;
     private static Tokens tokens;
+    private static final String SCRAPE_TOKEN = "it-scrape-token-0123456789";
 
     @BeforeAll
     static void start() {
@@ -64,6 +66,9 @@ class ServerIT {
         env.put("QUARKUS_DATASOURCE_PASSWORD", postgres.config().get("quarkus.datasource.password"));
         env.put("KAFKA_BOOTSTRAP_SERVERS", kafka.config().get("kafka.bootstrap.servers"));
         env.put("QUARKUS_OIDC_AUTH_SERVER_URL", keycloak.config().get("quarkus.oidc.auth-server-url"));
+        // the management interface on every interface, as in the image, with the metrics behind a scrape token
+        env.put("QUARKUS_MANAGEMENT_HOST", "0.0.0.0");
+        env.put("FAIRLEDGER_METRICS_SCRAPE_TOKEN", SCRAPE_TOKEN);
         server = ServerProcess.start(env, "serve");
         RestAssured.baseURI = server.baseUrl();
         tokens = new Tokens(keycloak.config().get("quarkus.oidc.auth-server-url"));
@@ -139,8 +144,8 @@ class ServerIT {
     void healthAndMetricsAreOnTheManagementPortOnly() {
         given().baseUri(server.managementUrl()).get("/q/health/ready").then().statusCode(200)
                 .body("status", equalTo("UP"));
-        String metrics = given().baseUri(server.managementUrl()).get("/q/metrics").then().statusCode(200).extract()
-                .asString();
+        String metrics = given().baseUri(server.managementUrl()).auth().oauth2(SCRAPE_TOKEN).get("/q/metrics").then()
+                .statusCode(200).extract().asString();
         assertThat(metrics).contains("fairledger_");
         // the API port, where tenants call, serves neither: no tenant's numbers without a token
         for (String path : List.of("/q/metrics", "/q/health", "/q/health/ready", "/q/health/live")) {
@@ -150,9 +155,28 @@ class ServerIT {
     }
 
     @Test
+    void theMetricsAskEveryCallerForTheScrapeTokenAndHealthForNone() {
+        String elsewhere = "http://" + ServerProcess.nonLoopbackAddress() + ":" + server.managementPort;
+        for (String management : List.of(server.managementUrl(), elsewhere)) {
+            given().baseUri(management).get("/q/metrics").then().statusCode(401)
+                    .header("WWW-Authenticate", startsWith("Bearer")).contentType("application/problem+json")
+                    .body("status", equalTo(401));
+            for (String wrong : List.of(SCRAPE_TOKEN + "x", SCRAPE_TOKEN.substring(1), tokens.user("alice"))) {
+                given().baseUri(management).auth().oauth2(wrong).get("/q/metrics").then().statusCode(401);
+            }
+            given().baseUri(management).auth().oauth2(SCRAPE_TOKEN).get("/q/metrics").then().statusCode(200);
+            // probes send no token
+            for (String health : List.of("/q/health/started", "/q/health/live", "/q/health/ready")) {
+                given().baseUri(management).get(health).then().statusCode(200);
+            }
+        }
+    }
+
+    @Test
     void prometheusScrapesTheIngestionCounters() throws Exception {
         publish("it-metrics", "this is not JSON");
-        try (RealDependency.Running prometheus = PrometheusDependency.start("127.0.0.1:" + server.managementPort)) {
+        try (RealDependency.Running prometheus = PrometheusDependency.scraping(SCRAPE_TOKEN,
+                "127.0.0.1:" + server.managementPort)) {
             String url = prometheus.config().get("prometheus.url");
             Awaitility.await().atMost(60, TimeUnit.SECONDS).untilAsserted(() -> given().baseUri(url)
                     .queryParam("query", "fairledger_ingest_events_total{outcome=\"dead-letter\"}")

@@ -2,10 +2,15 @@ package io.fairledger.it;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.net.Inet4Address;
+import java.net.InetAddress;
+import java.net.NetworkInterface;
+import java.net.SocketException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -53,7 +58,8 @@ final class ServerProcess implements AutoCloseable {
 
     /**
      * Starts {@code fairledger <args>} with these environment variables and free API and management ports; does not
-     * wait. {@code serve} without a PostgreSQL or a Kafka address is standalone mode and runs the standalone build;
+     * wait. A variable given as "" is left unset: {@code QUARKUS_MANAGEMENT_PORT} so, the server settles the port
+     * itself (and {@link #managementPort} is not its port). {@code serve} without a PostgreSQL or a Kafka address is standalone mode and runs the standalone build;
      * everything else runs the production build.
      */
     static ServerProcess launch(Map<String, String> env, String... args) {
@@ -77,6 +83,7 @@ final class ServerProcess implements AutoCloseable {
             builder.environment().put("QUARKUS_HTTP_PORT", Integer.toString(port));
             builder.environment().put("QUARKUS_MANAGEMENT_PORT", Integer.toString(managementPort));
             builder.environment().putAll(env);
+            builder.environment().values().removeIf(String::isEmpty);
             System.out.println("[fairledger-it] server starting on port " + port + " (management " + managementPort
                     + "), log " + log);
             return new ServerProcess(port, managementPort, log, builder.start());
@@ -93,8 +100,13 @@ final class ServerProcess implements AutoCloseable {
     }
 
     void awaitReady() {
-        Processes.awaitHttpOk("fairledger", managementUrl() + "/q/health/ready", process, Duration.ofSeconds(120),
-                log.toString());
+        awaitReady(managementPort);
+    }
+
+    /** Waits for {@code /q/health/ready} on the management interface at {@code port} (one the server settled). */
+    void awaitReady(int port) {
+        Processes.awaitHttpOk("fairledger", "http://127.0.0.1:" + port + "/q/health/ready", process,
+                Duration.ofSeconds(120), log.toString());
     }
 
     /** The API. */
@@ -105,6 +117,25 @@ final class ServerProcess implements AutoCloseable {
     /** The management interface: {@code /q/health}, {@code /q/metrics}. */
     String managementUrl() {
         return "http://127.0.0.1:" + managementPort;
+    }
+
+    /** An address of this machine that is not loopback, to call the server as another machine would. */
+    static String nonLoopbackAddress() {
+        try {
+            for (NetworkInterface nic : Collections.list(NetworkInterface.getNetworkInterfaces())) {
+                if (nic.isUp() && !nic.isLoopback()) {
+                    for (InetAddress address : Collections.list(nic.getInetAddresses())) {
+                        if (address instanceof Inet4Address) {
+                            return address.getHostAddress();
+                        }
+                    }
+                }
+            }
+        } catch (SocketException e) {
+            throw new UncheckedIOException(e);
+        }
+        throw new IllegalStateException("this machine has no IPv4 address but loopback: the test calls the server "
+                + "from a non-loopback address");
     }
 
     /** Waits for the process to exit by itself and returns its code. */

@@ -4,6 +4,9 @@ import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.hamcrest.Matchers.equalTo;
 
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -17,6 +20,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -25,6 +30,7 @@ import org.awaitility.Awaitility;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
+import io.fairledger.standalone.ManagementPort;
 import io.fairledger.standalone.StandaloneServices;
 import io.fairledger.testsupport.Processes;
 import io.fairledger.testsupport.YarnWorkload;
@@ -33,7 +39,8 @@ import io.fairledger.testsupport.YarnWorkload;
  * {@code fairledger serve} with nothing configured: embedded PostgreSQL and Kafka under --data-dir, loopback callers
  * trusted as admin, SIGTERM stops everything (within its bound, even with a request in flight), a restart keeps the
  * data, a second server on a live directory is refused, and after {@code kill -9} the next start stops the orphaned
- * PostgreSQL and carries on with the data exact.
+ * PostgreSQL and carries on with the data exact. A taken management port 9000 moves to a free one; a port given that
+ * cannot be used is named before anything starts.
  */
 class StandaloneIT {
 
@@ -91,6 +98,61 @@ class StandaloneIT {
                 "--data-dir", dataDir.toString())) {
             assertThat(server.awaitExit(Duration.ofSeconds(60))).isEqualTo(2);
             assertThat(server.output()).contains("refusing to bind 0.0.0.0 without an OIDC server");
+        }
+    }
+
+    @Test
+    void aTakenDefaultManagementPortMovesAndItsMetricsAnswerThisMachineOnly() throws Exception {
+        dataDir = Files.createTempDirectory("fairledger-it-moved");
+        // 9000 is taken: by this socket, or by whoever holds it already
+        try (ServerSocket taken = bindIfFree(ManagementPort.DEFAULT);
+                ServerProcess server = ServerProcess.launch(Map.of("QUARKUS_MANAGEMENT_PORT", "",
+                        "QUARKUS_MANAGEMENT_HOST", "0.0.0.0"), "serve", "--data-dir", dataDir.toString(),
+                        "--kafka-port", "0")) {
+            Pattern moved = Pattern.compile("fairledger: port 9000 is taken: health and metrics are on port (\\d+) "
+                    + "instead");
+            Matcher notice = Awaitility.await().atMost(60, TimeUnit.SECONDS)
+                    .until(() -> moved.matcher(server.output()), Matcher::find);
+            int port = Integer.parseInt(notice.group(1));
+            server.awaitReady(port);
+            // no scrape token set: the metrics answer callers on this machine, not another machine
+            given().baseUri("http://127.0.0.1:" + port).get("/q/metrics").then().statusCode(200);
+            String elsewhere = "http://" + ServerProcess.nonLoopbackAddress() + ":" + port;
+            given().baseUri(elsewhere).get("/q/metrics").then().statusCode(401)
+                    .contentType("application/problem+json");
+            given().baseUri(elsewhere).get("/q/health/ready").then().statusCode(200);
+            assertThat(server.terminate()).isIn(0, 143);
+        }
+    }
+
+    @Test
+    void aManagementPortThatCannotBeUsedIsNamedBeforeAnythingStarts() throws Exception {
+        dataDir = Files.createTempDirectory("fairledger-it-port");
+        int apiPort = Processes.freePort();
+        try (ServerSocket taken = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            Map<String, String> refusals = Map.of(
+                    Integer.toString(taken.getLocalPort()), "(health and metrics) is in use",
+                    "65536", "is not a port: give 1 to 65535, or 0 for a free one",
+                    "-1", "is not a port",
+                    Integer.toString(apiPort), "is the API's port");
+            for (Map.Entry<String, String> refusal : refusals.entrySet()) {
+                try (ServerProcess server = ServerProcess.launch(Map.of("QUARKUS_HTTP_PORT", Integer.toString(apiPort)),
+                        "serve", "--data-dir", dataDir.toString(), "--management-port", refusal.getKey())) {
+                    assertThat(server.awaitExit(Duration.ofSeconds(60))).as(refusal.getKey()).isEqualTo(1);
+                    assertThat(server.output()).as(refusal.getKey())
+                            .contains("fairledger: --management-port " + refusal.getKey() + " ")
+                            .contains(refusal.getValue()).doesNotContain("Standalone: embedded");
+                }
+            }
+        }
+    }
+
+    /** A socket bound to {@code port} on every interface, or null when something else holds the port already. */
+    private static ServerSocket bindIfFree(int port) {
+        try {
+            return new ServerSocket(port);
+        } catch (IOException e) {
+            return null;
         }
     }
 
