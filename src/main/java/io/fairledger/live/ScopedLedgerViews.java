@@ -58,6 +58,27 @@ public class ScopedLedgerViews {
         return LiveViewsModel.tenant(view, account(view, tenant));
     }
 
+    /**
+     * Every tenant's numbers now, as {@code fairledger shares} prints them (Slurm's {@code sshare}): weight, share,
+     * open-period usage, rho, lending balance and grant, in path order; an admin or a resource manager sees every
+     * tenant, a tenant the tenants of its own subtrees.
+     */
+    public Shares shares(String clusterId) {
+        LiveView view = ledgers.view(clusterId);
+        TenantScope scope = TenantScope.of(identity);
+        boolean privileged = scope.seesAll() || identity.hasRole(Roles.RESOURCE_MANAGER);
+        if (!privileged && scope.tenants(clusterId).isEmpty()) {
+            throw new AccessDenied("you have no tenant in cluster '" + clusterId + "'");
+        }
+        return new Shares(clusterId, view.asOf(), view.openStatement().period(), view.tenants().stream()
+                .filter(a -> privileged || scope.maySee(clusterId, a.path().toString()))
+                .map(a -> LiveViewsModel.tenant(view, a)).toList());
+    }
+
+    /** Every visible tenant of a cluster now, in path order ({@link #shares}). */
+    public record Shares(String cluster, Instant asOf, String period, List<TenantView> tenants) {
+    }
+
     /** A tenant's fairness degree per period: every closed period, then the open one to date. */
     public FairnessHistory fairnessHistory(String clusterId, String tenant) {
         LiveView view = ledgers.view(clusterId);

@@ -52,6 +52,17 @@ public class LedgerViewResource {
     }
 
     @GET
+    @Path("shares")
+    @RolesAllowed({Roles.TENANT, Roles.RESOURCE_MANAGER, Roles.ADMIN})
+    @Operation(summary = "Every tenant now, as Slurm's sshare: weight, share, open-period usage, rho, lending balance, grant")
+    @APIResponse(responseCode = "200", description = "one entry per tenant in path order (a tenant sees its subtrees)")
+    @APIResponse(responseCode = "403", description = "a tenant with no tenant in this cluster")
+    @APIResponse(responseCode = "404", description = "no such cluster")
+    public ScopedLedgerViews.Shares shares(@PathParam("clusterId") String clusterId) {
+        return views.shares(clusterId);
+    }
+
+    @GET
     @Path("tenants/{tenant}")
     @RolesAllowed({Roles.TENANT, Roles.ADMIN})
     @Operation(summary = "One tenant now and over the open period: share, usage A/F/E, rho, lending balance, charge to date, grant")
