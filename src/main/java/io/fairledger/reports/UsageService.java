@@ -91,7 +91,20 @@ public class UsageService {
                         .toList()
                 : List.of();
         return new UsageReport(clusterId, start, end, first, last, Duration.ofMillis(stepMs).toString(), by.label(),
-                settings.currency(), UsageReport.buckets(inWindow, first, last, stepMs, by));
+                currency(inWindow, settings.currency()), UsageReport.buckets(inWindow, first, last, stepMs, by));
+    }
+
+    /**
+     * The one currency of {@code statements} (each is in the currency its period was closed in), {@code fallback}
+     * when there is none; 422 for a window over a change of currency, whose sums would add up different money.
+     */
+    private static String currency(List<StatementView> statements, String fallback) {
+        List<String> currencies = statements.stream().map(StatementView::currency).distinct().toList();
+        if (currencies.size() > 1) {
+            throw Invalid.field("query.from", "the window holds periods in " + String.join(" and ", currencies)
+                    + ": the cluster's currency changed; ask for the windows on either side of the change");
+        }
+        return currencies.isEmpty() ? fallback : currencies.get(0);
     }
 
     private static StatementView visibleLines(StatementView s, Predicate<String> visible) {
