@@ -46,7 +46,8 @@ class PortalPagesTest {
     void pagesShowTheApiNumbersAndAWeightChangeGoesThroughThePreview() throws Exception {
         given().contentType(ContentType.JSON).body("{\"id\":\"" + CLUSTER + "\",\"resourceManager\":\"YARN\"}")
                 .post("/api/v1/admin/clusters").then().statusCode(201);
-        given().contentType(ContentType.JSON).body(YarnWorkload.settings(START, 3))
+        // five-minute periods: the events (24 minutes of them) end four, which the statements and the preview show
+        given().contentType(ContentType.JSON).body(YarnWorkload.settings(START, 3).replace("PT1H", "PT5M"))
                 .put("/api/v1/admin/clusters/" + CLUSTER + "/ledger-settings").then().statusCode(200);
         List<String> lines = YarnWorkload.lines(CLUSTER, START, 900, 3, 7);
         EventPublisher.publishYarn(bootstrap, CLUSTER, lines);
@@ -101,7 +102,7 @@ class PortalPagesTest {
         String cluster = given().get("/portal/admin/clusters/" + CLUSTER).then().statusCode(200).extract()
                 .asString();
         assertThat(cluster).contains("Weight of root.q1").contains("id=\"policy\"").contains("id=\"prices\"")
-                .contains("every 1 hour from 2026-11-21 00:00:00 UTC").contains("<th scope=\"row\">std</th>")
+                .contains("every 5 minutes from 2026-11-21 00:00:00 UTC").contains("<th scope=\"row\">std</th>")
                 .contains("<td class=\"money\">0.04</td>").contains("<td class=\"money\">0.005</td>")
                 .contains("id=\"discount-rate\"");
         String preview = given().formParam("tenant", "root.q1").formParam("weight", "4")
