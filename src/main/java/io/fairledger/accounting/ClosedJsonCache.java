@@ -27,8 +27,8 @@ final class ClosedJsonCache {
 
     /**
      * The closed statements of {@code clusterId} ({@code reads}) ending after {@code afterMs} and at or before
-     * {@code endMs}, the first {@code limit} in period order, each with its JSON text: held ones from here (PostgreSQL does not read them), the others as read, then held if
-     * the bound allows it.
+     * {@code endMs}, the first {@code limit} in period order, each with its JSON text: held ones from here (PostgreSQL
+     * does not read them), the others as read, then held if the bound allows it.
      */
     List<ClosedStatementReads.ApiJson> texts(String clusterId, ClosedStatementReads reads, long afterMs, long endMs,
             int limit) {

@@ -165,7 +165,7 @@ public class TenantPages {
         return viewer;
     }
 
-    /** The clusters the login covers, with its tenants in each: every tenant of the books, inner ones too, for an admin. */
+    /** The clusters the login covers, with its tenants in each: for an admin every tenant of the books, inner too. */
     private List<PortalModel.ClusterEntry> clusters(TenantScope scope) {
         List<PortalModel.ClusterEntry> out = new ArrayList<>();
         for (RegisteredCluster c : tenancy.clusters()) {
