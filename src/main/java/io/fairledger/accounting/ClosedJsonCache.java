@@ -26,13 +26,14 @@ final class ClosedJsonCache {
     }
 
     /**
-     * The closed statements of {@code clusterId} ({@code reads}) ending at or before {@code endMs}, in period order,
-     * each with its JSON text: held ones from here (PostgreSQL does not read them), the others as read, then held if
-     * the bound allows it.
+     * The closed statements of {@code clusterId} ({@code reads}) ending after {@code afterMs} and at or before
+     * {@code endMs}, the first {@code limit} in period order, each with its JSON text: held ones from here (PostgreSQL
+     * does not read them), the others as read, then held if the bound allows it.
      */
-    List<ClosedStatementReads.ApiJson> texts(String clusterId, ClosedStatementReads reads, long endMs) {
+    List<ClosedStatementReads.ApiJson> texts(String clusterId, ClosedStatementReads reads, long afterMs, long endMs,
+            int limit) {
         List<ClosedStatementReads.ApiJson> out = new ArrayList<>();
-        for (ClosedStatementReads.ApiJson c : reads.apiJson(endMs, periodsOf(clusterId))) {
+        for (ClosedStatementReads.ApiJson c : reads.apiJson(afterMs, endMs, limit, periodsOf(clusterId))) {
             if (c.text() == null) {
                 out.add(new ClosedStatementReads.ApiJson(c.period(), c.end(), get(clusterId, c.period())));
             } else {

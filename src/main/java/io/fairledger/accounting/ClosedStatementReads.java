@@ -36,21 +36,25 @@ final class ClosedStatementReads {
     }
 
     /**
-     * The statements of the closed periods ending at or before {@code endMs}, in period order, each as the JSON text
-     * the API writes for it ({@link StatementView} in state {@code closed}), read as stored, not parsed; with the end
-     * of each. The periods in {@code known} (whose text the caller holds) come without their text (null), which
-     * PostgreSQL then does not read. Rows stored before that text was kept get it now ({@link #fillApiJson}).
+     * The statements of the closed periods ending after {@code afterMs} and at or before {@code endMs}, the first
+     * {@code limit} of them in period order, each as the JSON text the API writes for it ({@link StatementView} in
+     * state {@code closed}), read as stored, not parsed; with the end of each. The periods in {@code known} (whose
+     * text the caller holds) come without their text (null), which PostgreSQL then does not read. Rows stored before
+     * that text was kept get it now ({@link #fillApiJson}).
      */
-    List<ApiJson> apiJson(long endMs, Set<String> known) {
+    List<ApiJson> apiJson(long afterMs, long endMs, int limit, Set<String> known) {
         List<ApiJson> out = new ArrayList<>();
         try (Connection c = dataSource.getConnection()) {
             List<String> missing = new ArrayList<>();
             try (PreparedStatement ps = c.prepareStatement("SELECT period_id, period_end_ms, api_json IS NULL, "
-                    + "CASE WHEN period_id = ANY (?) THEN NULL ELSE api_json END "
-                    + "FROM closed_statement WHERE cluster_id = ? AND period_end_ms <= ? ORDER BY period_end_ms")) {
+                    + "CASE WHEN period_id = ANY (?) THEN NULL ELSE api_json END FROM closed_statement "
+                    + "WHERE cluster_id = ? AND period_end_ms > ? AND period_end_ms <= ? ORDER BY period_end_ms "
+                    + "LIMIT ?")) {
                 ps.setArray(1, c.createArrayOf("text", known.toArray()));
                 ps.setString(2, clusterId);
-                ps.setLong(3, endMs);
+                ps.setLong(3, afterMs);
+                ps.setLong(4, endMs);
+                ps.setInt(5, limit);
                 try (ResultSet rs = ps.executeQuery()) {
                     while (rs.next()) {
                         if (rs.getBoolean(3)) {
@@ -65,7 +69,7 @@ final class ClosedStatementReads {
                 for (String period : missing) {
                     fillApiJson(c, json, clusterId, period);
                 }
-                return apiJson(endMs, known);
+                return apiJson(afterMs, endMs, limit, known);
             }
         } catch (SQLException e) {
             throw new IllegalStateException("cannot read the closed periods of " + clusterId, e);
@@ -73,32 +77,51 @@ final class ClosedStatementReads {
         return out;
     }
 
-    /** A closed period's end and its statement as the API's JSON text, in UTF-8. */
+    /** A period's end and its statement as the API's JSON text, in UTF-8 (null when the caller holds it). */
     record ApiJson(String period, Instant end, byte[] text) {
     }
 
     /**
-     * The closed periods ending at or before {@code endMs}, in period order, each with only the lines of
-     * {@code tenant} (and with {@code subtree}, of every tenant under it), in statement order; read from
-     * {@code closed_statement_line}, so the cost grows with the lines returned, not with the statements' size. The
-     * statements' {@code totalCharge} is kept as stored.
+     * The closed periods ending after {@code afterMs} and at or before {@code endMs}, the first {@code limit} of them
+     * in period order, each with only the lines of {@code tenant} (and with {@code subtree}, of every tenant under
+     * it), in statement order; read from {@code closed_statement_line}, so the cost grows with the lines returned, not
+     * with the statements' size. The statements' {@code totalCharge} is kept as stored.
      */
-    List<StatementView> closedWithLinesOf(TenantPath tenant, boolean subtree, long endMs) {
+    List<StatementView> closedWithLinesOf(TenantPath tenant, boolean subtree, long afterMs, long endMs, int limit) {
         Map<String, List<StatementView.Line>> lines = new HashMap<>();
         List<StatementView> heads = new ArrayList<>();
+        List<String> periods = new ArrayList<>();
         String id = tenant.toString();
         try (Connection c = dataSource.getConnection()) {
-            try (PreparedStatement ps = c.prepareStatement("SELECT period_id, line::text FROM closed_statement_line "
-                    + "WHERE cluster_id = ? AND period_end_ms <= ? AND (tenant = ? OR (? AND tenant > ? AND tenant < ?)) "
-                    + "ORDER BY period_end_ms, line_no")) {
+            try (PreparedStatement ps = c.prepareStatement("SELECT period_id, head::text FROM closed_statement "
+                    + "WHERE cluster_id = ? AND period_end_ms > ? AND period_end_ms <= ? ORDER BY period_end_ms "
+                    + "LIMIT ?")) {
                 ps.setString(1, clusterId);
-                ps.setLong(2, endMs);
-                ps.setString(3, id);
-                ps.setBoolean(4, subtree);
+                ps.setLong(2, afterMs);
+                ps.setLong(3, endMs);
+                ps.setInt(4, limit);
+                try (ResultSet rs = ps.executeQuery()) {
+                    while (rs.next()) {
+                        periods.add(rs.getString(1));
+                        heads.add(json.readValue(rs.getString(2), StatementView.class));
+                    }
+                }
+            }
+            if (heads.isEmpty()) {
+                return heads;
+            }
+            try (PreparedStatement ps = c.prepareStatement("SELECT period_id, line::text FROM closed_statement_line "
+                    + "WHERE cluster_id = ? AND period_end_ms > ? AND period_end_ms <= ? "
+                    + "AND (tenant = ? OR (? AND tenant > ? AND tenant < ?)) ORDER BY period_end_ms, line_no")) {
+                ps.setString(1, clusterId);
+                ps.setLong(2, afterMs);
+                ps.setLong(3, heads.get(heads.size() - 1).end().toEpochMilli());
+                ps.setString(4, id);
+                ps.setBoolean(5, subtree);
                 // paths are written "root.a.b" (TenantPath#toString); in bytewise order ('/' follows '.') the paths
                 // under id are those between "id." and "id/"
-                ps.setString(5, id + ".");
-                ps.setString(6, id + "/");
+                ps.setString(6, id + ".");
+                ps.setString(7, id + "/");
                 try (ResultSet rs = ps.executeQuery()) {
                     while (rs.next()) {
                         lines.computeIfAbsent(rs.getString(1), p -> new ArrayList<>())
@@ -106,23 +129,16 @@ final class ClosedStatementReads {
                     }
                 }
             }
-            try (PreparedStatement ps = c.prepareStatement("SELECT period_id, head::text FROM closed_statement "
-                    + "WHERE cluster_id = ? AND period_end_ms <= ? ORDER BY period_end_ms")) {
-                ps.setString(1, clusterId);
-                ps.setLong(2, endMs);
-                try (ResultSet rs = ps.executeQuery()) {
-                    while (rs.next()) {
-                        StatementView head = json.readValue(rs.getString(2), StatementView.class);
-                        heads.add(new StatementView(head.cluster(), head.period(), head.start(), head.end(),
-                                StatementView.CLOSED, head.model(), head.currency(), head.totalCharge(),
-                                lines.getOrDefault(rs.getString(1), List.of())));
-                    }
-                }
-            }
         } catch (SQLException | JsonProcessingException e) {
             throw new IllegalStateException("cannot read the closed lines of " + id + " in " + clusterId, e);
         }
-        return heads;
+        List<StatementView> out = new ArrayList<>();
+        for (int i = 0; i < heads.size(); i++) {
+            StatementView head = heads.get(i);
+            out.add(new StatementView(head.cluster(), head.period(), head.start(), head.end(), StatementView.CLOSED,
+                    head.model(), head.currency(), head.totalCharge(), lines.getOrDefault(periods.get(i), List.of())));
+        }
+        return out;
     }
 
     /**

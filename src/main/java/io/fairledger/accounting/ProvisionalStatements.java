@@ -49,16 +49,19 @@ final class ProvisionalStatements {
     }
 
     /**
-     * {@link #views} with every line, as the JSON text (UTF-8) of each, written once per live view: the live ledger
-     * hands out the same list until its view changes, so repeated reads between two facts write nothing again.
+     * {@link #views} with every line, as the JSON text (UTF-8) of each with its period and end, written once per live
+     * view: the live ledger hands out the same list until its view changes, so repeated reads between two facts write
+     * nothing again.
      */
-    List<byte[]> texts(String clusterId, Instant closedUntil, Instant until, String currency) {
+    List<ClosedStatementReads.ApiJson> texts(String clusterId, Instant closedUntil, Instant until, String currency) {
         List<Statement> periods = ended.ended(clusterId);
         List<byte[]> texts = texts(clusterId, periods, currency);
-        List<byte[]> out = new ArrayList<>();
+        List<ClosedStatementReads.ApiJson> out = new ArrayList<>();
         for (int i = 0; i < periods.size(); i++) {
-            if (listed(periods.get(i), closedUntil, until)) {
-                out.add(texts.get(i));
+            Statement s = periods.get(i);
+            if (listed(s, closedUntil, until)) {
+                out.add(new ClosedStatementReads.ApiJson(s.period().id(), Instant.ofEpochMilli(s.period().end()),
+                        texts.get(i)));
             }
         }
         return out;

@@ -27,8 +27,11 @@ public final class StatementCsv {
     private StatementCsv() {
     }
 
-    /** The CSV form of {@code statements}, header first; {@code currency} is the ISO 4217 code of the money columns. */
-    public static String write(List<StatementView> statements, String currency) {
+    /**
+     * The CSV form of {@code statements}, header first; each row's {@code currency} is its statement's, the one its
+     * period was closed in (a later change of the cluster's currency does not relabel it).
+     */
+    public static String write(List<StatementView> statements) {
         StringWriter out = new StringWriter();
         try (CSVPrinter csv = new CSVPrinter(out, FORMAT)) {
             csv.printRecord(HEADER);
@@ -41,7 +44,7 @@ public final class StatementCsv {
                             plain(l.counted()), plain(l.actual()), plain(l.entitled()),
                             l.rho() == null ? "" : Double.toString(l.rho()), plain(l.lent()), plain(l.borrowed()),
                             plain(l.owed()), plain(l.balance()), plain(l.charge()), plain(adjusted), plain(l.total()),
-                            currency);
+                            s.currency());
                 }
             }
         } catch (IOException e) {

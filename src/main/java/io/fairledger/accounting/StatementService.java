@@ -70,36 +70,81 @@ public class StatementService {
     }
 
     /**
-     * {@link #statements} as the JSON text the API writes for that list, without parsing the stored statements: the
-     * closed ones are sent as stored ({@link ClosedStatementReads#apiJson}), read from PostgreSQL once and then held
-     * ({@link ClosedJsonCache}, {@code fairledger.statements.closed-cache}), the provisional ones written by
-     * {@code json} once per live view. The same text, byte for byte, as {@code json} writing {@link #statements}.
+     * One page of a list of statements: at most the page's limit of them, in period order, and whether more follow.
+     * A statement's key in the list is its end, so a page starts after the previous page's last end whether that
+     * period closed in between or not: every period is listed once.
+     *
+     * @param items the page's statements
+     * @param more  whether statements follow the page's last
      */
-    public JsonArrayText statementsJson(String clusterId, Instant until) {
-        LedgerSettings settings = inForce.settingsUntil(clusterId, until);
-        List<ClosedStatementReads.ApiJson> closed = closedJson.texts(clusterId,
-                new ClosedStatementReads(dataSource, json, clusterId), until.toEpochMilli());
-        Instant closedUntil = closed.isEmpty() ? null : closed.get(closed.size() - 1).end();
-        List<byte[]> texts = new ArrayList<>();
-        closed.forEach(c -> texts.add(c.text()));
-        texts.addAll(provisional.texts(clusterId, closedUntil, until, settings.currency()));
-        return new JsonArrayText(texts);
+    public record Page(List<StatementView> items, boolean more) {
     }
 
     /**
-     * {@link #statements} with only the lines of {@code tenant} (and, with {@code subtree}, of every tenant under it):
-     * the closed periods' lines read from their own rows ({@link ClosedStatementReads#closedWithLinesOf}), so the cost
-     * is that of the lines returned. Every period is listed, with no lines where the tenant has none; the closed
-     * ones keep their {@code totalCharge}.
+     * A page of statements as the JSON array the API writes for it.
+     *
+     * @param json    the page's statements
+     * @param lastEnd the end of the page's last statement (null: the page is empty)
+     * @param more    whether statements follow the page's last
      */
-    public List<StatementView> statementsOf(String clusterId, TenantPath tenant, boolean subtree, Instant until) {
+    public record JsonPage(JsonArrayText json, Instant lastEnd, boolean more) {
+    }
+
+    /**
+     * A page of {@link #statements} as the JSON text the API writes for it, without parsing the stored statements:
+     * the periods ended after {@code afterMs} (null: from the first) and by {@code until}, the first {@code limit} of
+     * them. The closed ones are sent as stored ({@link ClosedStatementReads#apiJson}), read from PostgreSQL once and
+     * then held ({@link ClosedJsonCache}, {@code fairledger.statements.closed-cache}), the provisional ones written by
+     * {@code json} once per live view. The same text, byte for byte, as {@code json} writing those statements.
+     */
+    public JsonPage statementsJson(String clusterId, Instant until, Long afterMs, int limit) {
         LedgerSettings settings = inForce.settingsUntil(clusterId, until);
-        List<StatementView> out = new ArrayList<>(new ClosedStatementReads(dataSource, json, clusterId)
-                .closedWithLinesOf(tenant, subtree, until.toEpochMilli()));
-        Instant closedUntil = out.isEmpty() ? null : out.get(out.size() - 1).end();
-        out.addAll(provisional.views(clusterId, closedUntil, until, settings.currency(),
-                path -> subtree ? path.isWithin(tenant) : path.equals(tenant)));
-        return out;
+        List<ClosedStatementReads.ApiJson> page = new ArrayList<>(closedJson.texts(clusterId,
+                new ClosedStatementReads(dataSource, json, clusterId), afterMs == null ? Long.MIN_VALUE : afterMs,
+                until.toEpochMilli(), limit + 1));
+        if (page.size() <= limit) {
+            Instant closedUntil = page.isEmpty() ? instant(afterMs) : page.get(page.size() - 1).end();
+            page.addAll(provisional.texts(clusterId, closedUntil, until, settings.currency()));
+        }
+        boolean more = page.size() > limit;
+        List<ClosedStatementReads.ApiJson> items = more ? page.subList(0, limit) : page;
+        return new JsonPage(new JsonArrayText(items.stream().map(ClosedStatementReads.ApiJson::text).toList()),
+                items.isEmpty() ? null : items.get(items.size() - 1).end(), more);
+    }
+
+    /**
+     * A page of {@link #statements} with only the lines of {@code tenant} (and, with {@code subtree}, of every tenant
+     * under it): the periods ended after {@code afterMs} (null: from the first) and by {@code until}, the first
+     * {@code limit} of them; the closed periods' lines read from their own rows
+     * ({@link ClosedStatementReads#closedWithLinesOf}), so the cost is that of the lines returned. Every period is
+     * listed, with no lines where the tenant has none; the closed ones keep their {@code totalCharge}.
+     */
+    public Page statementsOf(String clusterId, TenantPath tenant, boolean subtree, Instant until, Long afterMs,
+            int limit) {
+        LedgerSettings settings = inForce.settingsUntil(clusterId, until);
+        List<StatementView> page = new ArrayList<>(new ClosedStatementReads(dataSource, json, clusterId)
+                .closedWithLinesOf(tenant, subtree, afterMs == null ? Long.MIN_VALUE : afterMs,
+                        until.toEpochMilli(), limit + 1));
+        if (page.size() <= limit) {
+            Instant closedUntil = page.isEmpty() ? instant(afterMs) : page.get(page.size() - 1).end();
+            page.addAll(provisional.views(clusterId, closedUntil, until, settings.currency(),
+                    path -> subtree ? path.isWithin(tenant) : path.equals(tenant)));
+        }
+        boolean more = page.size() > limit;
+        return new Page(more ? List.copyOf(page.subList(0, limit)) : page, more);
+    }
+
+    /** {@link #statementsOf} every period ended by {@code until}, in one list. */
+    public List<StatementView> statementsOf(String clusterId, TenantPath tenant, boolean subtree, Instant until) {
+        return statementsOf(clusterId, tenant, subtree, until, null, Integer.MAX_VALUE - 1).items();
+    }
+
+    /**
+     * The previous page's last end ({@code afterMs}) as an instant; null for the first page. With no closed period on
+     * a page, the provisional ones follow it: every closed period ended by then.
+     */
+    private static Instant instant(Long afterMs) {
+        return afterMs == null ? null : Instant.ofEpochMilli(afterMs);
     }
 
     /** The end of the last closed period of {@code clusterId}, null when none is closed (for retention). */

@@ -1,7 +1,12 @@
 package io.fairledger.audit;
 
+import java.time.Instant;
 import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 
 import jakarta.persistence.Column;
 import jakarta.persistence.Entity;
@@ -47,10 +52,31 @@ public class AuditEntry extends PanacheEntityBase {
     @Column(name = "effective_from", nullable = false, updatable = false)
     public OffsetDateTime effectiveFrom;
 
-    /** Entries newest first, of one cluster or of all when {@code clusterId} is null, at most {@code limit}. */
-    static List<AuditEntry> newest(String clusterId, int limit) {
+    /**
+     * Entries newest first, of one cluster or of all when {@code clusterId} is null, recorded in {@code [from, to)}
+     * (null: unbounded) and older than entry {@code beforeId} (null: from the newest), at most {@code limit}.
+     */
+    static List<AuditEntry> newest(String clusterId, Instant from, Instant to, Long beforeId, int limit) {
+        List<String> where = new ArrayList<>();
+        Map<String, Object> values = new HashMap<>();
+        if (clusterId != null) {
+            where.add("clusterId = :cluster");
+            values.put("cluster", clusterId);
+        }
+        if (from != null) {
+            where.add("at >= :from");
+            values.put("from", OffsetDateTime.ofInstant(from, ZoneOffset.UTC));
+        }
+        if (to != null) {
+            where.add("at < :to");
+            values.put("to", OffsetDateTime.ofInstant(to, ZoneOffset.UTC));
+        }
+        if (beforeId != null) {
+            where.add("id < :before");
+            values.put("before", beforeId);
+        }
         Sort newestFirst = Sort.by("id").descending();
-        return (clusterId == null ? findAll(newestFirst) : find("clusterId", newestFirst, clusterId)).page(0, limit)
-                .list();
+        return (where.isEmpty() ? findAll(newestFirst) : find(String.join(" and ", where), newestFirst, values))
+                .page(0, limit).list();
     }
 }

@@ -65,7 +65,16 @@ public class AuditTrail {
 
     /** The newest changes first, of one cluster or of all when {@code clusterId} is null. */
     public List<Change> newest(String clusterId, int limit) {
-        return AuditEntry.newest(clusterId, limit).stream().map(Change::of).toList();
+        return newest(clusterId, null, null, null, limit);
+    }
+
+    /**
+     * The newest changes first, of one cluster or of all when {@code clusterId} is null, recorded in
+     * {@code [from, to)} (null: unbounded) and older than change {@code beforeId} (null: from the newest), at most
+     * {@code limit}: the ids only grow, so a change is on one page only however many are recorded meanwhile.
+     */
+    public List<Change> newest(String clusterId, Instant from, Instant to, Long beforeId, int limit) {
+        return AuditEntry.newest(clusterId, from, to, beforeId, limit).stream().map(Change::of).toList();
     }
 
     private String toJson(Object value) {

@@ -165,7 +165,7 @@ public final class AccountCommand implements Callable<Integer> {
         LiveView live = new LiveLedger(clusterId, settings, ofCluster).view(grantInterval.toMillis());
         JSON.writerWithDefaultPrettyPrinter().writeValue(out.resolve("grants.json").toFile(),
                 LiveViewsModel.GrantsView.of(live));
-        Files.writeString(out.resolve("statements.csv"), StatementCsv.write(statements, settings.currency()));
+        Files.writeString(out.resolve("statements.csv"), StatementCsv.write(statements));
         spec.commandLine().getOut().printf("%d statement(s) for %s up to %s from %d fact(s); %d dead letter(s) -> %s%n",
                 statements.size(), clusterId, end, ofCluster.size(), deadLetters.size(), out);
         return 0;

@@ -15,15 +15,17 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
 /**
- * {@code fairledger shares --cluster C}: every tenant's granted share and resources as the server's grants give them
- * now ({@code GET /api/v1/clusters/{id}/grants}, roles resource-manager or admin), in the manner of Slurm's
- * {@code sshare}; one row per tenant, level by level, in the order the parent serves its children.
+ * {@code fairledger shares --cluster C}: every tenant now, in the manner of Slurm's {@code sshare}, from
+ * {@code GET /api/v1/clusters/{id}/shares}: its weight (sshare's raw shares), normalised share, usage A of the open
+ * period in capacity-hours, fairness degree rho, lending balance (lent - owed, capacity-hours) and grant for the next
+ * interval; one row per tenant, inner ones too, in path order.
  */
-@Command(name = "shares", mixinStandardHelpOptions = true, description = "Every tenant's granted share and resources now, from a running server.")
+@Command(name = "shares", mixinStandardHelpOptions = true, description = "Every tenant's weight, share, usage, rho, balance and grant now, from a running server.")
 public final class SharesCommand implements Callable<Integer> {
 
     /** The table's columns, in order. */
-    static final List<String> HEADER = List.of("parent", "tenant", "share", "vcores", "memory_mb", "gpus");
+    static final List<String> HEADER = List.of("tenant", "weight", "norm_share", "usage_h", "rho", "balance_h",
+            "grant_vcores", "grant_memory_mb", "grant_gpus");
 
     @Spec
     CommandSpec spec;
@@ -40,33 +42,40 @@ public final class SharesCommand implements Callable<Integer> {
     @Override
     public Integer call() throws InterruptedException {
         PrintWriter out = spec.commandLine().getOut();
-        JsonNode grants;
+        JsonNode shares;
         try {
-            grants = server.get(List.of("api", "v1", "clusters", cluster, "grants"), Map.of());
+            shares = server.get(List.of("api", "v1", "clusters", cluster, "shares"), Map.of());
         } catch (ServerClient.ServerError e) {
             spec.commandLine().getErr().println("fairledger shares: " + e.getMessage());
             return 1;
         }
         if (output.json()) {
-            out.println(grants.toPrettyString());
+            out.println(shares.toPrettyString());
             return 0;
         }
-        output.print(out, HEADER, rows(grants));
+        output.print(out, HEADER, rows(shares));
         return 0;
     }
 
-    /** One table row per granted tenant. */
-    static List<List<String>> rows(JsonNode grants) {
+    /** One table row per tenant; a number the server does not give (no rho, the root's grant) is empty. */
+    static List<List<String>> rows(JsonNode shares) {
         List<List<String>> rows = new ArrayList<>();
-        for (JsonNode level : grants.path("levels")) {
-            for (JsonNode g : level.path("grants")) {
-                rows.add(List.of(level.path("parent").asText(), g.path("tenant").asText(),
-                        String.format(Locale.ROOT, "%.6f", g.path("share").asDouble()),
-                        String.format(Locale.ROOT, "%.3f", g.path("vcores").asDouble()),
-                        String.format(Locale.ROOT, "%.0f", g.path("memoryMb").asDouble()),
-                        String.format(Locale.ROOT, "%.0f", g.path("gpus").asDouble())));
-            }
+        for (JsonNode t : shares.path("tenants")) {
+            JsonNode usage = t.path("openPeriod");
+            JsonNode grant = t.path("grant");
+            rows.add(List.of(t.path("tenant").asText(), number("%.4f", t.path("weight")),
+                    number("%.6f", t.path("share")), decimal(usage.path("actual")), number("%.6f", usage.path("rho")),
+                    decimal(usage.path("lendingBalance")), number("%.3f", grant.path("vcores")),
+                    number("%.0f", grant.path("memoryMb")), number("%.0f", grant.path("gpus"))));
         }
         return rows;
+    }
+
+    private static String number(String format, JsonNode value) {
+        return value.isNumber() ? String.format(Locale.ROOT, format, value.asDouble()) : "";
+    }
+
+    private static String decimal(JsonNode value) {
+        return value.isNumber() ? value.decimalValue().toPlainString() : "";
     }
 }

@@ -8,7 +8,6 @@ import jakarta.inject.Inject;
 
 import io.quarkus.security.identity.SecurityIdentity;
 
-import io.fairledger.accounting.SettingsInForce;
 import io.fairledger.accounting.StatementCsv;
 import io.fairledger.accounting.StatementService;
 import io.fairledger.accounting.StatementView;
@@ -43,9 +42,6 @@ public class ScopedLedgerViews {
     @Inject
     StatementService statements;
 
-    @Inject
-    SettingsInForce inForce;
-
     /** The cluster's aggregates of the open period; {@code AccessDenied} for a tenant with no tenant in it. */
     public FairnessView fairness(String clusterId) {
         TenantScope scope = TenantScope.of(identity);
@@ -60,6 +56,27 @@ public class ScopedLedgerViews {
     public TenantView tenant(String clusterId, String tenant) {
         LiveView view = ledgers.view(clusterId);
         return LiveViewsModel.tenant(view, account(view, tenant));
+    }
+
+    /**
+     * Every tenant's numbers now, as {@code fairledger shares} prints them (Slurm's {@code sshare}): weight, share,
+     * open-period usage, rho, lending balance and grant, in path order; an admin or a resource manager sees every
+     * tenant, a tenant the tenants of its own subtrees.
+     */
+    public Shares shares(String clusterId) {
+        LiveView view = ledgers.view(clusterId);
+        TenantScope scope = TenantScope.of(identity);
+        boolean privileged = scope.seesAll() || identity.hasRole(Roles.RESOURCE_MANAGER);
+        if (!privileged && scope.tenants(clusterId).isEmpty()) {
+            throw new AccessDenied("you have no tenant in cluster '" + clusterId + "'");
+        }
+        return new Shares(clusterId, view.asOf(), view.openStatement().period(), view.tenants().stream()
+                .filter(a -> privileged || scope.maySee(clusterId, a.path().toString()))
+                .map(a -> LiveViewsModel.tenant(view, a)).toList());
+    }
+
+    /** Every visible tenant of a cluster now, in path order ({@link #shares}). */
+    public record Shares(String cluster, Instant asOf, String period, List<TenantView> tenants) {
     }
 
     /** A tenant's fairness degree per period: every closed period, then the open one to date. */
@@ -81,15 +98,24 @@ public class ScopedLedgerViews {
 
     /** A tenant's statements of every period ended by now, restricted to its subtree, without the cluster totals. */
     public List<StatementView> tenantStatements(String clusterId, String tenant) {
-        authorise(clusterId, tenant);
-        return statements.statementsOf(clusterId, path(tenant), true, Instant.now()).stream()
-                .map(StatementView::withoutTotal).toList();
+        return tenantStatements(clusterId, tenant, null, Integer.MAX_VALUE - 1).items();
     }
 
-    /** {@link #tenantStatements} as CSV in the cluster's currency. */
+    /**
+     * A page of {@link #tenantStatements}: the periods ended after {@code afterMs} (null: from the first), the first
+     * {@code limit} of them.
+     */
+    public StatementService.Page tenantStatements(String clusterId, String tenant, Long afterMs, int limit) {
+        authorise(clusterId, tenant);
+        StatementService.Page page = statements.statementsOf(clusterId, path(tenant), true, Instant.now(), afterMs,
+                limit);
+        return new StatementService.Page(page.items().stream().map(StatementView::withoutTotal).toList(),
+                page.more());
+    }
+
+    /** {@link #tenantStatements} as CSV, each period in the currency it was closed in. */
     public String tenantStatementsCsv(String clusterId, String tenant) {
-        List<StatementView> mine = tenantStatements(clusterId, tenant);
-        return StatementCsv.write(mine, inForce.settings(clusterId).currency());
+        return StatementCsv.write(tenantStatements(clusterId, tenant));
     }
 
     private TenantAccount account(LiveView view, String tenant) {

@@ -21,6 +21,7 @@ import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 import jakarta.ws.rs.core.UriInfo;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
 import io.quarkus.qute.TemplateInstance;
 import io.quarkus.security.identity.SecurityIdentity;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
@@ -85,6 +86,9 @@ public class AdminPages {
     @Inject
     FairledgerConfig config;
 
+    @Inject
+    ObjectMapper json;
+
     @ConfigProperty(name = "quarkus.oidc.portal.tenant-enabled", defaultValue = "false")
     boolean oidc;
 
@@ -95,10 +99,10 @@ public class AdminPages {
         List<PortalModel.ClusterEntry> clusters = new ArrayList<>();
         for (RegisteredCluster c : tenancy.clusters()) {
             clusters.add(new PortalModel.ClusterEntry(c.id(), c.name(), String.valueOf(c.resourceManager()),
-                    ledgers.find(c.id()).map(v -> v.leaves().stream().map(a -> a.path().toString()).toList())
+                    ledgers.find(c.id()).map(v -> v.tenants().stream().map(a -> a.path().toString()).toList())
                             .orElse(List.of())));
         }
-        return PortalTemplates.admin(viewer, clusters, audit.newest(null, AUDIT_ROWS));
+        return PortalTemplates.admin(viewer, clusters, AuditChanges.rows(audit.newest(null, AUDIT_ROWS), json));
     }
 
     @GET
@@ -116,11 +120,18 @@ public class AdminPages {
         } catch (DomainException e) {
             policy = "No admission policy yet: " + e.getMessage();
         }
+        PortalModel.Books books = null;
+        String booksNote = null;
+        try {
+            books = PortalModel.Books.of(inForce.settings(cluster));
+        } catch (DomainException e) {
+            booksNote = "No ledger settings yet: " + e.getMessage();
+        }
         String notice = applied == null
                 ? null
                 : "Applied: tenant " + applied + " now has the weight and discount "
                         + "rate shown below; the change is in the audit trail.";
-        return PortalTemplates.cluster(viewer, cluster, tenants, policy, notice);
+        return PortalTemplates.cluster(viewer, cluster, tenants, policy, notice, books, booksNote);
     }
 
     @POST
@@ -150,6 +161,9 @@ public class AdminPages {
         }
         WhatIfComparison.Range range = WhatIfComparison.range(live, ledgers.view(cluster), PREVIEW_PERIODS,
                 config.whatIf().maxWindow());
+        if (WhatIfComparison.empty(range)) {
+            return PortalTemplates.preview(viewer, cluster, proposed, today, List.of());
+        }
         // the preview's what-ifs stop only at the deadline: the page waits for them
         List<WhatIfService.WhatIfPeriod> now = whatIfs.whatIf(cluster, null, range.from(), range.until(),
                 () -> false).periods();

@@ -1,6 +1,7 @@
 package io.fairledger.portal;
 
 import java.math.BigDecimal;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -9,6 +10,7 @@ import java.util.Map;
 import io.fairledger.accounting.StatementView;
 import io.fairledger.admission.AdmissionViews;
 import io.fairledger.live.LiveViewsModel;
+import io.fairledger.tenancy.LedgerSettings;
 
 /** What the portal's pages show, built from the API's own views so the numbers are the API's. */
 public final class PortalModel {
@@ -43,6 +45,26 @@ public final class PortalModel {
                             l.entitled(), l.rho())));
         }
         return rows;
+    }
+
+    /** A tenant related to the one a page shows: its parent or one of its children, linked. */
+    public record Relative(String relation, String path) {
+    }
+
+    /** The parent (unless it is the root) and the children of {@code tenant} among {@code tenants}, parent first. */
+    static List<Relative> family(String tenant, List<String> tenants) {
+        io.fairledger.core.model.TenantPath self = io.fairledger.core.model.TenantPath.parse(tenant);
+        List<Relative> out = new ArrayList<>();
+        if (!self.isRoot() && !self.parent().isRoot()) {
+            out.add(new Relative("parent", self.parent().toString()));
+        }
+        for (String t : tenants) {
+            io.fairledger.core.model.TenantPath p = io.fairledger.core.model.TenantPath.parse(t);
+            if (!p.isRoot() && p.parent().equals(self)) {
+                out.add(new Relative("child", t));
+            }
+        }
+        return out;
     }
 
     /** The chart's data: one array per series, periods in order (read by portal.js, shown as a table without it). */
@@ -108,6 +130,26 @@ public final class PortalModel {
         }
     }
 
+    /**
+     * How a cluster's books are kept, as the admin cluster page shows it: the periods, the prices and the discount
+     * rate the statements are computed under (the ledger settings in force, with their defaults filled in).
+     */
+    public record Books(Instant registeredAt, Duration periodLength, Instant periodOrigin, Duration allowedLateness,
+            String model, String currency, double discountRate, List<LedgerSettings.Plan> plans, String defaultPlan,
+            BigDecimal costPerPeriod) {
+
+        static Books of(LedgerSettings s) {
+            LedgerSettings.Chargeback c = s.chargeback();
+            return new Books(s.registeredAt(),
+                    s.period() == null || s.period().length() == null ? Duration.ofDays(1) : s.period().length(),
+                    s.period() == null || s.period().origin() == null ? s.registeredAt() : s.period().origin(),
+                    s.lateness(), c == null || c.model() == null ? "USAGE" : c.model().name(), s.currency(),
+                    s.discountRate() == null ? 1.0 : s.discountRate(),
+                    c == null || c.plans() == null ? List.of() : c.plans(), c == null ? null : c.defaultPlan(),
+                    c == null ? null : c.costPerPeriod());
+        }
+    }
+
     /** A node of a cluster's tenant tree as the admin edits it. */
     public record TenantRow(String path, String parent, BigDecimal weight, BigDecimal discountRateOverride) {
     }
@@ -126,6 +168,11 @@ public final class PortalModel {
 
         static Compared of(BigDecimal today, BigDecimal proposed) {
             return new Compared(Format.decimal(today), Format.decimal(proposed));
+        }
+
+        /** Two amounts of money in {@code currency}, each with its currency's decimals. */
+        static Compared money(BigDecimal today, BigDecimal proposed, String currency) {
+            return new Compared(Format.money(today, currency), Format.money(proposed, currency));
         }
 
         static Compared of(Double today, Double proposed) {

@@ -6,7 +6,6 @@ import io.quarkus.qute.CheckedTemplate;
 import io.quarkus.qute.TemplateInstance;
 
 import io.fairledger.accounting.StatementView;
-import io.fairledger.audit.AuditTrail;
 import io.fairledger.live.LiveViewsModel;
 
 /** The portal's pages, {@code src/main/resources/templates/portal/*.html}, checked against these types at build. */
@@ -20,13 +19,14 @@ final class PortalTemplates {
 
     static native TemplateInstance tenant(Viewer viewer, LiveViewsModel.TenantView tenant,
             LiveViewsModel.FairnessView cluster, PortalModel.GrantWords grant, List<PortalModel.PeriodRow> periods,
-            List<StatementView> statements, List<PortalModel.JobRow> jobs, String jobsNote, String chartJson);
+            List<StatementView> statements, List<PortalModel.JobRow> jobs, String jobsNote, String chartJson,
+            String currency, List<PortalModel.Relative> family);
 
     static native TemplateInstance admin(Viewer viewer, List<PortalModel.ClusterEntry> clusters,
-            List<AuditTrail.Change> audit);
+            List<AuditChanges.Row> audit);
 
     static native TemplateInstance cluster(Viewer viewer, String cluster, List<PortalModel.TenantRow> tenants,
-            String policy, String notice);
+            String policy, String notice, PortalModel.Books books, String booksNote);
 
     static native TemplateInstance preview(Viewer viewer, String cluster, PortalModel.TenantRow proposed,
             PortalModel.TenantRow current, List<PortalModel.ComparedPeriod> periods);

@@ -102,8 +102,11 @@ public class TenantPages {
         } catch (DomainException e) {
             jobsNote = "Admission decisions are not available: " + e.getMessage();
         }
+        // parent and children, linked: a tenant scoped to a subtree reaches its inner tenants from its page
+        List<PortalModel.Relative> family = PortalModel.family(view.tenant(),
+                live.tenants().stream().map(a -> a.path().toString()).toList());
         return PortalTemplates.tenant(viewer, view, aggregates, grant, periods, ended, jobs, jobsNote,
-                scriptJson(PortalModel.chart(periods)));
+                scriptJson(PortalModel.chart(periods)), live.currency(), family);
     }
 
     @GET
@@ -162,13 +165,13 @@ public class TenantPages {
         return viewer;
     }
 
-    /** The clusters the login covers, with its tenants in each: every leaf of the books for an admin. */
+    /** The clusters the login covers, with its tenants in each: for an admin every tenant of the books, inner too. */
     private List<PortalModel.ClusterEntry> clusters(TenantScope scope) {
         List<PortalModel.ClusterEntry> out = new ArrayList<>();
         for (RegisteredCluster c : tenancy.clusters()) {
             List<String> tenants;
             if (scope.seesAll()) {
-                tenants = ledgers.find(c.id()).map(v -> v.leaves().stream().map(a -> a.path().toString()).toList())
+                tenants = ledgers.find(c.id()).map(v -> v.tenants().stream().map(a -> a.path().toString()).toList())
                         .orElse(List.of());
             } else {
                 tenants = List.copyOf(scope.tenants(c.id()));

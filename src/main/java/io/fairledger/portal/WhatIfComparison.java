@@ -28,20 +28,27 @@ final class WhatIfComparison {
     }
 
     /**
-     * The last {@code periods} periods up to the end of the open one (a period lasts what the settings say, a day by
-     * default), not before the cluster's registration nor longer than {@code maxWindow} (a what-if's maximum).
+     * The last {@code periods} periods the newest event has ended (a period lasts what the settings say, a day by
+     * default), not before the cluster's registration nor longer than {@code maxWindow} (a what-if's maximum). The
+     * open period is left out: replayed to its end it would run every task on past the newest event, as if it had
+     * gone on until then; empty ({@code from} equal to {@code until}) while no period has ended.
      */
     static Range range(LedgerSettings settings, LiveView view, int periods, Duration maxWindow) {
         Duration length = settings.period() == null || settings.period().length() == null
                 ? Duration.ofDays(1)
                 : settings.period().length();
-        Instant until = view.openStatement().start().plus(length);
+        Instant until = view.openStatement().start();
         Instant from = until.minus(length.multipliedBy(periods));
         Instant earliest = until.minus(maxWindow);
         if (from.isBefore(earliest)) {
             from = earliest;
         }
         return new Range(from.isBefore(settings.registeredAt()) ? settings.registeredAt() : from, until);
+    }
+
+    /** Whether the range holds no ended period. */
+    static boolean empty(Range range) {
+        return !range.until().isAfter(range.from());
     }
 
     /** Today's periods beside the proposal's, matched by period id, newest last. */
@@ -65,14 +72,15 @@ final class WhatIfComparison {
                             PortalModel.Compared.of(line.entitled(), other.entitled()),
                             PortalModel.Compared.of(line.rho(), other.rho()),
                             PortalModel.Compared.of(line.balance(), other.balance()),
-                            PortalModel.Compared.of(line.total(), other.total())));
+                            PortalModel.Compared.money(line.total(), other.total(),
+                                    now.statement().currency())));
                 }
             }
             out.add(new PortalModel.ComparedPeriod(now.statement().period(), now.statement().start(),
                     now.statement().end(), PortalModel.Compared.of(now.sharingBenefit(), then.sharingBenefit()),
                     PortalModel.Compared.of(now.sharingLoss(), then.sharingLoss()),
                     PortalModel.Compared.of(now.jainFairness(), then.jainFairness()),
-                    PortalModel.Compared.of(total(now), total(then)), lines));
+                    PortalModel.Compared.money(total(now), total(then), now.statement().currency()), lines));
         }
         return out;
     }

@@ -13,6 +13,7 @@ import jakarta.inject.Inject;
 import io.fairledger.accounting.SettingsInForce;
 import io.fairledger.accounting.StatementService;
 import io.fairledger.accounting.StatementView;
+import io.fairledger.core.model.TenantPath;
 import io.fairledger.core.replay.PeriodSchedule;
 import io.fairledger.errors.Invalid;
 import io.fairledger.tenancy.LedgerSettings;
@@ -35,12 +36,30 @@ public class UsageService {
     SettingsInForce inForce;
 
     /**
-     * The report of {@code clusterId} over {@code [from, to)} (ISO-8601 instants; from defaults to the registration,
-     * to to now) in steps of {@code step} (an ISO-8601 duration, a whole number of periods; default the whole window),
-     * grouped by {@code aggregate} (tenant, parent or cluster; default tenant), over the lines {@code visible} keeps.
+     * What a usage report is asked for; every field may be null (its default).
+     *
+     * @param from       window start, an ISO-8601 instant; default the registration
+     * @param to         window end, an ISO-8601 instant; default now
+     * @param step       bucket length, an ISO-8601 duration, a whole number of periods; default the window
+     * @param aggregate  tenant, parent or cluster; default tenant
+     * @param accumulate {@code true}: the steps summed into one bucket over the window (OpenCost's
+     *                   {@code accumulate}); default false
+     * @param tenant     a tenant path: only the lines of that tenant and the tenants under it; default every tenant
      */
-    public UsageReport report(String clusterId, String from, String to, String step, String aggregate,
-            Predicate<String> visible) {
+    public record Query(String from, String to, String step, String aggregate, String accumulate, String tenant) {
+    }
+
+    /**
+     * The report of {@code clusterId} asked for by {@code query} over {@code [from, to)}, in buckets of whole periods,
+     * over the lines {@code visible} keeps.
+     */
+    public UsageReport report(String clusterId, Query query, Predicate<String> visible) {
+        String from = query.from();
+        String to = query.to();
+        String step = query.step();
+        String aggregate = query.aggregate();
+        boolean accumulate = accumulate(query.accumulate());
+        TenantPath under = tenant(query.tenant());
         LedgerSettings settings = inForce.settings(clusterId);
         Instant now = Instant.now();
         Instant start = from == null || from.isBlank() ? settings.registeredAt() : instant("from", from);
@@ -56,6 +75,9 @@ public class UsageService {
         long stepMs = step == null || step.isBlank()
                 ? last.toEpochMilli() - first.toEpochMilli()
                 : stepMs(step, periods.lengthMs());
+        if (accumulate) {
+            stepMs = last.toEpochMilli() - first.toEpochMilli();
+        }
         long count = (last.toEpochMilli() - first.toEpochMilli() + stepMs - 1) / stepMs;
         if (count > MAX_BUCKETS) {
             throw Invalid.field("query.step", "the window would have " + count + " steps, more than " + MAX_BUCKETS
@@ -64,10 +86,25 @@ public class UsageService {
         List<StatementView> inWindow = last.isAfter(settings.registeredAt())
                 ? statements.statements(clusterId, min(last, now)).stream()
                         .filter(s -> !s.start().isBefore(first) && s.start().isBefore(last))
-                        .map(s -> visibleLines(s, visible)).toList()
+                        .map(s -> visibleLines(s, t -> visible.test(t)
+                                && (under == null || TenantPath.parse(t).isWithin(under))))
+                        .toList()
                 : List.of();
         return new UsageReport(clusterId, start, end, first, last, Duration.ofMillis(stepMs).toString(), by.label(),
-                settings.currency(), UsageReport.buckets(inWindow, first, last, stepMs, by));
+                currency(inWindow, settings.currency()), UsageReport.buckets(inWindow, first, last, stepMs, by));
+    }
+
+    /**
+     * The one currency of {@code statements} (each is in the currency its period was closed in), {@code fallback}
+     * when there is none; 422 for a window over a change of currency, whose sums would add up different money.
+     */
+    private static String currency(List<StatementView> statements, String fallback) {
+        List<String> currencies = statements.stream().map(StatementView::currency).distinct().toList();
+        if (currencies.size() > 1) {
+            throw Invalid.field("query.from", "the window holds periods in " + String.join(" and ", currencies)
+                    + ": the cluster's currency changed; ask for the windows on either side of the change");
+        }
+        return currencies.isEmpty() ? fallback : currencies.get(0);
     }
 
     private static StatementView visibleLines(StatementView s, Predicate<String> visible) {
@@ -87,6 +124,29 @@ public class UsageService {
                     + Duration.ofMillis(periodMs) + "), got " + step);
         }
         return step.toMillis();
+    }
+
+    private static boolean accumulate(String text) {
+        if (text == null || text.isBlank()) {
+            return false;
+        }
+        return switch (text.strip().toLowerCase(Locale.ROOT)) {
+            case "true" -> true;
+            case "false" -> false;
+            default -> throw Invalid.field("query.accumulate", "accumulate must be true or false, got '" + text + "'");
+        };
+    }
+
+    private static TenantPath tenant(String text) {
+        if (text == null || text.isBlank()) {
+            return null;
+        }
+        try {
+            return TenantPath.parse(text.strip());
+        } catch (IllegalArgumentException e) {
+            throw Invalid.field("query.tenant", "tenant must be a tenant path such as root.a, got '" + text + "': "
+                    + e.getMessage());
+        }
     }
 
     private static UsageReport.Aggregate aggregate(String text) {

@@ -27,7 +27,7 @@ class StatementCsvTest {
                 Instant.parse("2026-11-21T01:00:00Z"), StatementView.CLOSED, "USAGE", "EUR", new BigDecimal("1.00"),
                 List.of(line));
 
-        String csv = StatementCsv.write(List.of(statement), "EUR");
+        String csv = StatementCsv.write(List.of(statement));
 
         assertThat(csv).startsWith(String.join(",", StatementCsv.HEADER) + "\n");
         assertThat(csv).contains("\"yarn,prod\"").contains("\"root.\"\"a,b\"\"\nc\"");
@@ -54,7 +54,7 @@ class StatementCsvTest {
         StatementView statement = new StatementView("c", "p0", Instant.EPOCH, Instant.EPOCH.plusSeconds(60),
                 StatementView.PROVISIONAL, "USAGE", "XXX", BigDecimal.ZERO, List.of(line));
         CSVRecord r = CSVFormat.RFC4180.builder().setHeader().get()
-                .parse(new StringReader(StatementCsv.write(List.of(statement), "XXX"))).getRecords().get(0);
+                .parse(new StringReader(StatementCsv.write(List.of(statement)))).getRecords().get(0);
         assertThat(r.get("rho")).isEmpty();
     }
 }

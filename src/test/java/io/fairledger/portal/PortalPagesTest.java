@@ -46,7 +46,8 @@ class PortalPagesTest {
     void pagesShowTheApiNumbersAndAWeightChangeGoesThroughThePreview() throws Exception {
         given().contentType(ContentType.JSON).body("{\"id\":\"" + CLUSTER + "\",\"resourceManager\":\"YARN\"}")
                 .post("/api/v1/admin/clusters").then().statusCode(201);
-        given().contentType(ContentType.JSON).body(YarnWorkload.settings(START, 3))
+        // five-minute periods: the events (24 minutes of them) end four, which the statements and the preview show
+        given().contentType(ContentType.JSON).body(YarnWorkload.settings(START, 3).replace("PT1H", "PT5M"))
                 .put("/api/v1/admin/clusters/" + CLUSTER + "/ledger-settings").then().statusCode(200);
         List<String> lines = YarnWorkload.lines(CLUSTER, START, 900, 3, 7);
         EventPublisher.publishYarn(bootstrap, CLUSTER, lines);
@@ -77,6 +78,17 @@ class PortalPagesTest {
         assertThat(page).contains("id=\"grant-words\"").contains("id=\"chart-data\"")
                 .contains("/webjars/uplot/1.6.30/dist/uPlot.iife.min.js").doesNotContain("Exception");
         given().get("/webjars/uplot/1.6.30/dist/uPlot.iife.min.js").then().statusCode(200);
+        // what finance reads: the Owed column, money with its currency's decimals, each tenant linked
+        assertThat(page).contains("<th scope=\"col\">Owed</th>").contains("<td class=\"currency\">XXX</td>")
+                .contains("href=\"/portal/clusters/" + CLUSTER + "/tenants/root.q1\"");
+        Matcher money = Pattern.compile("class=\"money\" data-value=\"([^\"]*)\">([^<]*)<").matcher(page);
+        int amounts = 0;
+        while (money.find()) {
+            amounts++;
+            assertThat(money.group(2)).as("money with two decimals at least").matches("-?[0-9]+\\.[0-9]{2,}");
+            assertThat(new java.math.BigDecimal(money.group(2))).isEqualByComparingTo(money.group(1));
+        }
+        assertThat(amounts).as("charges and totals of the statements").isPositive();
 
         String csv = given().get(base + "/statements.csv").then().statusCode(200)
                 .header("Content-Disposition", org.hamcrest.Matchers.startsWith("attachment")).extract().asString();
@@ -89,10 +101,14 @@ class PortalPagesTest {
 
         String cluster = given().get("/portal/admin/clusters/" + CLUSTER).then().statusCode(200).extract()
                 .asString();
-        assertThat(cluster).contains("Weight of root.q1").contains("id=\"policy\"");
+        assertThat(cluster).contains("Weight of root.q1").contains("id=\"policy\"").contains("id=\"prices\"")
+                .contains("every 5 minutes from 2026-11-21 00:00:00 UTC").contains("<th scope=\"row\">std</th>")
+                .contains("<td class=\"money\">0.04</td>").contains("<td class=\"money\">0.005</td>")
+                .contains("id=\"discount-rate\"");
         String preview = given().formParam("tenant", "root.q1").formParam("weight", "4")
                 .post("/portal/admin/clusters/" + CLUSTER + "/preview").then().statusCode(200).extract().asString();
-        assertThat(preview).contains("id=\"apply-form\"").contains("class=\"changed\"");
+        assertThat(preview).contains("id=\"apply-form\"").contains("class=\"changed\"")
+                .contains("Replayed under today's settings").contains("not the bill");
         given().get("/api/v1/admin/clusters/" + CLUSTER + "/tenants/root.q1").then().body("weight", equalTo(2.0f));
         given().header("Origin", "http://elsewhere.example").formParam("tenant", "root.q1").formParam("weight", "9")
                 .post("/portal/admin/clusters/" + CLUSTER + "/apply").then().statusCode(403)
@@ -108,7 +124,8 @@ class PortalPagesTest {
         }
         given().get("/api/v1/admin/clusters/" + CLUSTER + "/tenants/root.q1").then().body("weight", equalTo(4.0f));
         String admin = given().get("/portal/admin").then().statusCode(200).extract().asString();
-        assertThat(admin).contains("tenant root.q1").contains("local-admin");
+        assertThat(admin).contains("tenant root.q1").contains("local-admin").contains("weight: 2 → 4")
+                .doesNotContain("<code>{");
 
         String missing = given().get("/portal/clusters/" + CLUSTER + "/tenants/root.nope").then().statusCode(404)
                 .contentType(ContentType.HTML).extract().asString();

@@ -155,21 +155,77 @@ class UsageReportTest {
                         .asString()).contains("fairledger_tenant_charge{cluster=\"" + CLUSTER
                                 + "\",currency=\"EUR\",tenant=\"root.q0\"}"));
 
-        // fairledger shares: the grants, one row per tenant; the grants are published again every interval, so the
-        // command and the read it is compared with may straddle a publication: compared until both saw the same one
+        // fairledger shares: every tenant's weight, share, usage, rho, balance and grant, as the tenant views say;
+        // the live view moves on with every grant interval, so the command and the read it is compared with are
+        // compared until both saw the same one
         Awaitility.await().atMost(60, TimeUnit.SECONDS).pollInterval(1, TimeUnit.SECONDS).untilAsserted(() -> {
-            JsonNode grants = JSON.readTree(given().get("/api/v1/clusters/" + CLUSTER + "/grants").then()
+            JsonNode api = JSON.readTree(given().get("/api/v1/clusters/" + CLUSTER + "/shares").then()
                     .statusCode(200).extract().asString());
             Run shares = run(new SharesCommand(), "--server", server.toString(), "--cluster", CLUSTER, "--parsable");
             assertThat(shares.code()).as(shares.err()).isZero();
             List<String> shareRows = shares.out().lines().toList();
-            assertThat(shareRows.get(0)).isEqualTo("parent|tenant|share|vcores|memory_mb|gpus");
-            JsonNode first = grants.get("levels").get(0).get("grants").get(0);
+            assertThat(shareRows.get(0))
+                    .isEqualTo(
+                            "tenant|weight|norm_share|usage_h|rho|balance_h|grant_vcores|grant_memory_mb|grant_gpus");
             assertThat(shareRows).hasSize(1 + 3);
-            assertThat(shareRows.get(1)).startsWith("root|" + first.get("tenant").asText() + "|");
-            assertThat(Double.parseDouble(shareRows.get(1).split("\\|")[2])).isCloseTo(
-                    first.get("share").asDouble(), org.assertj.core.data.Offset.offset(1e-6));
+            for (int i = 0; i < 3; i++) {
+                JsonNode t = api.get("tenants").get(i);
+                String[] cells = shareRows.get(1 + i).split("\\|", -1);
+                assertThat(cells).hasSize(9);
+                assertThat(cells[0]).isEqualTo("root.q" + i);
+                assertThat(Double.parseDouble(cells[1])).isEqualTo(t.get("weight").asDouble());
+                assertThat(Double.parseDouble(cells[2])).isCloseTo(t.get("share").asDouble(),
+                        org.assertj.core.data.Offset.offset(1e-6));
+                assertThat(new BigDecimal(cells[3]))
+                        .isEqualByComparingTo(t.get("openPeriod").get("actual").decimalValue());
+                assertThat(new BigDecimal(cells[5]))
+                        .isEqualByComparingTo(t.get("openPeriod").get("lendingBalance").decimalValue());
+                assertThat(Double.parseDouble(cells[6])).isCloseTo(t.get("grant").get("vcores").asDouble(),
+                        org.assertj.core.data.Offset.offset(1e-3));
+            }
         });
+
+        // the usage report as CSV, of two clusters at once, accumulated and for one tenant
+        JsonNode two = JSON.readTree(given().queryParam("cluster", CLUSTER, "usage-other").queryParam("to", UNTIL)
+                .get("/api/v1/usage").then().statusCode(200).extract().asString());
+        assertThat(two).hasSize(2);
+        assertThat(two.get(0).get("cluster").asText()).isEqualTo(CLUSTER);
+        assertThat(two.get(1).get("cluster").asText()).isEqualTo("usage-other");
+        String sheet = given().queryParam("cluster", CLUSTER, "usage-other").queryParam("from", "2026-11-21T00:02:00Z")
+                .queryParam("to", UNTIL).queryParam("step", "PT10M").queryParam("accumulate", "true")
+                .queryParam("tenant", "root.q1").queryParam("format", "csv").get("/api/v1/usage").then()
+                .statusCode(200).contentType(containsString("text/csv")).extract().asString();
+        List<CSVRecord> usageRows = CSVFormat.RFC4180.builder().setHeader().get().parse(new StringReader(sheet))
+                .getRecords();
+        JsonNode whole = report(Map.of("from", "2026-11-21T00:02:00Z", "to", UNTIL, "tenant", "root.q1"));
+        assertThat(whole.get("buckets")).hasSize(1);
+        JsonNode q1 = whole.get("buckets").get(0).get("rows").get(0);
+        assertThat(q1.get("key").asText()).isEqualTo("root.q1");
+        assertThat(usageRows).as("one accumulated bucket, root.q1 only, in each cluster that has it").hasSize(1);
+        CSVRecord r = usageRows.get(0);
+        assertThat(r.get("cluster")).isEqualTo(CLUSTER);
+        assertThat(r.get("group")).isEqualTo("root.q1");
+        assertThat(r.get("start")).isEqualTo("2026-11-21T00:00:00Z");
+        assertThat(r.get("end")).isEqualTo(UNTIL);
+        assertThat(new BigDecimal(r.get("actual"))).isEqualByComparingTo(q1.get("actual").decimalValue());
+        assertThat(new BigDecimal(r.get("charge"))).isEqualByComparingTo(q1.get("charge").decimalValue());
+        assertThat(r.get("currency")).isEqualTo("EUR");
+        JsonNode stepped = report(Map.of("from", "2026-11-21T00:02:00Z", "to", UNTIL, "step", "PT10M", "tenant",
+                "root.q1"));
+        BigDecimal summed = BigDecimal.ZERO;
+        for (JsonNode bucket : stepped.get("buckets")) {
+            for (JsonNode row : bucket.get("rows")) {
+                assertThat(row.get("key").asText()).isEqualTo("root.q1");
+                summed = summed.add(row.get("actual").decimalValue());
+            }
+        }
+        assertThat(summed).as("accumulate is the sum of the steps").isEqualByComparingTo(r.get("actual"));
+        for (Map<String, String> bad : List.of(Map.of("accumulate", "yes"), Map.of("tenant", "root..a"),
+                Map.of("format", "xls"))) {
+            given().queryParams(bad).get(usage).then().statusCode(422).contentType("application/problem+json");
+        }
+        given().get("/api/v1/usage").then().statusCode(422).contentType("application/problem+json");
+        given().queryParam("cluster", CLUSTER, "no-such-cluster").get("/api/v1/usage").then().statusCode(404);
     }
 
     @Test
@@ -193,8 +249,15 @@ class UsageReportTest {
                 .replace("\"model\":\"USAGE\",", "\"model\":\"USAGE\",\"currency\":\"EUR\",");
     }
 
-    /** Registers the cluster, publishes its events, waits for the last and returns its statements until UNTIL. */
+    /**
+     * Registers the cluster (and a second one, usage-other, with settings and no events), publishes its events,
+     * waits for the last and returns its statements until UNTIL.
+     */
     private JsonNode feed() throws Exception {
+        given().contentType(ContentType.JSON).body("{\"id\":\"usage-other\",\"resourceManager\":\"YARN\"}")
+                .post("/api/v1/admin/clusters").then().statusCode(201);
+        given().contentType(ContentType.JSON).body(settings())
+                .put("/api/v1/admin/clusters/usage-other/ledger-settings").then().statusCode(200);
         given().contentType(ContentType.JSON).body("{\"id\":\"" + CLUSTER + "\",\"resourceManager\":\"YARN\"}")
                 .post("/api/v1/admin/clusters").then().statusCode(201);
         given().contentType(ContentType.JSON).body(settings())

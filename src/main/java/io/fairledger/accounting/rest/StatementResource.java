@@ -1,5 +1,6 @@
 package io.fairledger.accounting.rest;
 
+import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
 import java.util.List;
@@ -18,9 +19,14 @@ import jakarta.ws.rs.PathParam;
 import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.QueryParam;
 import jakarta.ws.rs.core.Context;
+import jakarta.ws.rs.core.HttpHeaders;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
+import jakarta.ws.rs.core.UriInfo;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.type.TypeReference;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import io.netty.buffer.Unpooled;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpServerResponse;
@@ -29,13 +35,13 @@ import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
 
 import io.fairledger.accounting.SettingsInForce;
 import io.fairledger.accounting.StatementCsv;
-import io.fairledger.accounting.StatementFormat;
 import io.fairledger.accounting.StatementService;
 import io.fairledger.accounting.StatementView;
 import io.fairledger.accounting.WhatIfService;
 import io.fairledger.errors.Invalid;
 import io.fairledger.tenancy.ConfigurationChanges;
 import io.fairledger.tenancy.LedgerSettings;
+import io.fairledger.web.QueryParameters;
 
 /** Admin API for a cluster's ledger settings and its statements. */
 @Path("/api/v1/admin/clusters/{clusterId}")
@@ -53,6 +59,9 @@ public class StatementResource {
 
     @Inject
     ConfigurationChanges changes;
+
+    @Inject
+    ObjectMapper json;
 
     @PUT
     @Path("ledger-settings")
@@ -79,31 +88,56 @@ public class StatementResource {
         return inForce.settings(clusterId);
     }
 
+    /** The most statements (periods) one page holds, and how many a request without {@code limit} gets. */
+    public static final int MAX_PERIODS_PER_PAGE = 100;
+
     /**
-     * Statements of every period closed by {@code until} (ISO-8601 instant; default now), as JSON or, with
-     * {@code ?format=csv} or {@code Accept: text/csv}, as CSV in the cluster's currency.
+     * Statements of the periods ended by {@code until} (ISO-8601 instant; default now), a page at a time (docs/api.md,
+     * "Pagination"), as JSON or, with {@code ?format=csv} or {@code Accept: text/csv}, as CSV, each period in the
+     * currency it was closed in.
      */
     @GET
     @Path("statements")
     @Produces({MediaType.APPLICATION_JSON, "text/csv"})
-    @Operation(summary = "Every tenant's statements of the periods ended by until (JSON, or CSV with format=csv)")
-    @APIResponse(responseCode = "200", description = "closed periods as stored, younger ones provisional")
+    @Operation(summary = "Every tenant's statements of the periods ended by until, a page at a time (JSON, or CSV with format=csv)")
+    @APIResponse(responseCode = "200", description = "closed periods as stored, younger ones provisional; a Link "
+            + "header with rel=\"next\" when more periods follow")
+    @APIResponse(responseCode = "400", description = "limit is not from 1 to " + MAX_PERIODS_PER_PAGE
+            + ", or cursor is not one of this list's")
     @APIResponse(responseCode = "404", description = "no such cluster")
     @APIResponse(responseCode = "409", description = "no ledger settings yet")
     @APIResponse(responseCode = "422", description = "until is not an instant or before registration; unknown format")
     public Response statements(@PathParam("clusterId") String clusterId, @QueryParam("until") String until,
-            @QueryParam("format") String format, @HeaderParam("Accept") String accept) {
+            @QueryParam("format") String format, @QueryParam("limit") String limit,
+            @QueryParam("cursor") String cursor, @HeaderParam("Accept") String accept, @Context UriInfo uri) {
         Instant at = instant(until);
-        if (StatementFormat.csv(format, accept)) {
-            List<StatementView> found = statements.statements(clusterId, at);
-            return Response.ok(StatementCsv.write(found, inForce.settings(clusterId).currency()), "text/csv")
-                    .build();
+        boolean csv = QueryParameters.csv(format, accept);
+        String list = "statements of " + clusterId;
+        StatementService.JsonPage page = statements.statementsJson(clusterId, at,
+                QueryParameters.after(cursor, list),
+                QueryParameters.limit(limit, MAX_PERIODS_PER_PAGE, MAX_PERIODS_PER_PAGE));
+        byte[][] pieces = page.json().pieces();
+        Response.ResponseBuilder answer = csv
+                ? Response.ok(StatementCsv.write(parse(pieces)), "text/csv")
+                // closed statements are sent as stored, not parsed and written again; one buffer over the pieces,
+                // not a copy of them: written to the connection in one go
+                : Response.ok(Buffer.buffer(Unpooled.wrappedBuffer(pieces.length, pieces)),
+                        MediaType.APPLICATION_JSON);
+        if (page.more()) {
+            answer.header(HttpHeaders.LINK, QueryParameters.nextLink(uri,
+                    QueryParameters.cursor(list, page.lastEnd().toEpochMilli())));
         }
-        // closed statements are sent as stored, not parsed and written again
-        byte[][] pieces = statements.statementsJson(clusterId, at).pieces();
-        // one buffer over the pieces, not a copy of them: written to the connection in one go
-        return Response.ok(Buffer.buffer(Unpooled.wrappedBuffer(pieces.length, pieces)), MediaType.APPLICATION_JSON)
-                .build();
+        return answer.build();
+    }
+
+    private List<StatementView> parse(byte[][] pieces) {
+        try {
+            return json.readValue(Unpooled.wrappedBuffer(pieces).toString(StandardCharsets.UTF_8),
+                    new TypeReference<List<StatementView>>() {
+                    });
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("the server's own statements are unreadable", e);
+        }
     }
 
     /** A what-if: a past range and a configuration variant (null: the live one). */

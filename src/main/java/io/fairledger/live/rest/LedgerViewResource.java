@@ -8,19 +8,24 @@ import jakarta.ws.rs.Path;
 import jakarta.ws.rs.PathParam;
 import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.QueryParam;
+import jakarta.ws.rs.core.Context;
+import jakarta.ws.rs.core.HttpHeaders;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
+import jakarta.ws.rs.core.UriInfo;
 
 import org.eclipse.microprofile.openapi.annotations.Operation;
 import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
 
-import io.fairledger.accounting.StatementFormat;
+import io.fairledger.accounting.StatementCsv;
+import io.fairledger.accounting.StatementService;
 import io.fairledger.live.LiveViewsModel.FairnessHistory;
 import io.fairledger.live.LiveViewsModel.FairnessView;
 import io.fairledger.live.LiveViewsModel.GrantExplanation;
 import io.fairledger.live.LiveViewsModel.TenantView;
 import io.fairledger.live.ScopedLedgerViews;
 import io.fairledger.security.Roles;
+import io.fairledger.web.QueryParameters;
 
 /**
  * The live ledger over HTTP: each tenant's own numbers for tenants, cluster aggregates for everybody with a tenant in
@@ -44,6 +49,17 @@ public class LedgerViewResource {
     @APIResponse(responseCode = "409", description = "the cluster has no ledger settings yet")
     public FairnessView fairness(@PathParam("clusterId") String clusterId) {
         return views.fairness(clusterId);
+    }
+
+    @GET
+    @Path("shares")
+    @RolesAllowed({Roles.TENANT, Roles.RESOURCE_MANAGER, Roles.ADMIN})
+    @Operation(summary = "Every tenant now, as Slurm's sshare: weight, share, open-period usage, rho, lending balance, grant")
+    @APIResponse(responseCode = "200", description = "one entry per tenant in path order (a tenant sees its subtrees)")
+    @APIResponse(responseCode = "403", description = "a tenant with no tenant in this cluster")
+    @APIResponse(responseCode = "404", description = "no such cluster")
+    public ScopedLedgerViews.Shares shares(@PathParam("clusterId") String clusterId) {
+        return views.shares(clusterId);
     }
 
     @GET
@@ -81,20 +97,35 @@ public class LedgerViewResource {
         return views.grantExplanation(clusterId, tenant);
     }
 
+    /** The most periods one page of a tenant's statements holds, and how many a request without limit gets. */
+    public static final int MAX_PERIODS_PER_PAGE = 1000;
+
     @GET
     @Path("tenants/{tenant}/statements")
     @Produces({MediaType.APPLICATION_JSON, "text/csv"})
     @RolesAllowed({Roles.TENANT, Roles.ADMIN})
-    @Operation(summary = "A tenant's statements: its lines (and its subtree's) of every closed period, JSON or CSV (format=csv)")
-    @APIResponse(responseCode = "200", description = "the statements, restricted to the tenant's subtree")
+    @Operation(summary = "A tenant's statements: its lines (and its subtree's) of every ended period, a page at a time, JSON or CSV (format=csv)")
+    @APIResponse(responseCode = "200", description = "the statements, restricted to the tenant's subtree; a Link "
+            + "header with rel=\"next\" when more periods follow")
+    @APIResponse(responseCode = "400", description = "limit is not from 1 to " + MAX_PERIODS_PER_PAGE
+            + ", or cursor is not one of this list's")
     @APIResponse(responseCode = "403", description = "not your tenant")
     @APIResponse(responseCode = "404", description = "no such cluster or tenant")
     public Response tenantStatements(@PathParam("clusterId") String clusterId,
             @PathParam("tenant") String tenant, @QueryParam("format") String format,
-            @HeaderParam("Accept") String accept) {
-        if (StatementFormat.csv(format, accept)) {
-            return Response.ok(views.tenantStatementsCsv(clusterId, tenant), "text/csv").build();
+            @QueryParam("limit") String limit, @QueryParam("cursor") String cursor,
+            @HeaderParam("Accept") String accept, @Context UriInfo uri) {
+        boolean csv = QueryParameters.csv(format, accept);
+        String list = "statements of " + tenant + " in " + clusterId;
+        StatementService.Page page = views.tenantStatements(clusterId, tenant, QueryParameters.after(cursor, list),
+                QueryParameters.limit(limit, MAX_PERIODS_PER_PAGE, MAX_PERIODS_PER_PAGE));
+        Response.ResponseBuilder answer = csv
+                ? Response.ok(StatementCsv.write(page.items()), "text/csv")
+                : Response.ok(page.items(), MediaType.APPLICATION_JSON);
+        if (page.more()) {
+            long last = page.items().get(page.items().size() - 1).end().toEpochMilli();
+            answer.header(HttpHeaders.LINK, QueryParameters.nextLink(uri, QueryParameters.cursor(list, last)));
         }
-        return Response.ok(views.tenantStatements(clusterId, tenant), MediaType.APPLICATION_JSON).build();
+        return answer.build();
     }
 }
