@@ -63,10 +63,15 @@ final class FairledgerServer implements AutoCloseable {
 
     /** Registers a cluster with its ledger settings (a JSON document of docs/ingestion.md). */
     void register(String cluster, String resourceManager, String settings) {
+        register(cluster, resourceManager, settings, null);
+    }
+
+    /** The same as an admin with a bearer token, for a server that requires tokens. */
+    void register(String cluster, String resourceManager, String settings, String adminToken) {
         Http.expect(201, Http.send("POST", baseUrl() + "/api/v1/admin/clusters",
-                "{\"id\":\"" + cluster + "\",\"resourceManager\":\"" + resourceManager + "\"}"));
+                "{\"id\":\"" + cluster + "\",\"resourceManager\":\"" + resourceManager + "\"}", adminToken));
         Http.expect(200, Http.send("PUT", baseUrl() + "/api/v1/admin/clusters/" + cluster + "/ledger-settings",
-                settings));
+                settings, adminToken));
     }
 
     @Override

@@ -134,6 +134,11 @@ public final class GrantsClient implements AutoCloseable {
         return age;
     }
 
+    /** The credentials the requests carry, or null. */
+    public BearerToken credentials() {
+        return token;
+    }
+
     public String cluster() {
         return cluster;
     }
