@@ -166,12 +166,22 @@ public final class ClientCredentialsToken implements BearerToken {
         if (answer.get("token_type") instanceof String type && !type.equalsIgnoreCase("Bearer")) {
             throw new IOException("token_type " + type + ", not Bearer");
         }
-        long expiresIn = (answer.get("expires_in") instanceof Double d ? d.longValue() : DEFAULT_EXPIRES_IN_SECONDS)
-                * 1000;
+        long expiresIn = expiresInSeconds(answer.get("expires_in")) * 1000;
         token = accessToken;
         renewAt = now + renewAfter(expiresIn);
         expiresAt = now + expiresIn;
         issued++;
+    }
+
+    /** {@code expires_in} as a number, or a string of digits as some servers send it; the default when absent. */
+    private static long expiresInSeconds(Object value) {
+        if (value instanceof Double d && d >= 1) {
+            return d.longValue();
+        }
+        if (value instanceof String text && text.matches("[0-9]{1,9}") && Long.parseLong(text) > 0) {
+            return Long.parseLong(text);
+        }
+        return DEFAULT_EXPIRES_IN_SECONDS;
     }
 
     /**

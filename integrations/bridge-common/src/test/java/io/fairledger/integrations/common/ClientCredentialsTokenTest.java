@@ -9,6 +9,8 @@ import java.net.http.HttpRequest;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
@@ -50,6 +52,27 @@ class ClientCredentialsTokenTest {
         assertThat(ClientCredentialsToken.renewAfter(10_000)).as("10 s: 5 s before expiry, not 2")
                 .isEqualTo(5_000);
         assertThat(ClientCredentialsToken.renewAfter(4_000)).as("shorter than the margin: halfway").isEqualTo(2_000);
+    }
+
+    @Test
+    void anExpiresInAsAStringIsReadAndAMissingOrZeroOneCountsAsAMinute() throws Exception {
+        List<String> answers = new ArrayList<>(List.of("\"expires_in\":\"300\"", "\"expires_in\":0",
+                "\"token_type\":\"bearer\""));
+        try (TokenEndpointStub stub = new TokenEndpointStub(Map.of("/token", r -> new Answer(200,
+                "{\"access_token\":\"t" + issued.incrementAndGet() + "\"," + answers.remove(0) + "}")))) {
+            ClientCredentialsToken tokens = client(stub, () -> SECRET);
+            assertThat(tokens.current()).isEqualTo("t1");
+            now.addAndGet(239_999);
+            assertThat(tokens.current()).as("300 s, as a string").isEqualTo("t1");
+            now.addAndGet(1);
+            assertThat(tokens.current()).isEqualTo("t2");
+            now.addAndGet(ClientCredentialsToken.renewAfter(60_000) - 1);
+            assertThat(tokens.current()).as("0 s: taken as 60 s").isEqualTo("t2");
+            now.addAndGet(1);
+            assertThat(tokens.current()).isEqualTo("t3");
+            now.addAndGet(ClientCredentialsToken.renewAfter(60_000) - 1);
+            assertThat(tokens.current()).as("absent: 60 s").isEqualTo("t3");
+        }
     }
 
     @Test
