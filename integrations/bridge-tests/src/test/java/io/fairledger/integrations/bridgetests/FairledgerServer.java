@@ -7,6 +7,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Supplier;
 
 import io.fairledger.testsupport.Processes;
 import io.fairledger.testsupport.RealDependency;
@@ -63,15 +64,16 @@ final class FairledgerServer implements AutoCloseable {
 
     /** Registers a cluster with its ledger settings (a JSON document of docs/ingestion.md). */
     void register(String cluster, String resourceManager, String settings) {
-        register(cluster, resourceManager, settings, null);
+        register(cluster, resourceManager, settings, () -> null);
     }
 
-    /** The same as an admin with a bearer token, for a server that requires tokens. */
-    void register(String cluster, String resourceManager, String settings, String adminToken) {
+    /** The same as an admin, for a server that requires tokens: a token for each request (they may be short). */
+    void register(String cluster, String resourceManager, String settings, Supplier<String> adminToken) {
         Http.expect(201, Http.send("POST", baseUrl() + "/api/v1/admin/clusters",
-                "{\"id\":\"" + cluster + "\",\"resourceManager\":\"" + resourceManager + "\"}", adminToken));
+                "{\"id\":\"" + cluster + "\",\"resourceManager\":\"" + resourceManager + "\"}",
+                adminToken.get()));
         Http.expect(200, Http.send("PUT", baseUrl() + "/api/v1/admin/clusters/" + cluster + "/ledger-settings",
-                settings, adminToken));
+                settings, adminToken.get()));
     }
 
     @Override

@@ -2,6 +2,8 @@ package io.fairledger.integrations.bridgetests;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -92,13 +94,13 @@ class YarnBridgeCredentialsIT {
 
     @Test
     void thePolicyFollowsTheGrantsForAMinuteOfTenSecondTokens() throws Exception {
-        String admin = userToken("alice");
         JsonNode issued = JSON.readTree(Http.expect(200, Http.form(realm + "/protocol/openid-connect/token",
                 "grant_type=client_credentials&client_id=yarn-bridge&client_secret=change-me-yarn-bridge")));
         // Keycloak counts expires_in from the instant it answers, so a token issued late in a second says one less
         assertThat(issued.get("expires_in").asInt()).as("the realm's access token lifespan")
                 .isBetween(TOKEN_SECONDS - 1, TOKEN_SECONDS);
-        server.register(CLUSTER, "YARN", YarnBridgeIT.settings(Instant.now().minus(1, ChronoUnit.HOURS)), admin);
+        server.register(CLUSTER, "YARN", YarnBridgeIT.settings(Instant.now().minus(1, ChronoUnit.HOURS)),
+                () -> userToken("alice"));
         assertThat(Http.send("GET", grantsUrl(), null).statusCode()).as("the server requires a token").isEqualTo(401);
 
         Path secret = dir.resolve("yarn-bridge.secret");
@@ -119,7 +121,7 @@ class YarnBridgeCredentialsIT {
             List<String> expected = List.of("root.steady", "root.bursty");
             Awaitility.await("grants serve root.steady first").atMost(120, TimeUnit.SECONDS)
                     .pollInterval(500, TimeUnit.MILLISECONDS)
-                    .untilAsserted(() -> assertThat(grantOrder(admin)).isEqualTo(expected));
+                    .untilAsserted(() -> assertThat(grantOrder()).isEqualTo(expected));
             Awaitility.await("the policy orders by the grants").atMost(60, TimeUnit.SECONDS)
                     .untilAsserted(() -> assertThat(YarnBridgeIT.sorted(root, policy.getComparator()))
                             .isEqualTo(expected));
@@ -159,7 +161,7 @@ class YarnBridgeCredentialsIT {
             assertThat(policy.decisionsByGrants()).as("decisions by the grants").isGreaterThan(byGrantsBefore);
             Awaitility.await("the policy still orders by the grants").atMost(30, TimeUnit.SECONDS)
                     .untilAsserted(() -> assertThat(YarnBridgeIT.sorted(root, policy.getComparator()))
-                            .isEqualTo(grantOrder(userToken("alice"))));
+                            .isEqualTo(grantOrder()));
             assertMetric(age);
 
             for (ApplicationId id : apps) {
@@ -187,9 +189,9 @@ class YarnBridgeCredentialsIT {
         return server.baseUrl() + "/api/v1/clusters/" + CLUSTER + "/grants";
     }
 
-    /** The children of root in the order of the server's grants. */
-    private static List<String> grantOrder(String token) throws Exception {
-        JsonNode grants = JSON.readTree(Http.expect(200, Http.send("GET", grantsUrl(), null, token)));
+    /** The children of root in the order of the server's grants, as an admin asks them (a token lasts 10 s). */
+    private static List<String> grantOrder() throws Exception {
+        JsonNode grants = JSON.readTree(Http.expect(200, Http.send("GET", grantsUrl(), null, userToken("alice"))));
         List<String> order = new ArrayList<>();
         for (JsonNode level : grants.get("levels")) {
             if (level.get("parent").asText().equals("root")) {
@@ -200,11 +202,14 @@ class YarnBridgeCredentialsIT {
     }
 
     /** A realm user's token (password grant through fairledger-cli; the realm's test passwords). */
-    private static String userToken(String user) throws Exception {
-        return JSON.readTree(Http.expect(200, Http.form(realm + "/protocol/openid-connect/token",
-                "grant_type=password&client_id=fairledger-cli&username=" + user + "&password=" + user
-                        + "-password")))
-                .get("access_token").asText();
+    private static String userToken(String user) {
+        String answer = Http.expect(200, Http.form(realm + "/protocol/openid-connect/token",
+                "grant_type=password&client_id=fairledger-cli&username=" + user + "&password=" + user + "-password"));
+        try {
+            return JSON.readTree(answer).get("access_token").asText();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
     }
 
     /** Sets the realm's access token lifespan through Keycloak's admin API, as the master realm's admin. */
