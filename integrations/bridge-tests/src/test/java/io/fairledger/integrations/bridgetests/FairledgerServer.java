@@ -48,10 +48,10 @@ final class FairledgerServer implements AutoCloseable {
             env.putAll(extraEnv);
             System.out.println("[fairledger-integrations] server starting on port " + port + ", log " + log);
             FairledgerServer server = new FairledgerServer(port, log, builder.start());
-            // health is on the management interface, not on the API port
+            // health is on the management interface, not on the API port; a start took 134 s on a 2-core machine
+            // shared with a load of 38
             Processes.awaitHttpOk("fairledger", "http://127.0.0.1:" + managementPort + "/q/health/ready",
-                    server.process,
-                    Duration.ofSeconds(120), log.toString());
+                    server.process, Duration.ofSeconds(240), log.toString());
             return server;
         } catch (IOException e) {
             throw new UncheckedIOException(e);
