@@ -7,6 +7,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Supplier;
 
 import io.fairledger.testsupport.Processes;
 import io.fairledger.testsupport.RealDependency;
@@ -47,10 +48,10 @@ final class FairledgerServer implements AutoCloseable {
             env.putAll(extraEnv);
             System.out.println("[fairledger-integrations] server starting on port " + port + ", log " + log);
             FairledgerServer server = new FairledgerServer(port, log, builder.start());
-            // health is on the management interface, not on the API port
+            // health is on the management interface, not on the API port; a start took 134 s on a 2-core machine
+            // shared with a load of 38
             Processes.awaitHttpOk("fairledger", "http://127.0.0.1:" + managementPort + "/q/health/ready",
-                    server.process,
-                    Duration.ofSeconds(120), log.toString());
+                    server.process, Duration.ofSeconds(240), log.toString());
             return server;
         } catch (IOException e) {
             throw new UncheckedIOException(e);
@@ -63,10 +64,16 @@ final class FairledgerServer implements AutoCloseable {
 
     /** Registers a cluster with its ledger settings (a JSON document of docs/ingestion.md). */
     void register(String cluster, String resourceManager, String settings) {
+        register(cluster, resourceManager, settings, () -> null);
+    }
+
+    /** The same as an admin, for a server that requires tokens: a token for each request (they may be short). */
+    void register(String cluster, String resourceManager, String settings, Supplier<String> adminToken) {
         Http.expect(201, Http.send("POST", baseUrl() + "/api/v1/admin/clusters",
-                "{\"id\":\"" + cluster + "\",\"resourceManager\":\"" + resourceManager + "\"}"));
+                "{\"id\":\"" + cluster + "\",\"resourceManager\":\"" + resourceManager + "\"}",
+                adminToken.get()));
         Http.expect(200, Http.send("PUT", baseUrl() + "/api/v1/admin/clusters/" + cluster + "/ledger-settings",
-                settings));
+                settings, adminToken.get()));
     }
 
     @Override

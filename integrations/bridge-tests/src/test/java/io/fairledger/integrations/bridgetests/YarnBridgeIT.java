@@ -315,7 +315,7 @@ class YarnBridgeIT {
         return containers.values().stream().filter(s -> s == ContainerState.COMPLETE).count();
     }
 
-    private static List<String> sorted(FSParentQueue parent, java.util.Comparator<Schedulable> order) {
+    static List<String> sorted(FSParentQueue parent, java.util.Comparator<Schedulable> order) {
         List<FSQueue> children = new ArrayList<>(parent.getChildQueues());
         children.sort(order);
         return children.stream().map(FSQueue::getName).toList();

@@ -24,6 +24,10 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import io.fairledger.integrations.common.BearerToken;
+import io.fairledger.integrations.common.BearerTokens;
+import io.fairledger.integrations.common.GrantsAge;
+
 /**
  * Applies fairledger's grants to Mesos as role weights: every interval it polls
  * {@code GET /api/v1/clusters/{cluster}/grants} with {@code If-None-Match}, and when the grants changed it sends the
@@ -33,6 +37,11 @@ import org.slf4j.LoggerFactory;
  * the grants are what Mesos's allocator follows. Mesos requires weights above 0: a share of 0 is sent as
  * {@link #MIN_WEIGHT}. Weights stay as they are in Mesos while fairledger cannot be reached (one warning, one info
  * line when back); a non-leading master's 307 is followed, a failing master makes it try the next one.
+ * <p>
+ * Requests carry a bearer token ({@link BearerTokens}: OAuth 2.0 client credentials, renewed before they expire and
+ * once after a 401). The weights in force are as old as the grants they were last set or confirmed from
+ * ({@link GrantsAge}); when that is longer than the grants' validity it is logged, at most once a minute, and
+ * {@link MetricsEndpoint} serves it.
  */
 public final class GrantWeights implements AutoCloseable {
 
@@ -45,21 +54,27 @@ public final class GrantWeights implements AutoCloseable {
 
     private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
     private final URI grants;
-    private final String token;
+    private final BearerToken token;
+    private final GrantsAge age;
     private final List<URI> masters;
     private final Duration interval;
     private final ScheduledExecutorService poller;
     private final AtomicLong updates = new AtomicLong();
     private String etag;
+    private long intervalMillis;
     private Map<String, Double> applied = Map.of();
     private int master;
     private boolean failing;
 
-    public GrantWeights(String fairledgerUrl, String cluster, String token, List<URI> masters, Duration interval) {
+    /** @param token the credentials, or null for none (standalone mode on loopback) */
+    public GrantWeights(String fairledgerUrl, String cluster, BearerToken token, List<URI> masters,
+            Duration interval) {
         this.grants = URI.create(fairledgerUrl.replaceAll("/+$", "") + "/api/v1/clusters/" + cluster + "/grants");
         this.token = token;
         this.masters = List.copyOf(masters);
         this.interval = interval;
+        this.intervalMillis = interval.toMillis();
+        this.age = new GrantsAge(interval.toMillis());
         this.poller = Executors.newSingleThreadScheduledExecutor(r -> {
             Thread t = new Thread(r, "fairledger-mesos-weights");
             t.setDaemon(true);
@@ -78,24 +93,32 @@ public final class GrantWeights implements AutoCloseable {
         return updates.get();
     }
 
+    /** How old the grants the weights in force follow are. */
+    public GrantsAge age() {
+        return age;
+    }
+
     synchronized void pollOnce() {
         try {
             HttpRequest.Builder request = HttpRequest.newBuilder(grants).timeout(Duration.ofSeconds(10)).GET();
             if (etag != null) {
                 request.header("If-None-Match", etag);
             }
-            if (token != null) {
-                request.header("Authorization", "Bearer " + token);
-            }
-            HttpResponse<String> response = http.send(request.build(), HttpResponse.BodyHandlers.ofString());
+            HttpResponse<String> response = BearerTokens.send(http, request, token);
             if (response.statusCode() == 200) {
-                Map<String, Double> weights = weights(JSON.readTree(response.body()));
+                JsonNode answer = JSON.readTree(response.body());
+                Map<String, Double> weights = weights(answer);
                 if (!weights.isEmpty() && !weights.equals(applied)) {
                     update(weights);
                     applied = weights;
                 }
                 etag = response.headers().firstValue("ETag").orElse(null);
-            } else if (response.statusCode() != 304) {
+                double seconds = answer.path("intervalSeconds").asDouble();
+                intervalMillis = seconds > 0 ? Math.round(seconds * 1000) : interval.toMillis();
+                age.confirmed(intervalMillis);
+            } else if (response.statusCode() == 304) {
+                age.confirmed(intervalMillis);
+            } else {
                 throw new IOException("fairledger answered " + grants + " with HTTP " + response.statusCode());
             }
             if (failing) {
@@ -110,6 +133,10 @@ public final class GrantWeights implements AutoCloseable {
             etag = null;
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
+        }
+        if (age.reportDue()) {
+            LOG.warn("Mesos role weights follow fairledger grants {} s old, valid for {} s", age.ageMillis() / 1000,
+                    age.validityMillis() / 1000);
         }
     }
 

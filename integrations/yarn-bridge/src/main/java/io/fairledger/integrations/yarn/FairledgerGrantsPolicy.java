@@ -3,6 +3,7 @@ package io.fairledger.integrations.yarn;
 import java.util.Collection;
 import java.util.Comparator;
 import java.util.Map;
+import java.util.concurrent.atomic.LongAdder;
 
 import org.apache.hadoop.yarn.api.records.Resource;
 import org.apache.hadoop.yarn.server.resourcemanager.scheduler.fair.FSContext;
@@ -14,12 +15,16 @@ import org.apache.hadoop.yarn.util.resource.ResourceCalculator;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import io.fairledger.integrations.common.GrantsAge;
+
 /**
  * A Fair Scheduler policy for a parent queue that serves its child queues as fairledger's grants say: first the
  * children still below their granted targets, in the grants' order, then the others in the same order. Fair shares,
  * headroom and preemption stay YARN's fair share policy's. When the grants are unavailable (no client installed, the
- * server unreachable or its grants stale) or do not name both queues compared, it orders as YARN's fair share policy,
- * and says so once in the log (and once again when the grants are back). Configured in the allocation file:
+ * server unreachable or its grants older than their validity) or do not name both queues compared, it orders as YARN's
+ * fair share policy, and says so in the log: once when it starts, again at most once a minute while the grants are
+ * older than their validity (with their age), and once when the grants are back. The grants' age is also a metric
+ * ({@link GrantsMetrics}). Configured in the allocation file:
  * {@code <schedulingPolicy>io.fairledger.integrations.yarn.FairledgerGrantsPolicy</schedulingPolicy>}.
  */
 public class FairledgerGrantsPolicy extends SchedulingPolicy {
@@ -30,6 +35,8 @@ public class FairledgerGrantsPolicy extends SchedulingPolicy {
     private final FairSharePolicy fair = new FairSharePolicy();
     private final Comparator<Schedulable> comparator = this::compare;
     private volatile boolean fallingBack;
+    private final LongAdder byGrants = new LongAdder();
+    private final LongAdder byFairShare = new LongAdder();
 
     @Override
     public void initialize(FSContext context) {
@@ -51,20 +58,39 @@ public class FairledgerGrantsPolicy extends SchedulingPolicy {
         return fallingBack;
     }
 
+    /** Comparisons of two queues made by the grants so far. */
+    public long decisionsByGrants() {
+        return byGrants.sum();
+    }
+
+    /** Comparisons of two queues made by YARN's fair share policy for want of grants so far. */
+    public long decisionsByFairShare() {
+        return byFairShare.sum();
+    }
+
     int compare(Schedulable a, Schedulable b) {
         if (!(a instanceof FSQueue) || !(b instanceof FSQueue)) {
             return fair.getComparator().compare(a, b);
         }
         GrantsClient client = GrantsClient.installed();
+        GrantsAge age = client == null ? null : client.age();
         Map<String, GrantsClient.Target> level = client == null ? null : client.level(parent(a.getName()));
         if (level == null) {
-            if (!fallingBack) {
+            byFairShare.increment();
+            boolean stale = age != null && age.reportDue();
+            if (!fallingBack || stale) {
                 fallingBack = true;
                 LOG.warn("fairledger grants unavailable for {} ({}): ordering by YARN's fair share policy",
-                        parent(a.getName()), client == null ? "no grants client installed" : "none received");
+                        parent(a.getName()), client == null
+                                ? "no grants client installed"
+                                : age.stale()
+                                        ? "the grants are " + age.ageMillis() / 1000 + " s old, valid for "
+                                                + age.validityMillis() / 1000 + " s"
+                                        : "none received for this parent");
             }
             return fair.getComparator().compare(a, b);
         }
+        byGrants.increment();
         if (fallingBack) {
             fallingBack = false;
             LOG.info("fairledger grants available for {} again: ordering by the grants", parent(a.getName()));

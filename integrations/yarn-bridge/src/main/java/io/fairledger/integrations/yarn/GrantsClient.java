@@ -12,16 +12,23 @@ import java.util.Map;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 
 import org.apache.hadoop.conf.Configuration;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import io.fairledger.integrations.common.BearerToken;
+import io.fairledger.integrations.common.BearerTokens;
+import io.fairledger.integrations.common.GrantsAge;
+import io.fairledger.integrations.common.MiniJson;
+
 /**
  * Polls {@code GET /api/v1/clusters/{cluster}/grants} every grant interval with {@code If-None-Match}, and keeps the
- * latest grants: per parent queue, each child's rank in the order to serve and its targets. When the server cannot be
- * reached, answers with an error, or its grants are past {@code validUntil} plus one interval, there are none, and
- * {@link FairledgerGrantsPolicy} falls back to YARN's fair share policy.
+ * latest grants: per parent queue, each child's rank in the order to serve and its targets. Requests carry a bearer
+ * token ({@link BearerTokens}: OAuth 2.0 client credentials, renewed before they expire and once after a 401). Grants
+ * older than their validity ({@link GrantsAge}: the server's interval plus one poll interval since the last answer that
+ * confirmed them) are not handed out, and {@link FairledgerGrantsPolicy} falls back to YARN's fair share policy.
  * <p>
  * Scheduling policies are created by the Fair Scheduler without configuration, so one client per ResourceManager is
  * {@link #install installed} by {@link FairledgerFairScheduler} when {@code fairledger.grants.url} is set.
@@ -30,7 +37,10 @@ public final class GrantsClient implements AutoCloseable {
 
     public static final String URL = "fairledger.grants.url";
     public static final String POLL_MS = "fairledger.grants.poll-ms";
-    public static final String TOKEN = "fairledger.grants.token";
+    /** The prefix of the credential settings ({@code fairledger.grants.client-id}, ...), see {@link BearerTokens}. */
+    public static final String CREDENTIALS_PREFIX = "fairledger.grants.";
+    /** The static token setting of earlier versions, refused: a token in yarn-site.xml expires and is readable. */
+    static final String REMOVED_TOKEN = "fairledger.grants.token";
 
     private static final Logger LOG = LoggerFactory.getLogger(GrantsClient.class);
     private static volatile GrantsClient installed;
@@ -39,22 +49,29 @@ public final class GrantsClient implements AutoCloseable {
     public record Target(int rank, double vcores, double memoryMb, double gpus) {
     }
 
-    record Snapshot(Map<String, Map<String, Target>> levels, long validUntilMillis) {
+    /** The grants document's levels, and the interval the server says they hold for. */
+    record Snapshot(Map<String, Map<String, Target>> levels, long intervalMillis) {
     }
 
     private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+    private final String cluster;
     private final URI uri;
-    private final String token;
+    private final BearerToken token;
     private final long pollMillis;
+    private final GrantsAge age;
+    private final AtomicLong unauthorized = new AtomicLong();
     private final ScheduledExecutorService poller;
     private volatile Snapshot snapshot;
     private volatile String etag;
     private volatile boolean failing;
 
-    public GrantsClient(String baseUrl, String cluster, String token, long pollMillis) {
+    /** @param token the credentials, or null for none (standalone mode on loopback) */
+    public GrantsClient(String baseUrl, String cluster, BearerToken token, long pollMillis) {
+        this.cluster = cluster;
         this.uri = URI.create(baseUrl.replaceAll("/+$", "") + "/api/v1/clusters/" + cluster + "/grants");
         this.token = token;
         this.pollMillis = pollMillis;
+        this.age = new GrantsAge(pollMillis);
         this.poller = Executors.newSingleThreadScheduledExecutor(r -> {
             Thread t = new Thread(r, "fairledger-grants-poller");
             t.setDaemon(true);
@@ -69,8 +86,22 @@ public final class GrantsClient implements AutoCloseable {
         if (url == null || url.isEmpty()) {
             return;
         }
-        install(new GrantsClient(url, cluster, conf.getTrimmed(TOKEN), conf.getLong(POLL_MS, 10_000)));
-        LOG.info("fairledger grants: polling {} every {} ms", url, conf.getLong(POLL_MS, 10_000));
+        BearerToken credentials = credentials(conf, System.getenv());
+        install(new GrantsClient(url, cluster, credentials, conf.getLong(POLL_MS, 10_000)));
+        GrantsMetrics.register();
+        LOG.info("fairledger grants: polling {} every {} ms, {}", url, conf.getLong(POLL_MS, 10_000),
+                credentials == null ? "without a token" : "with " + credentials.getClass().getSimpleName());
+    }
+
+    /** The credentials yarn-site.xml describes (null for none); refuses the removed static token setting. */
+    static BearerToken credentials(Configuration conf, Map<String, String> env) {
+        if (conf.get(REMOVED_TOKEN) != null) {
+            throw new IllegalArgumentException(REMOVED_TOKEN + " is no longer read (a static token expires, and "
+                    + "yarn-site.xml is no place for it): set " + CREDENTIALS_PREFIX + "client-id with "
+                    + CREDENTIALS_PREFIX + "issuer and a secret file, or " + CREDENTIALS_PREFIX
+                    + "token-file (docs/integrations.md)");
+        }
+        return BearerTokens.from(CREDENTIALS_PREFIX, name -> conf.getTrimmed(CREDENTIALS_PREFIX + name), env);
     }
 
     public static void install(GrantsClient client) {
@@ -86,13 +117,35 @@ public final class GrantsClient implements AutoCloseable {
         return installed;
     }
 
-    /** The grants of a parent queue's children by queue name, or null when there are none (or they are stale). */
+    /**
+     * The grants of a parent queue's children by queue name, or null when there are none: none received, or older
+     * than their validity.
+     */
     public Map<String, Target> level(String parent) {
         Snapshot s = snapshot;
-        if (s == null || System.currentTimeMillis() > s.validUntilMillis() + pollMillis) {
+        if (s == null || age.stale()) {
             return null;
         }
         return s.levels().get(parent);
+    }
+
+    /** How old the grants are, and how long they are valid. */
+    public GrantsAge age() {
+        return age;
+    }
+
+    /** The credentials the requests carry, or null. */
+    public BearerToken credentials() {
+        return token;
+    }
+
+    public String cluster() {
+        return cluster;
+    }
+
+    /** Polls that ended in a 401, after the retry with a new token. */
+    public long unauthorized() {
+        return unauthorized.get();
     }
 
     void poll() {
@@ -102,17 +155,18 @@ public final class GrantsClient implements AutoCloseable {
             if (etag != null) {
                 request.header("If-None-Match", etag);
             }
-            if (token != null && !token.isEmpty()) {
-                request.header("Authorization", "Bearer " + token);
-            }
-            HttpResponse<String> response = http.send(request.build(), HttpResponse.BodyHandlers.ofString());
+            HttpResponse<String> response = BearerTokens.send(http, request, token);
             if (response.statusCode() == 304 && snapshot != null) {
-                Snapshot s = snapshot;
-                snapshot = new Snapshot(s.levels(), System.currentTimeMillis() + pollMillis);
+                age.confirmed(snapshot.intervalMillis());
             } else if (response.statusCode() == 200) {
-                snapshot = parse(response.body(), pollMillis);
+                Snapshot s = parse(response.body(), pollMillis);
+                snapshot = s;
                 etag = response.headers().firstValue("ETag").orElse(null);
+                age.confirmed(s.intervalMillis());
             } else {
+                if (response.statusCode() == 401) {
+                    unauthorized.incrementAndGet();
+                }
                 throw new IOException("HTTP " + response.statusCode() + ": " + response.body());
             }
             if (failing) {
@@ -120,7 +174,7 @@ public final class GrantsClient implements AutoCloseable {
                 failing = false;
             }
         } catch (IOException | RuntimeException e) {
-            snapshot = null;
+            // the grants received stay in force until their validity ends (level)
             etag = null;
             if (!failing) {
                 LOG.warn("fairledger grants: cannot get {}: {}", uri, e.toString());
@@ -131,7 +185,10 @@ public final class GrantsClient implements AutoCloseable {
         }
     }
 
-    /** The grants document (docs/api.md) as levels of targets; the grants hold until the next poll is due. */
+    /**
+     * The grants document (docs/api.md) as levels of targets, with the interval it says they hold for (the poll
+     * interval when a server leaves it out).
+     */
     @SuppressWarnings("unchecked")
     static Snapshot parse(String body, long pollMillis) {
         Map<String, Object> doc = (Map<String, Object>) MiniJson.parse(body);
@@ -147,7 +204,8 @@ public final class GrantsClient implements AutoCloseable {
             }
             levels.put((String) level.get("parent"), Map.copyOf(children));
         }
-        return new Snapshot(Map.copyOf(levels), System.currentTimeMillis() + pollMillis);
+        long interval = doc.get("intervalSeconds") instanceof Double d && d > 0 ? Math.round(d * 1000) : pollMillis;
+        return new Snapshot(Map.copyOf(levels), interval);
     }
 
     private static double number(Object o) {

@@ -5,6 +5,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import org.junit.jupiter.api.Test;
 
+import io.fairledger.integrations.common.MiniJson;
+
 class GrantsClientTest {
 
     @Test

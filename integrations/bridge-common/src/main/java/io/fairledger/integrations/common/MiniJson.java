@@ -1,4 +1,4 @@
-package io.fairledger.integrations.yarn;
+package io.fairledger.integrations.common;
 
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -6,10 +6,11 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Parses the JSON of fairledger's grants into maps, lists, strings, doubles, booleans and null: a few lines instead of
- * a JSON library on the ResourceManager's classpath, where Hadoop's own Jackson is shaded or of its own version.
+ * Parses JSON (fairledger's grants, a token endpoint's answer) into maps, lists, strings, doubles, booleans and null: a
+ * few lines instead of a JSON library on the ResourceManager's classpath, where Hadoop's own Jackson is shaded or of its
+ * own version.
  */
-final class MiniJson {
+public final class MiniJson {
 
     private final String text;
     private int at;
@@ -18,7 +19,7 @@ final class MiniJson {
         this.text = text;
     }
 
-    static Object parse(String text) {
+    public static Object parse(String text) {
         MiniJson p = new MiniJson(text);
         Object value = p.value();
         p.space();
