@@ -2,7 +2,9 @@ package io.fairledger.accounting;
 
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 
 import javax.sql.DataSource;
@@ -99,6 +101,14 @@ public class StatementService {
         Instant closedUntil = out.isEmpty() ? null : out.get(out.size() - 1).end();
         out.addAll(provisional.views(clusterId, closedUntil, until, settings.currency(),
                 path -> subtree ? path.isWithin(tenant) : path.equals(tenant)));
+        return out;
+    }
+
+    /** The settings each closed period of {@code clusterId} was kept under, by period id (its prices, for bills). */
+    public Map<String, LedgerSettings> closedSettings(String clusterId) {
+        Map<String, LedgerSettings> out = new HashMap<>();
+        table(clusterId, inForce.settings(clusterId)).closings(Long.MAX_VALUE)
+                .forEach(c -> out.put(c.period(), c.settings()));
         return out;
     }
 
