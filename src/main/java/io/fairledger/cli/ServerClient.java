@@ -85,13 +85,13 @@ public final class ServerClient {
         } catch (IOException e) {
             throw new ServerError("cannot reach " + uri + ": " + e);
         }
-        JsonNode body;
-        try {
-            body = JSON.readTree(response.body());
-        } catch (IOException e) {
-            body = null;
-        }
         if (response.statusCode() != 200) {
+            JsonNode body;
+            try {
+                body = JSON.readTree(response.body());
+            } catch (IOException e) {
+                body = null;
+            }
             String detail = body != null && body.hasNonNull("detail")
                     ? body.get("detail").asText()
                     : response.body();

@@ -3,11 +3,19 @@ package io.fairledger.billing;
 import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.io.File;
+import java.io.PrintWriter;
+import java.io.StringWriter;
 import java.math.BigDecimal;
+import java.net.URL;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+
+import javax.imageio.ImageIO;
 
 import jakarta.inject.Inject;
 
@@ -17,18 +25,22 @@ import io.quarkus.arc.Arc;
 import io.quarkus.arc.ManagedContext;
 import io.quarkus.test.common.TestResourceScope;
 import io.quarkus.test.common.WithTestResource;
+import io.quarkus.test.common.http.TestHTTPResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.http.ContentType;
 import org.apache.pdfbox.Loader;
 import org.apache.pdfbox.pdmodel.PDDocument;
+import org.apache.pdfbox.rendering.PDFRenderer;
 import org.apache.pdfbox.text.PDFTextStripper;
 import org.awaitility.Awaitility;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.hamcrest.Matchers;
 import org.junit.jupiter.api.Test;
+import picocli.CommandLine;
 
 import io.fairledger.accounting.StatementService;
 import io.fairledger.accounting.StatementView;
+import io.fairledger.cli.ReportCommand;
 import io.fairledger.testsupport.EventPublisher;
 import io.fairledger.testsupport.KafkaResource;
 import io.fairledger.testsupport.PostgresResource;
@@ -38,7 +50,7 @@ import io.fairledger.testsupport.PostgresResource;
  * a cluster with a GPU, a tenant on a plan of its own and a late container that becomes an adjustment. Every column's
  * requirements hold on the export ({@link FocusRequirements}); BilledCost sums to each closed statement's line total
  * (adjustments included) per tenant and period, and to the invoice of that tenant and period (its InvoiceId); the
- * invoice's PDF holds its lines and total; bad ranges and periods not closed are refused with problem+json.
+ * invoice's PDF holds its lines and total (the export and the PDF's page are left in {@code target/} to look at); {@code fairledger report --focus} prints the export; bad ranges and periods not closed are refused with problem+json.
  */
 @QuarkusTest
 @WithTestResource(value = PostgresResource.class, scope = TestResourceScope.GLOBAL)
@@ -53,6 +65,9 @@ class FocusExportTest {
 
     @Inject
     StatementService statements;
+
+    @TestHTTPResource("/")
+    URL server;
 
     @Test
     void theExportMeetsFocusAndSumsToTheStatementsAndInvoices() throws Exception {
@@ -74,6 +89,13 @@ class FocusExportTest {
         String csv = given().accept("text/csv").queryParam("to", until.toString())
                 .get("/api/v1/clusters/" + CLUSTER + "/focus").then().statusCode(200).contentType("text/csv")
                 .extract().asString();
+        StringWriter printed = new StringWriter();
+        CommandLine report = new CommandLine(new ReportCommand());
+        report.setOut(new PrintWriter(printed, true));
+        assertThat(report.execute("--server", server.toString(), "--cluster", CLUSTER, "--to", until.toString(),
+                "--focus")).isZero();
+        assertThat(printed.toString()).as("fairledger report --focus").isEqualTo(csv);
+        Files.writeString(Path.of("target/focus-export.csv"), csv);
         List<Map<String, String>> rows = FocusRequirements.rows(csv);
         FocusRequirements.check(rows);
         assertThat(rows).filteredOn(r -> "Correction".equals(r.get("ChargeClass"))).as("the late container")
@@ -121,6 +143,8 @@ class FocusExportTest {
             assertThat(text).contains("root.a.x", corrected.period(), "vcore-hours", "GB-hours", "GPU-hours",
                     "Corrects period " + x.adjustments().get(0).correctedPeriod(),
                     "Total: " + x.total().toPlainString() + " EUR", "not chained");
+            ImageIO.write(new PDFRenderer(document).renderImageWithDPI(0, 100), "png",
+                    new File("target/invoice-server.png"));
         }
         given().get("/portal/clusters/" + CLUSTER + "/tenants/root.a.x/invoices/" + corrected.period()).then()
                 .statusCode(200).body(Matchers.containsString("id=\"total\">" + corrected.lines().stream()

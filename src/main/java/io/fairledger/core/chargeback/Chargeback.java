@@ -122,7 +122,7 @@ public final class Chargeback {
         return out;
     }
 
-    /** The plan a tenant naming {@code pricePlan} (null for none) is billed at: that plan if configured, else the default. */
+    /** The plan of a tenant naming {@code pricePlan} (null: none): that plan if configured, else the default plan. */
     public static PricePlan planOf(ChargebackConfig config, String pricePlan) {
         PricePlan plan = pricePlan == null ? null : config.plans().get(pricePlan);
         return plan != null ? plan : config.plans().get(config.defaultPlan());
