@@ -68,7 +68,11 @@ public final class InvoicePdf {
                 w.text(BOLD, 13, MARGIN, "Total: " + plain(invoice.total()) + " " + invoice.currency());
                 w.next(8);
                 w.text(REGULAR, 9, MARGIN, "Closed statement chain hash:");
-                w.text(MONO, 8, MARGIN, invoice.chainHash() == null ? "not chained" : invoice.chainHash());
+                if (invoice.chainHash() == null) {
+                    w.text(REGULAR, 9, MARGIN, "not chained");
+                } else {
+                    w.text(MONO, 8, MARGIN, invoice.chainHash());
+                }
             }
             ByteArrayOutputStream out = new ByteArrayOutputStream();
             document.save(out);

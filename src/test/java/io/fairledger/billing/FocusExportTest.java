@@ -47,7 +47,7 @@ import io.fairledger.testsupport.PostgresResource;
 
 /**
  * The FOCUS export and the invoices on the real server: hourly periods from 2026-11-20T00:00Z, one hour of lateness,
- * a cluster with a GPU, a tenant on a plan of its own and a late container that becomes an adjustment. Every column's
+ * a cluster with a GPU, two price plans and a late container that becomes an adjustment. Every column's
  * requirements hold on the export ({@link FocusRequirements}); BilledCost sums to each closed statement's line total
  * (adjustments included) per tenant and period, and to the invoice of that tenant and period (its InvoiceId); the
  * invoice's PDF holds its lines and total (the export and the PDF's page are left in {@code target/} to look at); {@code fairledger report --focus} prints the export; bad ranges and periods not closed are refused with problem+json.
@@ -150,6 +150,9 @@ class FocusExportTest {
                 .statusCode(200).body(Matchers.containsString("id=\"total\">" + corrected.lines().stream()
                         .filter(l -> l.tenant().equals("root.a.x")).findFirst().orElseThrow().total()
                         .toPlainString()));
+
+        given().get("/portal/clusters/" + CLUSTER + "/tenants/root.a.x/invoices/" + corrected.period() + ".pdf").then()
+                .statusCode(200).contentType("application/pdf");
 
         refusals(all);
     }
