@@ -2,7 +2,9 @@ package io.fairledger.accounting;
 
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 
 import javax.sql.DataSource;
@@ -145,6 +147,14 @@ public class StatementService {
      */
     private static Instant instant(Long afterMs) {
         return afterMs == null ? null : Instant.ofEpochMilli(afterMs);
+    }
+
+    /** The settings each closed period of {@code clusterId} was kept under, by period id (its prices, for bills). */
+    public Map<String, LedgerSettings> closedSettings(String clusterId) {
+        Map<String, LedgerSettings> out = new HashMap<>();
+        table(clusterId, inForce.settings(clusterId)).closings(Long.MAX_VALUE)
+                .forEach(c -> out.put(c.period(), c.settings()));
+        return out;
     }
 
     /** The end of the last closed period of {@code clusterId}, null when none is closed (for retention). */

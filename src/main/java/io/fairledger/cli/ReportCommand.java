@@ -17,7 +17,8 @@ import picocli.CommandLine.Spec;
 /**
  * {@code fairledger report --cluster C [--from T] [--to T] [--step P1D] [--aggregate tenant|parent|cluster]}: usage,
  * entitlement, fairness degree and charges over a window, from a running server's
- * {@code GET /api/v1/clusters/{id}/usage} (docs/reports.md), in the manner of Slurm's {@code sreport}.
+ * {@code GET /api/v1/clusters/{id}/usage} (docs/reports.md), in the manner of Slurm's {@code sreport}; with
+ * {@code --focus}, the FOCUS export of the closed periods ({@code GET /api/v1/clusters/{id}/focus}, docs/billing.md).
  */
 @Command(name = "report", mixinStandardHelpOptions = true, description = "Usage, entitlement, rho and charges of a cluster over a window, from a running server.")
 public final class ReportCommand implements Callable<Integer> {
@@ -50,9 +51,24 @@ public final class ReportCommand implements Callable<Integer> {
     @Option(names = "--aggregate", paramLabel = "BY", defaultValue = "tenant", description = "tenant, parent or cluster (default: ${DEFAULT-VALUE}).")
     String aggregate;
 
+    @Option(names = "--focus", description = "Instead of the usage table, the closed periods within --from/--to as a FOCUS 1.3 dataset (CSV), from GET /api/v1/clusters/{id}/focus.")
+    boolean focus;
+
     @Override
     public Integer call() throws InterruptedException {
         PrintWriter out = spec.commandLine().getOut();
+        if (focus) {
+            Map<String, String> window = new LinkedHashMap<>();
+            window.put("from", from);
+            window.put("to", to);
+            try {
+                out.print(server.getText(List.of("api", "v1", "clusters", cluster, "focus"), window, "text/csv"));
+            } catch (ServerClient.ServerError e) {
+                spec.commandLine().getErr().println("fairledger report: " + e.getMessage());
+                return 1;
+            }
+            return 0;
+        }
         Map<String, String> query = new LinkedHashMap<>();
         query.put("from", from);
         query.put("to", to);

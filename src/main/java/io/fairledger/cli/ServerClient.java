@@ -49,6 +49,16 @@ public final class ServerClient {
      * stays one segment), with {@code query} (null values left out), and its JSON answer.
      */
     public JsonNode get(List<String> segments, Map<String, String> query) throws ServerError, InterruptedException {
+        try {
+            return JSON.readTree(getText(segments, query, "application/json"));
+        } catch (IOException e) {
+            throw new ServerError(server + " answered 200 without JSON");
+        }
+    }
+
+    /** {@link #get} for an answer in {@code accept} (such as {@code text/csv}), as text. */
+    public String getText(List<String> segments, Map<String, String> query, String accept)
+            throws ServerError, InterruptedException {
         String path = path(segments);
         StringJoiner q = new StringJoiner("&", "?", "").setEmptyValue("");
         query.forEach((k, v) -> {
@@ -63,7 +73,7 @@ public final class ServerClient {
             throw new ServerError("--server " + server + " is not a URL: " + e.getMessage());
         }
         HttpRequest.Builder request = HttpRequest.newBuilder(uri).timeout(Duration.ofSeconds(60))
-                .header("Accept", "application/json");
+                .header("Accept", accept);
         String bearer = token != null ? token : System.getenv(TOKEN_VARIABLE);
         if (bearer != null && !bearer.isBlank()) {
             request.header("Authorization", "Bearer " + bearer.strip());
@@ -75,13 +85,13 @@ public final class ServerClient {
         } catch (IOException e) {
             throw new ServerError("cannot reach " + uri + ": " + e);
         }
-        JsonNode body;
-        try {
-            body = JSON.readTree(response.body());
-        } catch (IOException e) {
-            body = null;
-        }
         if (response.statusCode() != 200) {
+            JsonNode body;
+            try {
+                body = JSON.readTree(response.body());
+            } catch (IOException e) {
+                body = null;
+            }
             String detail = body != null && body.hasNonNull("detail")
                     ? body.get("detail").asText()
                     : response.body();
@@ -89,10 +99,7 @@ public final class ServerClient {
                     + (response.statusCode() == 401 ? " (give --token or " + TOKEN_VARIABLE + ")" : "")
                     + (detail == null || detail.isBlank() ? "" : ": " + detail));
         }
-        if (body == null) {
-            throw new ServerError(uri + " answered 200 without JSON");
-        }
-        return body;
+        return response.body();
     }
 
     /** {@code /a/b/c} from its segments, each encoded as an RFC 3986 path segment (UTF-8, unreserved kept). */

@@ -24,7 +24,6 @@ import org.jboss.resteasy.reactive.server.ServerExceptionMapper;
 import io.fairledger.accounting.StatementView;
 import io.fairledger.admission.AdmissionService;
 import io.fairledger.core.model.TenantPath;
-import io.fairledger.errors.AccessDenied;
 import io.fairledger.errors.DomainException;
 import io.fairledger.errors.NotFound;
 import io.fairledger.live.LiveLedgers;
@@ -157,12 +156,7 @@ public class TenantPages {
     }
 
     private Viewer reader() {
-        Viewer viewer = Viewer.of(identity, oidc);
-        if (!viewer.reads()) {
-            throw new AccessDenied("your login (" + viewer.name() + ") has neither the tenant nor the admin role: "
-                    + "ask an admin to add you to your team's group");
-        }
-        return viewer;
+        return Viewer.reader(identity, oidc);
     }
 
     /** The clusters the login covers, with its tenants in each: for an admin every tenant of the books, inner too. */

@@ -2,6 +2,7 @@ package io.fairledger.portal;
 
 import io.quarkus.security.identity.SecurityIdentity;
 
+import io.fairledger.errors.AccessDenied;
 import io.fairledger.security.Roles;
 
 /**
@@ -14,6 +15,18 @@ public record Viewer(String name, boolean admin, boolean tenant, boolean signedI
         String name = identity == null || identity.isAnonymous() ? "anonymous" : identity.getPrincipal().getName();
         return new Viewer(name, identity != null && identity.hasRole(Roles.ADMIN),
                 identity != null && identity.hasRole(Roles.TENANT), oidc);
+    }
+
+    /**
+     * The viewer of a tenant page: {@code AccessDenied} for a login with neither the tenant nor the admin role.
+     */
+    static Viewer reader(SecurityIdentity identity, boolean oidc) {
+        Viewer viewer = of(identity, oidc);
+        if (!viewer.reads()) {
+            throw new AccessDenied("your login (" + viewer.name() + ") has neither the tenant nor the admin role: "
+                    + "ask an admin to add you to your team's group");
+        }
+        return viewer;
     }
 
     /** May this login read tenant pages at all (its own tenants for a tenant, every tenant for an admin)? */

@@ -73,6 +73,12 @@ final class ApiMatrix {
                         401, 401, 200, 200, 200, 200),
                 new Row("GET", CLUSTERS + "/{clusterId}/usage", CLUSTERS + "/" + c + "/usage", JSON, null,
                         401, 401, 401, 200, 200, 403, 200),
+                new Row("GET", CLUSTERS + "/{clusterId}/focus", CLUSTERS + "/" + c + "/focus", "text/csv", null,
+                        401, 401, 401, 200, 200, 403, 200),
+                // no period of that id: the callers who may see root.a get 404, the others 403 before any read
+                new Row("GET", CLUSTERS + "/{clusterId}/tenants/{tenant}/invoices/{period}",
+                        CLUSTERS + "/" + c + "/tenants/root.a/invoices/no-such-period", JSON, null, 401, 401, 401, 404,
+                        403, 403, 404),
                 tenantA("", JSON), tenantA("/fairness", JSON), tenantA("/grant", JSON),
                 tenantA("/statements", JSON), tenantA("/statements", "text/csv"),
                 new Row("GET", CLUSTERS + "/{clusterId}/tenants/{tenant}", CLUSTERS + "/" + c + "/tenants/root.b", JSON,

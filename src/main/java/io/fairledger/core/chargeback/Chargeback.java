@@ -107,10 +107,7 @@ public final class Chargeback {
     private static List<BigDecimal> usageCharges(List<TenantAccount> billed, ChargebackConfig config) {
         List<BigDecimal> out = new ArrayList<>(billed.size());
         for (TenantAccount a : billed) {
-            PricePlan plan = config.plans().get(a.pricePlan());
-            if (plan == null) {
-                plan = config.plans().get(config.defaultPlan());
-            }
+            PricePlan plan = planOf(config, a.pricePlan());
             BigDecimal[] prices = {plan.perVcoreHour(), plan.perGbHour(), plan.perGpuHour()};
             BigDecimal charge = BigDecimal.ZERO;
             for (int r = 0; r < prices.length; r++) {
@@ -123,6 +120,12 @@ public final class Chargeback {
             out.add(charge.setScale(config.currencyScale(), RoundingMode.HALF_EVEN));
         }
         return out;
+    }
+
+    /** The plan of a tenant naming {@code pricePlan} (null: none): that plan if configured, else the default plan. */
+    public static PricePlan planOf(ChargebackConfig config, String pricePlan) {
+        PricePlan plan = pricePlan == null ? null : config.plans().get(pricePlan);
+        return plan != null ? plan : config.plans().get(config.defaultPlan());
     }
 
     private static List<BigDecimal> groupBuyCharges(List<TenantAccount> billed, Period period,
