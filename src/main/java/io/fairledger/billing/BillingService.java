@@ -105,15 +105,16 @@ public class BillingService {
         List<ChargeRow> rows = ChargeRows.of(s, keptUnder, periods, id::equals);
         int keptScale = keptUnder.toReplayConfig(clusterId, s.end()).chargeback().currencyScale();
         return Invoice.of(issuer(clusterId), clusterId, id, period, s.start(), s.end(), s.currency(), keptScale, rows,
-                chainHash(clusterId, period));
+                chainHash(clusterId, period, s.end()));
     }
 
     /**
-     * The {@code chain.hash} of the closed statement of {@code period} as the API writes it, null when it carries
-     * none.
+     * The {@code chain.hash} of the closed statement of {@code period} (which ends at {@code end}) as the API writes
+     * it, null when it carries none: the one page of the statements that starts at that period.
      */
-    private String chainHash(String clusterId, String period) {
-        for (byte[] text : statements.statementsJson(clusterId, Instant.now()).elements()) {
+    private String chainHash(String clusterId, String period, Instant end) {
+        for (byte[] text : statements.statementsJson(clusterId, Instant.now(), end.toEpochMilli() - 1, 1).json()
+                .elements()) {
             JsonNode statement;
             try {
                 statement = json.readTree(text);

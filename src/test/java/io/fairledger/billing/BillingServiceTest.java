@@ -105,9 +105,10 @@ class BillingServiceTest {
             }
 
             @Override
-            public JsonArrayText statementsJson(String clusterId, Instant until) {
-                return new JsonArrayText(List.of("{\"period\":\"p0\",\"chain\":{\"hash\":\"9f2c\"}}"
-                        .getBytes(StandardCharsets.UTF_8), "{\"period\":\"p1\"}".getBytes(StandardCharsets.UTF_8)));
+            public JsonPage statementsJson(String clusterId, Instant until, Long afterMs, int limit) {
+                String p0 = "{\"period\":\"p0\",\"chain\":{\"hash\":\"9f2c\"}}";
+                String page = afterMs < P0.end().toEpochMilli() ? p0 : "{\"period\":\"p1\"}";
+                return new JsonPage(new JsonArrayText(List.of(page.getBytes(StandardCharsets.UTF_8))), null, false);
             }
         };
         billing.tenancy = new TenancyService() {
