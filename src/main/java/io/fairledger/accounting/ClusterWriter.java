@@ -59,9 +59,12 @@ public class ClusterWriter {
     private final Map<String, Gauge> gauges = new ConcurrentHashMap<>();
     private Connection connection;
 
-    /** Whether this replica writes {@code clusterId} now: memory only, no database round trip. */
+    /**
+     * Whether this replica writes {@code clusterId}: from memory when it holds the lock, else it tries the lock once
+     * (one round trip), so a replica writes a cluster registered since the last check at once.
+     */
     public boolean writes(String clusterId) {
-        return held.contains(clusterId);
+        return held.contains(clusterId) || acquire(clusterId);
     }
 
     /**
@@ -72,29 +75,48 @@ public class ClusterWriter {
         return gained.remove(clusterId);
     }
 
-    /** Tries the lock of every registered cluster this replica does not write yet. */
+    /** Checks the locks' connection and tries the lock of every registered cluster this replica does not write. */
     @Scheduled(every = "${fairledger.closing.writer-check}", concurrentExecution = Scheduled.ConcurrentExecution.SKIP)
-    synchronized void check() {
-        try {
-            if (connection == null || !connection.isValid(5)) {
+    void check() {
+        synchronized (this) {
+            try {
+                if (connection != null && !connection.isValid(5)) {
+                    lost();
+                }
+            } catch (SQLException e) {
                 lost();
+            }
+        }
+        for (RegisteredCluster cluster : tenancy.clusters()) {
+            String id = cluster.id();
+            gauges.computeIfAbsent(id, k -> Gauge.builder(GAUGE, () -> held.contains(k) ? 1 : 0)
+                    .description("1 on the replica that closes the cluster's periods and stores its checkpoints")
+                    .tag(MetricNames.CLUSTER, k).register(registry));
+            writes(id);
+        }
+    }
+
+    private synchronized boolean acquire(String clusterId) {
+        if (held.contains(clusterId)) {
+            return true;
+        }
+        try {
+            if (connection == null) {
                 connection = open();
             }
-            for (RegisteredCluster cluster : tenancy.clusters()) {
-                String id = cluster.id();
-                gauges.computeIfAbsent(id, k -> Gauge.builder(GAUGE, () -> held.contains(k) ? 1 : 0)
-                        .description("1 on the replica that closes the cluster's periods and stores its checkpoints")
-                        .tag(MetricNames.CLUSTER, k).register(registry));
-                if (!held.contains(id) && tryLock(id)) {
-                    held.add(id);
-                    gained.add(id);
-                    LOG.infof("cluster %s: this replica is its writer now (closes its periods, stores its checkpoints)",
-                            id);
-                }
+            if (tryLock(clusterId)) {
+                held.add(clusterId);
+                gained.add(clusterId);
+                LOG.infof("cluster %s: this replica is its writer now (closes its periods, stores its checkpoints)",
+                        clusterId);
+                return true;
             }
-        } catch (SQLException | RuntimeException e) {
-            LOG.warnf("cluster writer: cannot check the writer locks, retried at the next check: %s", e.getMessage());
+            return false;
+        } catch (SQLException e) {
+            LOG.warnf("cluster writer: cannot try the lock of cluster %s, tried again at the next check: %s",
+                    clusterId, e.getMessage());
             lost();
+            return false;
         }
     }
 
@@ -138,9 +160,10 @@ public class ClusterWriter {
         return DriverManager.getConnection(config.getValue("quarkus.datasource.jdbc.url", String.class), p);
     }
 
-    /** Gives the locks back on a clean stop, so another replica takes over at its next check. */
+    /** Gives the locks back on a clean stop (by closing their session), so another replica takes over at once. */
     @PreDestroy
     synchronized void release() {
+        held.clear();
         lost();
     }
 }
