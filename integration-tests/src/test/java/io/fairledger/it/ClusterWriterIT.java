@@ -163,7 +163,8 @@ class ClusterWriterIT {
 
     private static long closedPeriods() throws Exception {
         try (Connection db = database();
-                PreparedStatement st = db.prepareStatement("select count(*) from closed_statement where cluster_id = ?")) {
+                PreparedStatement st = db
+                        .prepareStatement("select count(*) from closed_statement where cluster_id = ?")) {
             st.setString(1, CLUSTER);
             try (ResultSet rs = st.executeQuery()) {
                 rs.next();
