@@ -1,23 +1,31 @@
 package io.fairledger.accounting;
 
 import java.sql.SQLException;
+import java.time.Duration;
 import java.time.Instant;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
 import javax.sql.DataSource;
 
+import jakarta.annotation.PostConstruct;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
 import org.jboss.logging.Logger;
 
+import io.fairledger.config.FairledgerConfig;
 import io.fairledger.core.chargeback.Period;
 import io.fairledger.errors.Conflict;
 import io.fairledger.facts.FactCursor;
 import io.fairledger.facts.RetentionFloors;
+import io.fairledger.observability.MetricNames;
 import io.fairledger.tenancy.ClosablePeriods;
 import io.fairledger.tenancy.LedgerSettings;
 import io.fairledger.tenancy.TenancyService;
@@ -26,12 +34,19 @@ import io.fairledger.tenancy.TenancyService;
  * When the server closes a cluster's periods: driven by the live ledgers' tick ({@link #closeDue}) and by configuration
  * changes ({@link #closeBeforeChange}), whether or not anyone reads them. The rule itself is {@link PeriodCloser}, run
  * here over the stored facts ({@link StoredFactsBelow}) and the table of closed statements
- * ({@link ClosedStatementTable}).
+ * ({@link ClosedStatementTable}), with the source watermarks recorded at the latest closing position
+ * ({@link ClosingWatermarkTable}). On the tick only the cluster's writer closes ({@link ClusterWriter}); counter
+ * {@value #CLOSED}: the periods this replica closed.
  */
 @ApplicationScoped
 public class ClosingService implements ClosablePeriods {
 
     private static final Logger LOG = Logger.getLogger(ClosingService.class);
+    /** Counter per cluster: the periods this replica closed (one replica closes each: docs/operations.md). */
+    public static final String CLOSED = "fairledger.closing.periods";
+    /** The bounds of {@code fairledger.closing.source-idle-timeout}. */
+    private static final Duration IDLE_MIN = Duration.ofSeconds(1);
+    private static final Duration IDLE_MAX = Duration.ofDays(7);
 
     @Inject
     TenancyService tenancy;
@@ -54,30 +69,54 @@ public class ClosingService implements ClosablePeriods {
     @Inject
     ObjectMapper json;
 
+    @Inject
+    ClusterWriter writer;
+
+    @Inject
+    MeterRegistry registry;
+
+    @Inject
+    FairledgerConfig config;
+
     /** Per cluster: the configuration version and the watermark at which its next period is due to close. */
     private final Map<String, DueAt> due = new ConcurrentHashMap<>();
 
     private record DueAt(String version, long watermark) {
     }
 
+    /** {@code fairledger.closing.source-idle-timeout}, checked. */
+    private Duration idleTimeout;
+
+    /** Per cluster, the sources found idle and logged: each is logged once until it delivers again. */
+    private final Map<String, Set<String>> idleLogged = new ConcurrentHashMap<>();
+
     /**
      * Closes the periods of {@code clusterId} that the watermark has passed by their end plus the allowed lateness,
      * each at the transaction that passed it ({@link PeriodCloser#closeDue}), reading only the facts stored by
      * transactions before {@code horizon} (final ones, the same for every replica). Cheap when nothing is due: the
-     * instant the next period is due is kept per configuration version.
+     * instant the next period is due is kept per configuration version. Nothing on a replica that is not the
+     * cluster's writer.
      *
      * @param version   the cluster's configuration version ({@link TenancyService#configurationVersion})
-     * @param watermark the latest event time applied by the caller's live ledger
+     * @param watermark the latest event time applied by the caller's live ledger (the closing watermark is at most it)
      */
     public void closeDue(String clusterId, String version, long watermark, String horizon) {
+        if (!writer.writes(clusterId)) {
+            due.remove(clusterId);
+            return;
+        }
         DueAt next = due.get(clusterId);
         if (next != null && next.version().equals(version) && watermark < next.watermark()) {
             return;
         }
         LedgerSettings settings = inForce.settings(clusterId);
         ClosedStatementTable table = new ClosedStatementTable(dataSource, json, clusterId, settings);
-        List<PeriodCloser.ClosedPeriod> closed = closer(clusterId, table, horizon).closeDue(settings);
+        PeriodCloser closer = closer(clusterId, table, horizon);
+        List<PeriodCloser.ClosedPeriod> closed = closer.closeDue(settings);
         closed.forEach(c -> LOG.debugf("cluster %s: period %s closed", clusterId, c.statement().period()));
+        Counter.builder(CLOSED).description("periods this replica closed").tag(MetricNames.CLUSTER, clusterId)
+                .register(registry).increment(closed.size());
+        logIdle(clusterId, closer.idleSources());
         Period open = PeriodCloser.nextToClose(settings, table.closed());
         due.put(clusterId, new DueAt(version, open.end() + settings.lateness().toMillis()));
     }
@@ -114,6 +153,35 @@ public class ClosingService implements ClosablePeriods {
      */
     private PeriodCloser closer(String clusterId, ClosedStatementTable table, String horizon) {
         return new PeriodCloser(clusterId, table,
-                new StoredFactsBelow(facts, states, clusterId, horizon, floors.of(clusterId)));
+                new StoredFactsBelow(facts, states, clusterId, horizon, floors.of(clusterId)),
+                new ClosingWatermarkTable(dataSource, json, clusterId), idleTimeout.toMillis());
+    }
+
+    /** Refuses {@code fairledger.closing.source-idle-timeout} outside its bounds, naming the key. */
+    @PostConstruct
+    void init() {
+        Duration idle = config.closing().sourceIdleTimeout();
+        if (idle.compareTo(IDLE_MIN) < 0 || idle.compareTo(IDLE_MAX) > 0) {
+            throw new IllegalStateException("fairledger.closing.source-idle-timeout must be between 1s and 7d, got "
+                    + idle);
+        }
+        idleTimeout = idle;
+    }
+
+    /** Logs each source once when it stops holding the cluster's periods open, and once when it delivers again. */
+    private void logIdle(String clusterId, List<String> idle) {
+        Set<String> logged = idleLogged.computeIfAbsent(clusterId, k -> ConcurrentHashMap.newKeySet());
+        for (String source : idle) {
+            if (logged.add(source)) {
+                LOG.infof("cluster %s: source %s delivered nothing for more than %s while others did: it no longer "
+                        + "holds the cluster's periods open (its later facts for closed periods become adjustments)",
+                        clusterId, source, idleTimeout);
+            }
+        }
+        for (String source : new HashSet<>(logged)) {
+            if (!idle.contains(source) && logged.remove(source)) {
+                LOG.infof("cluster %s: source %s delivers again", clusterId, source);
+            }
+        }
     }
 }

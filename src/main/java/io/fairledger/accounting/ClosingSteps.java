@@ -19,7 +19,8 @@ import io.fairledger.tenancy.LedgerSettings;
 
 /**
  * Where {@link PeriodCloser} closes periods and which closed periods may have received a late fact by then, from one
- * pass over the stored transactions in position order ({@link #of}).
+ * pass over the stored transactions in position order ({@link #of}), by the closing watermark of the cluster's sources
+ * ({@link SourceWatermarks}).
  */
 final class ClosingSteps implements Consumer<StoredTransaction> {
 
@@ -28,35 +29,36 @@ final class ClosingSteps implements Consumer<StoredTransaction> {
      *
      * @param lateSince by the position of closed periods that may have received a late fact: the earliest event time
      *                  among the facts stored after that position up to {@code position}
+     * @param watermarks the source watermarks at {@code position}, recorded with the periods closed there
      */
-    record Step(long position, long through, Map<Long, Long> lateSince) {
+    record Step(long position, long through, Map<Long, Long> lateSince, SourceWatermarks watermarks) {
     }
 
     /**
-     * Where periods close, from one pass over the transactions: at each position that brings the watermark past the
-     * next period's end plus the lateness (then, with {@code ended}, at the last position every period ended by the
-     * watermark). The pass starts after the latest position a period was closed at, with the watermark there
-     * ({@link #resumeAfter}), so it reads only the transactions stored since; from the first transaction when
-     * nothing is closed yet, or when that watermark is at or past the next due instant already (a settings change moved
-     * the schedule or shortened the lateness: the rule then closes at the first position that passed it). For each,
-     * which closed periods may have received a late fact by then: the earliest event time stored after each closing
-     * position is kept per range between two closing positions, so a look costs one entry per closing position.
+     * Where periods close, from one pass over the transactions: at each position that brings the closing watermark
+     * ({@link SourceWatermarks}) past the next period's end plus the lateness (then, with {@code ended}, at the last
+     * position every period ended by the latest event time). The pass starts after the latest position a period was
+     * closed at, with the source watermarks recorded there ({@link RecordedWatermarks}), so it reads only
+     * the transactions stored since; from the first transaction when nothing is closed yet, when nothing was recorded
+     * there (periods closed before watermarks were recorded) or under another idle timeout, or when the closing
+     * watermark there is at or past the next due instant already (a settings change moved the schedule or shortened
+     * the lateness: the rule then closes at the first position that passed it). For each, which closed periods may
+     * have received a late fact by then: the earliest event time stored after each closing position is kept per range
+     * between two closing positions, so a look costs one entry per closing position.
      */
-    static List<Step> of(LedgerSettings settings, List<ClosedPeriod> closed, PeriodCloser.StoredFacts facts,
-            boolean ended) {
-        ClosingSteps steps = new ClosingSteps(settings, closed);
+    static ClosingSteps of(LedgerSettings settings, List<ClosedPeriod> closed, PeriodCloser.StoredFacts facts,
+            RecordedWatermarks recorded, long idleMs, boolean ended) {
+        ClosingSteps steps = new ClosingSteps(settings, closed, idleMs);
         if (!closed.isEmpty()) {
             long last = closed.stream().mapToLong(ClosedPeriod::position).max().orElseThrow();
-            long watermark = facts.latestStored(last).orElse(Long.MIN_VALUE);
-            if (watermark < steps.due) {
-                steps.resumeAfter(last, watermark);
-            }
+            recorded.at(last).filter(w -> w.idleMs() == idleMs && w.closing() < steps.due)
+                    .ifPresent(w -> steps.resumeAfter(last, w));
         }
         facts.forEachTransactionAfter(steps.after, steps);
         if (ended) {
             steps.closeEnded();
         }
-        return steps.steps;
+        return steps;
     }
 
     private final LedgerSettings settings;
@@ -70,7 +72,7 @@ final class ClosingSteps implements Consumer<StoredTransaction> {
     private final List<Step> steps = new ArrayList<>();
     private Instant closedUntil;
     private long due;
-    private long watermark = Long.MIN_VALUE;
+    private SourceWatermarks watermarks;
     private Long last;
     /**
      * The position after which the transactions are taken: {@link PeriodCloser#BEFORE_ANY} unless
@@ -78,8 +80,9 @@ final class ClosingSteps implements Consumer<StoredTransaction> {
      */
     private long after = BEFORE_ANY;
 
-    private ClosingSteps(LedgerSettings settings, List<ClosedPeriod> closed) {
+    private ClosingSteps(LedgerSettings settings, List<ClosedPeriod> closed, long idleMs) {
         this.settings = settings;
+        this.watermarks = new SourceWatermarks(idleMs);
         this.lateness = settings.lateness().toMillis();
         this.schedule = PeriodCloser.schedule(settings);
         for (ClosedPeriod c : closed) {
@@ -91,21 +94,22 @@ final class ClosingSteps implements Consumer<StoredTransaction> {
     }
 
     /**
-     * Starts after {@code position}, the latest position a period was closed at, where the watermark was
-     * {@code watermark}, below the next due instant. The pass from the first transaction finds the same steps: up
-     * to that position it closes nothing more (the watermark only grows, and it is below the next due instant
-     * there); and the late facts stored up to it were found by the step at that position, which recomputed their
-     * periods from every fact stored up to it and issued the differences, so that for every closed period its
-     * statement plus the adjustments issued for it is what the facts stored up to that position say. Only a fact
-     * stored after it, for an instant before a closed period's end, can call for an adjustment: the closing
-     * positions start with no earliest event time after them, and the first step after such a fact finds it (later
-     * steps of the same pass recompute its period again and find nothing left to issue, as the pass from the first
-     * transaction does for every late fact ever stored).
+     * Starts after {@code position}, the latest position a period was closed at, with the source watermarks there,
+     * whose closing watermark is below the next due instant. The pass from the first transaction finds the same steps:
+     * it reaches that position with the same source watermarks (they are read from the transactions alone); up to it
+     * it closes nothing more (the closing watermark never goes back, and it is below the next due instant there); and
+     * the late facts stored up to it were found by the step at that position, which recomputed their periods from
+     * every fact stored up to it and issued the differences, so that for every closed period its statement plus the
+     * adjustments issued for it is what the facts stored up to that position say. Only a fact stored after it, for an
+     * instant before a closed period's end, can call for an adjustment: the closing positions start with no earliest
+     * event time after them, and the first step after such a fact finds it (later steps of the same pass recompute its
+     * period again and find nothing left to issue, as the pass from the first transaction does for every late fact
+     * ever stored).
      */
-    private void resumeAfter(long position, long watermark) {
+    private void resumeAfter(long position, SourceWatermarks recorded) {
         this.after = position;
         this.last = position;
-        this.watermark = watermark;
+        this.watermarks = recorded.copy();
     }
 
     /** Takes the next transaction in position order. */
@@ -115,8 +119,9 @@ final class ClosingSteps implements Consumer<StoredTransaction> {
         if (before != null) {
             before.getValue()[1] = Math.min(before.getValue()[1], t.earliest());
         }
-        watermark = Math.max(watermark, t.latest());
+        watermarks.accept(t);
         last = t.position();
+        long watermark = watermarks.closing();
         if (watermark >= due) {
             // every period whose end plus the lateness the watermark has reached: those ending by the start of
             // the period that holds watermark - lateness
@@ -124,23 +129,33 @@ final class ClosingSteps implements Consumer<StoredTransaction> {
         }
     }
 
-    /** At the last position, every period ended by the watermark. */
+    /** At the last position, every period ended by the latest event time. */
     private void closeEnded() {
         if (last == null) {
             return;
         }
-        long through = schedule.periodOf(watermark).start();
+        long through = schedule.periodOf(watermarks.latest()).start();
         if (nextToClose(settings, closedUntil).end() <= through) {
             closeAt(last, through);
         }
     }
 
     private void closeAt(long position, long through) {
-        steps.add(new Step(position, through, lateSince()));
+        steps.add(new Step(position, through, lateSince(), watermarks.copy()));
         closings.merge(position, new long[]{through, Long.MAX_VALUE},
                 (x, y) -> new long[]{Math.max(x[0], y[0]), x[1]});
         closedUntil = Instant.ofEpochMilli(through);
         due = nextToClose(settings, closedUntil).end() + lateness;
+    }
+
+    /** The steps found, in position order. */
+    List<Step> steps() {
+        return steps;
+    }
+
+    /** The sources idle at the last transaction read. */
+    List<String> idle() {
+        return watermarks.idle();
     }
 
     /**

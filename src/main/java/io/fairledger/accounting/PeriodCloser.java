@@ -7,7 +7,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.OptionalLong;
 import java.util.function.Consumer;
 
 import io.fairledger.core.chargeback.Period;
@@ -24,14 +23,15 @@ import io.fairledger.tenancy.LedgerSettings;
  * property test run the same code.
  *
  * <p>
- * <b>When.</b> The watermark is the latest event time among the facts that have arrived. Facts arrive in the order of
- * the transactions that stored them (their position). A period closes at the first position that brings the watermark
- * to its end plus the allowed lateness, whether or not anyone reads it; its statement is computed from every fact
- * stored up to and including that position, under the settings in force, and stored with those settings and the
- * position: it never changes. What decides a closed statement is therefore the sequence of arrivals and of settings
- * changes, never when the books were read or when the server looked. A configuration change first closes what is due,
- * then every period that has ended (its end at or before the watermark), at the latest position, under the settings in
- * force until then ({@link #closeEnded}): the change takes effect from the start of the open period.
+ * <b>When.</b> Facts arrive in the order of the transactions that stored them (their position). The closing watermark
+ * at a position is the lowest latest event time among the cluster's sources not idle then, never going back
+ * ({@link SourceWatermarks}). A period closes at the first position that brings it to its end plus the allowed
+ * lateness, whether or not anyone reads it; its statement is computed from every fact stored up to and including that
+ * position, under the settings in force, and stored with those settings and the position: it never changes. What
+ * decides a closed statement is therefore the sequence of arrivals and of settings changes, never when the books were
+ * read or when the server looked. A configuration change first closes what is due, then every period that has ended
+ * (its end at or before the latest event time), at the latest position, under the settings in force until then
+ * ({@link #closeEnded}): the change takes effect from the start of the open period.
  *
  * <p>
  * <b>Late facts.</b> A fact for a closed period (stored after the period's position, for an instant before its end)
@@ -39,14 +39,10 @@ import io.fairledger.tenancy.LedgerSettings;
  * turns the difference into adjustment lines carried by the next period to close.
  *
  * <p>
- * <b>Cost.</b> Nothing holds the facts. The closing positions and the late facts are found from the transactions alone
- * (position, earliest and latest event time: memory per closed period), and only from those stored after the latest
- * position a period was closed at, with the watermark there (one read of the latest event time stored up to it): a
- * close costs what was stored since the last one, not every fact of the cluster ({@link ClosingSteps}). The periods
- * closing at one position are stated by one replay of the facts stored up to it, and each closed period that received
- * a late fact is recomputed by one replay per distinct stored settings; each replay starts from the newest usable
- * stored ledger state ({@link StoredFacts#newestState}), or from the registration, and streams the facts after it one
- * instant at a time ({@link StreamedReplay}).
+ * <b>Cost.</b> Nothing holds the facts: one pass over the transactions stored since the latest closing position
+ * ({@link ClosingSteps}), from the watermarks recorded there ({@link RecordedWatermarks}), then one replay per closing
+ * position and per distinct stored settings of the closed periods that received a late fact, each from the newest
+ * usable stored ledger state ({@link StoredFacts#newestState}) or the registration, streamed ({@link StreamedReplay}).
  */
 public final class PeriodCloser {
 
@@ -77,12 +73,6 @@ public final class PeriodCloser {
         void forEachTransactionAfter(long position, Consumer<StoredTransaction> sink);
 
         /**
-         * The latest event time among the facts stored at or before {@code position} (the watermark then); empty when
-         * there is none.
-         */
-        OptionalLong latestStored(long position);
-
-        /**
          * The facts stored at or before {@code position} with event time in {@code [fromMs, untilMs]}, in
          * {@link LedgerFeed#ORDER}.
          */
@@ -102,11 +92,23 @@ public final class PeriodCloser {
     private final String clusterId;
     private final ClosedStatements store;
     private final StoredFacts facts;
+    private final RecordedWatermarks recorded;
+    private final long idleMs;
+    private List<String> idle = List.of();
 
+    /** A closer whose sources are never idle, recording its watermarks in memory (tests, benchmarks). */
     public PeriodCloser(String clusterId, ClosedStatements store, StoredFacts facts) {
+        this(clusterId, store, facts, RecordedWatermarks.inMemory(), Long.MAX_VALUE);
+    }
+
+    /** @param idleMs how long a source may be silent, in arrival time, before it stops holding periods open */
+    public PeriodCloser(String clusterId, ClosedStatements store, StoredFacts facts, RecordedWatermarks recorded,
+            long idleMs) {
         this.clusterId = clusterId;
         this.store = store;
         this.facts = facts;
+        this.recorded = recorded;
+        this.idleMs = idleMs;
     }
 
     /**
@@ -117,7 +119,7 @@ public final class PeriodCloser {
      * @return the periods closed now, in order
      */
     public List<ClosedPeriod> closeDue(LedgerSettings settings) {
-        return close(settings, ClosingSteps.of(settings, store.closed(), facts, false));
+        return close(settings, false);
     }
 
     /**
@@ -127,16 +129,24 @@ public final class PeriodCloser {
      * @return the start of the open period, from which the change takes effect
      */
     public Instant closeEnded(LedgerSettings settings) {
-        close(settings, ClosingSteps.of(settings, store.closed(), facts, true));
+        close(settings, true);
         return Instant.ofEpochMilli(nextToClose(settings, closedUntil(store.closed())).start());
     }
 
-    private List<ClosedPeriod> close(LedgerSettings settings, List<ClosingSteps.Step> steps) {
+    /** The sources that were idle at the latest transaction the last close read. */
+    public List<String> idleSources() {
+        return idle;
+    }
+
+    private List<ClosedPeriod> close(LedgerSettings settings, boolean ended) {
         List<ClosedPeriod> closed = new ArrayList<>(store.closed());
+        ClosingSteps steps = ClosingSteps.of(settings, closed, facts, recorded, idleMs, ended);
         List<ClosedPeriod> out = new ArrayList<>();
-        for (ClosingSteps.Step step : steps) {
+        for (ClosingSteps.Step step : steps.steps()) {
             out.addAll(closeThrough(step, settings, closed));
+            recorded.record(step.position(), step.watermarks());
         }
+        idle = steps.idle();
         return out;
     }
 

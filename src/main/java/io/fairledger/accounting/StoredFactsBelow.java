@@ -2,7 +2,6 @@ package io.fairledger.accounting;
 
 import java.sql.SQLException;
 import java.util.Optional;
-import java.util.OptionalLong;
 import java.util.function.Consumer;
 
 import io.fairledger.facts.FactCursor;
@@ -13,8 +12,7 @@ import io.fairledger.tenancy.LedgerSettings;
 
 /**
  * The stored facts of one cluster below a horizon of the fact cursor, as the period closer reads them
- * ({@link PeriodCloser.StoredFacts}): the transactions after a position by one aggregate, the latest event time stored
- * up to a position by one read of the event-time index, the facts up to a position (the horizon just after it) by the
+ * ({@link PeriodCloser.StoredFacts}): the transactions after a position by one aggregate, the facts up to a position (the horizon just after it) by the
  * cursor, in event-time order, and the live ledgers' checkpoints as starting states. A database error is an
  * {@link IllegalStateException} naming the cluster.
  */
@@ -43,16 +41,6 @@ final class StoredFactsBelow implements PeriodCloser.StoredFacts {
     public void forEachTransactionAfter(long position, Consumer<StoredTransaction> sink) {
         try {
             cursor.forEachTransaction(clusterId, after(position), horizon, sink);
-        } catch (SQLException e) {
-            throw unreadable(e);
-        }
-    }
-
-    @Override
-    public OptionalLong latestStored(long position) {
-        try {
-            Long latest = cursor.latestStored(clusterId, after(position));
-            return latest == null ? OptionalLong.empty() : OptionalLong.of(latest);
         } catch (SQLException e) {
             throw unreadable(e);
         }

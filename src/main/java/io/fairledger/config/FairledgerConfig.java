@@ -25,6 +25,8 @@ public interface FairledgerConfig {
 
     Statements statements();
 
+    Closing closing();
+
     Retention retention();
 
     Grants grants();
@@ -193,6 +195,25 @@ public interface FairledgerConfig {
          */
         @WithDefault("33554432")
         long closedCache();
+    }
+
+    /** When periods close and who closes them (docs/accounting.md, "Per-source watermarks"). */
+    interface Closing {
+
+        /**
+         * {@code fairledger.closing.source-idle-timeout}: how long a source (a partition of the events topic) may
+         * deliver nothing, in arrival time, while others deliver, before it stops holding the cluster's periods open;
+         * 1s to 7d.
+         */
+        @WithDefault("15m")
+        Duration sourceIdleTimeout();
+
+        /**
+         * {@code fairledger.closing.writer-check}: how often a replica that is not a cluster's writer tries to become
+         * it (the writer's lock is PostgreSQL's: it goes with the writer's session).
+         */
+        @WithDefault("2s")
+        Duration writerCheck();
     }
 
     /** The month partitions of the stored facts and how long facts are kept (docs/operations.md, retention). */

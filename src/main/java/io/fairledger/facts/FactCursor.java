@@ -153,10 +153,11 @@ public class FactCursor {
     }
 
     /**
-     * Every transaction in {@code [from, to)} that stored facts of {@code clusterId}, in position order, with the span
-     * of their event times: one aggregate streamed through a cursor, no fact decoded. What the period closer finds its
-     * closing positions and late facts by ({@code accounting.PeriodCloser}); it starts after its latest closing
-     * position, so the transaction index ({@code ledger_fact_tx}) bounds the read to the facts stored since.
+     * Every transaction in {@code [from, to)} that stored facts of {@code clusterId}, in position order, with when it
+     * stored them and the span of their event times per source: one aggregate streamed through a cursor, no fact
+     * decoded. What the period closer finds its closing positions and late facts by ({@code accounting.PeriodCloser});
+     * it starts after its latest closing position, so the transaction index ({@code ledger_fact_tx}) bounds the read to
+     * the facts stored since.
      */
     public void forEachTransaction(String clusterId, String from, String to, Consumer<StoredTransaction> sink)
             throws SQLException {
@@ -164,42 +165,38 @@ public class FactCursor {
             boolean own = c.getAutoCommit();
             c.setAutoCommit(false);
             // ordered by the table's column: the text output column would sort 10 before 9
-            try (PreparedStatement ps = c.prepareStatement("SELECT tx::text AS position, min(event_time_ms), "
-                    + "max(event_time_ms) FROM ledger_fact WHERE cluster_id = ? AND tx >= ?::xid8 AND tx < ?::xid8 "
-                    + "GROUP BY ledger_fact.tx ORDER BY ledger_fact.tx")) {
+            try (PreparedStatement ps = c.prepareStatement("SELECT tx::text AS position, "
+                    + "(extract(epoch FROM max(ingested_at)) * 1000)::bigint, source_topic, source_partition, "
+                    + "min(event_time_ms), max(event_time_ms) FROM ledger_fact WHERE cluster_id = ? "
+                    + "AND tx >= ?::xid8 AND tx < ?::xid8 GROUP BY ledger_fact.tx, source_topic, source_partition "
+                    + "ORDER BY ledger_fact.tx, source_topic, source_partition")) {
                 ps.setString(1, clusterId);
                 ps.setString(2, from);
                 ps.setString(3, to);
                 ps.setFetchSize(FETCH_SIZE);
                 try (ResultSet rs = ps.executeQuery()) {
+                    long position = -1;
+                    long arrivedAt = Long.MIN_VALUE;
+                    List<StoredTransaction.Span> spans = new ArrayList<>();
                     while (rs.next()) {
-                        sink.accept(new StoredTransaction(Long.parseLong(rs.getString(1)), rs.getLong(2),
-                                rs.getLong(3)));
+                        long p = Long.parseLong(rs.getString(1));
+                        if (p != position && !spans.isEmpty()) {
+                            sink.accept(new StoredTransaction(position, arrivedAt, spans));
+                            spans.clear();
+                            arrivedAt = Long.MIN_VALUE;
+                        }
+                        position = p;
+                        arrivedAt = Math.max(arrivedAt, rs.getLong(2));
+                        spans.add(new StoredTransaction.Span(StoredTransaction.source(rs.getString(3), rs.getInt(4)),
+                                rs.getLong(5), rs.getLong(6)));
+                    }
+                    if (!spans.isEmpty()) {
+                        sink.accept(new StoredTransaction(position, arrivedAt, spans));
                     }
                 }
             }
             if (own) {
                 c.commit();
-            }
-        }
-    }
-
-    /**
-     * The latest event time among the facts of {@code clusterId} stored by transactions before {@code to}, or null when
-     * there are none: the watermark the period closer resumes from. The time index ({@code ledger_fact_time}) is read
-     * backwards from the latest fact, so only the facts stored at or after {@code to} with a later event time are
-     * passed over.
-     */
-    public Long latestStored(String clusterId, String to) throws SQLException {
-        try (Connection c = dataSource.getConnection();
-                PreparedStatement ps = c.prepareStatement(
-                        "SELECT max(event_time_ms) FROM ledger_fact WHERE cluster_id = ? AND tx < ?::xid8")) {
-            ps.setString(1, clusterId);
-            ps.setString(2, to);
-            try (ResultSet rs = ps.executeQuery()) {
-                rs.next();
-                long latest = rs.getLong(1);
-                return rs.wasNull() ? null : latest;
             }
         }
     }

@@ -12,14 +12,24 @@ import javax.sql.DataSource;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
+
+import io.fairledger.accounting.ClusterWriter;
+import io.fairledger.observability.MetricNames;
+
 /**
  * The one owner of table {@code ledger_checkpoint} (V40): the stored states of the live ledgers
  * ({@link LiveLedger#checkpoint}), by cluster, settings version and event time, each with the fact cursor's horizon it
- * was made at. Several replicas may store the same checkpoint: the first one stands. A checkpoint retention has pinned
+ * was made at. Only the cluster's writer stores them ({@link ClusterWriter}; counter {@value #STORED}: the checkpoints
+ * this replica stored); should two store the same one, the first one stands. A checkpoint retention has pinned
  * (the ledger's state where the cluster's kept facts begin, {@link #pin}) is never pruned nor deleted.
  */
 @ApplicationScoped
 public class LedgerCheckpoints {
+
+    /** Counter per cluster: the checkpoints this replica stored. */
+    public static final String STORED = "fairledger.live.checkpoints.stored";
 
     /**
      * A stored checkpoint, without its state.
@@ -36,6 +46,12 @@ public class LedgerCheckpoints {
 
     @Inject
     DataSource dataSource;
+
+    @Inject
+    ClusterWriter writer;
+
+    @Inject
+    MeterRegistry registry;
 
     /** The checkpoints of {@code clusterId} under {@code version} made at or before {@code horizon}, newest first. */
     public List<Stored> newestFirst(String clusterId, String version, String horizon) throws SQLException {
@@ -75,9 +91,15 @@ public class LedgerCheckpoints {
      * open in it, then thins the cluster's checkpoints: under {@code version} it keeps the {@code keep} newest and,
      * of each of the {@code periods} latest periods, the newest checkpoint labelled with it (for an ended period, its
      * state at the period's end when that was stored); none under another version. Pinned ones are never thinned.
+     * Nothing on a replica that is not the cluster's writer.
      */
     public void save(String clusterId, String version, Stored stored, String openPeriod, byte[] state, int keep,
             int periods) throws SQLException {
+        if (!writer.writes(clusterId)) {
+            return;
+        }
+        Counter.builder(STORED).description("checkpoints this replica stored").tag(MetricNames.CLUSTER, clusterId)
+                .register(registry).increment();
         try (Connection c = dataSource.getConnection()) {
             try (PreparedStatement ps = c.prepareStatement("INSERT INTO ledger_checkpoint (cluster_id, "
                     + "settings_version, event_time_ms, fact_horizon, facts, state, open_period) "

@@ -25,6 +25,7 @@ import io.quarkus.scheduler.Scheduled;
 import org.jboss.logging.Logger;
 
 import io.fairledger.accounting.ClosingService;
+import io.fairledger.accounting.ClusterWriter;
 import io.fairledger.accounting.EndedPeriods;
 import io.fairledger.accounting.SettingsInForce;
 import io.fairledger.config.FairledgerConfig;
@@ -61,6 +62,9 @@ public class LiveLedgers implements EndedPeriods {
 
     @Inject
     ClosingService closing;
+
+    @Inject
+    ClusterWriter writer;
 
     @Inject
     BoundedReplays replays;
@@ -259,7 +263,8 @@ public class LiveLedgers implements EndedPeriods {
         String version = tenancy.configurationVersion(clusterId);
         LiveLedger ledger = ledgers.get(clusterId);
         boolean sameConfiguration = ledger != null && version.equals(versions.get(clusterId));
-        if (sameConfiguration && earliestNew == null && views.containsKey(clusterId)) {
+        // a replica that just became the writer closes what was due meanwhile without waiting for a fact
+        if (sameConfiguration && earliestNew == null && views.containsKey(clusterId) && !writer.tookOver(clusterId)) {
             return false;
         }
         long started = System.nanoTime();

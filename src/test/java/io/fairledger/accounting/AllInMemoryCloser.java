@@ -23,10 +23,18 @@ public final class AllInMemoryCloser {
 
     private final String clusterId;
     private final PeriodCloser.ClosedStatements store;
+    private final long idleMs;
 
+    /** Sources are never idle. */
     public AllInMemoryCloser(String clusterId, PeriodCloser.ClosedStatements store) {
+        this(clusterId, store, Long.MAX_VALUE);
+    }
+
+    /** @param idleMs how long a source may deliver nothing, in arrival time, and still hold periods open */
+    AllInMemoryCloser(String clusterId, PeriodCloser.ClosedStatements store, long idleMs) {
         this.clusterId = clusterId;
         this.store = store;
+        this.idleMs = idleMs;
     }
 
     public List<ClosedPeriod> closeDue(LedgerSettings settings, List<Arrival> arrivals) {
@@ -41,9 +49,10 @@ public final class AllInMemoryCloser {
             long position = arrivals.get(i).position();
             int j = i;
             while (j < arrivals.size() && arrivals.get(j).position() == position) {
-                watermark = Math.max(watermark, arrivals.get(j).fact().at());
                 j++;
             }
+            // the closing watermark never goes back
+            watermark = Math.max(watermark, lowestActive(arrivals.subList(0, j)));
             if (watermark >= due) {
                 long through = schedule.periodOf(watermark - lateness).start();
                 out.addAll(closeThrough(through, settings, arrivals.subList(0, j), position, closed));
@@ -87,6 +96,28 @@ public final class AllInMemoryCloser {
             out.add(c);
         }
         return out;
+    }
+
+    /**
+     * After the last of {@code known}: the lowest latest event time among the sources that delivered within the idle
+     * timeout of the latest arrival (the arrival clock), counted from every arrival.
+     */
+    private long lowestActive(List<Arrival> known) {
+        Map<String, Long> latest = new HashMap<>();
+        Map<String, Long> lastArrival = new HashMap<>();
+        long clock = Long.MIN_VALUE;
+        for (Arrival a : known) {
+            clock = Math.max(clock, a.arrivedAt());
+            lastArrival.put(a.source(), clock);
+            latest.merge(a.source(), a.fact().at(), Math::max);
+        }
+        long lowest = Long.MAX_VALUE;
+        for (Map.Entry<String, Long> source : latest.entrySet()) {
+            if (clock - lastArrival.get(source.getKey()) <= idleMs) {
+                lowest = Math.min(lowest, source.getValue());
+            }
+        }
+        return lowest;
     }
 
     private static PeriodSchedule schedule(LedgerSettings settings) {

@@ -8,9 +8,10 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.NavigableSet;
 import java.util.Optional;
-import java.util.OptionalLong;
+import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.function.Consumer;
 
@@ -31,9 +32,20 @@ import io.fairledger.tenancy.LedgerSettings;
  */
 public final class InMemoryStoredFacts implements PeriodCloser.StoredFacts {
 
-    /** A fact with the position (transaction) that stored it. */
-    public record Arrival(long position, LedgerFact fact) {
+    /**
+     * A fact with the position (transaction) that stored it, the source it came from and when that transaction stored
+     * it (the same for every fact of a transaction).
+     */
+    public record Arrival(long position, LedgerFact fact, String source, long arrivedAt) {
+
+        /** From the one source {@value #SOURCE}, stored at instant 0: a source that is never idle. */
+        public Arrival(long position, LedgerFact fact) {
+            this(position, fact, SOURCE, 0);
+        }
     }
+
+    /** The source of arrivals that name none. */
+    public static final String SOURCE = "events-0";
 
     private final String clusterId;
     private final List<Arrival> arrived;
@@ -60,19 +72,17 @@ public final class InMemoryStoredFacts implements PeriodCloser.StoredFacts {
         while (i < arrived.size()) {
             transactionsRead++;
             long position = arrived.get(i).position();
-            long earliest = Long.MAX_VALUE;
-            long latest = Long.MIN_VALUE;
+            long arrivedAt = arrived.get(i).arrivedAt();
+            Map<String, long[]> spans = new TreeMap<>();
             for (; i < arrived.size() && arrived.get(i).position() == position; i++) {
-                earliest = Math.min(earliest, arrived.get(i).fact().at());
-                latest = Math.max(latest, arrived.get(i).fact().at());
+                long at = arrived.get(i).fact().at();
+                spans.merge(arrived.get(i).source(), new long[]{at, at},
+                        (x, y) -> new long[]{Math.min(x[0], y[0]), Math.max(x[1], y[1])});
             }
-            sink.accept(new StoredTransaction(position, earliest, latest));
+            List<StoredTransaction.Span> out = new ArrayList<>();
+            spans.forEach((source, span) -> out.add(new StoredTransaction.Span(source, span[0], span[1])));
+            sink.accept(new StoredTransaction(position, arrivedAt, out));
         }
-    }
-
-    @Override
-    public OptionalLong latestStored(long position) {
-        return arrived.stream().filter(a -> a.position() <= position).mapToLong(a -> a.fact().at()).max();
     }
 
     @Override

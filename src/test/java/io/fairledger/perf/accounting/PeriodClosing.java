@@ -17,7 +17,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.OptionalLong;
 import java.util.Random;
 import java.util.function.Consumer;
 import java.util.function.Supplier;
@@ -27,6 +26,7 @@ import io.fairledger.accounting.InMemoryStoredFacts.Arrival;
 import io.fairledger.accounting.LedgerFeed;
 import io.fairledger.accounting.PeriodCloser;
 import io.fairledger.accounting.PeriodCloser.ClosedPeriod;
+import io.fairledger.accounting.RecordedWatermarks;
 import io.fairledger.accounting.StoredLedgerStates;
 import io.fairledger.core.chargeback.ChargeModel;
 import io.fairledger.core.ledger.LedgerEvent;
@@ -105,16 +105,6 @@ public final class PeriodClosing {
     private record Facts(Table table, long last, Checkpointed checkpoint) implements PeriodCloser.StoredFacts {
 
         @Override
-        public OptionalLong latestStored(long position) {
-            int to = table.storedUpTo(Math.min(position, last));
-            long latest = Long.MIN_VALUE;
-            for (int i = 0; i < to; i++) {
-                latest = Math.max(latest, table.at()[i]);
-            }
-            return to == 0 ? OptionalLong.empty() : OptionalLong.of(latest);
-        }
-
-        @Override
         public void forEachTransactionAfter(long after, Consumer<StoredTransaction> sink) {
             for (long p = Math.max(1, after + 1); p <= last; p++) {
                 int from = (int) ((p - 1) * BATCH);
@@ -125,7 +115,8 @@ public final class PeriodClosing {
                     earliest = Math.min(earliest, table.at()[i]);
                     latest = Math.max(latest, table.at()[i]);
                 }
-                sink.accept(new StoredTransaction(p, earliest, latest));
+                sink.accept(
+                        new StoredTransaction(p, 0, List.of(new StoredTransaction.Span("events-0", earliest, latest))));
             }
         }
 
@@ -180,7 +171,10 @@ public final class PeriodClosing {
                 closesDay19, table.storedUpTo(closesDay19));
 
         Store before18 = new Store();
-        new PeriodCloser(CLUSTER, before18, new Facts(table, closesDay18, null)).closeDue(settings);
+        // the watermarks recorded where day 18 closed: the close of day 19 resumes from them
+        RecordedWatermarks recorded = RecordedWatermarks.inMemory();
+        new PeriodCloser(CLUSTER, before18, new Facts(table, closesDay18, null), recorded, Long.MAX_VALUE)
+                .closeDue(settings);
         System.out.printf("%d periods closed before; timing the close of day 19, %d rounds each%n",
                 before18.closed().size(), ROUNDS);
         Checkpointed checkpoint = checkpoint(table, settings, closesDay19);
@@ -197,9 +191,9 @@ public final class PeriodClosing {
             return new AllInMemoryCloser(CLUSTER, store).closeDue(settings, arrivals);
         });
         ways.put("streamed from the registration", () -> new PeriodCloser(CLUSTER, before18.copy(),
-                new Facts(table, closesDay19, null)).closeDue(settings));
+                new Facts(table, closesDay19, null), recorded, Long.MAX_VALUE).closeDue(settings));
         ways.put("streamed from a checkpoint", () -> new PeriodCloser(CLUSTER, before18.copy(),
-                new Facts(table, closesDay19, checkpoint)).closeDue(settings));
+                new Facts(table, closesDay19, checkpoint), recorded, Long.MAX_VALUE).closeDue(settings));
         List<List<ClosedPeriod>> results = new ArrayList<>();
         for (Map.Entry<String, Supplier<List<ClosedPeriod>>> way : ways.entrySet()) {
             long[] nanos = new long[ROUNDS];
