@@ -16,6 +16,7 @@ import javax.sql.DataSource;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
+import io.fairledger.core.chain.ChainLink;
 import io.fairledger.core.model.TenantPath;
 
 /**
@@ -24,6 +25,9 @@ import io.fairledger.core.model.TenantPath;
  * subtree's lines from their own rows ({@code closed_statement_line}).
  */
 final class ClosedStatementReads {
+
+    /** The chain columns of {@code closed_statement}, in the order of {@link ChainLink}'s components. */
+    static final String CHAIN = "chain_sequence, chain_previous, chain_hash, chain_signature, chain_key_id";
 
     private final DataSource dataSource;
     private final ObjectMapper json;
@@ -106,8 +110,8 @@ final class ClosedStatementReads {
                     }
                 }
             }
-            try (PreparedStatement ps = c.prepareStatement("SELECT period_id, head::text FROM closed_statement "
-                    + "WHERE cluster_id = ? AND period_end_ms <= ? ORDER BY period_end_ms")) {
+            try (PreparedStatement ps = c.prepareStatement("SELECT period_id, head::text, " + CHAIN
+                    + " FROM closed_statement WHERE cluster_id = ? AND period_end_ms <= ? ORDER BY period_end_ms")) {
                 ps.setString(1, clusterId);
                 ps.setLong(2, endMs);
                 try (ResultSet rs = ps.executeQuery()) {
@@ -115,7 +119,7 @@ final class ClosedStatementReads {
                         StatementView head = json.readValue(rs.getString(2), StatementView.class);
                         heads.add(new StatementView(head.cluster(), head.period(), head.start(), head.end(),
                                 StatementView.CLOSED, head.model(), head.currency(), head.totalCharge(),
-                                lines.getOrDefault(rs.getString(1), List.of())));
+                                lines.getOrDefault(rs.getString(1), List.of()), chain(rs, 3)));
                     }
                 }
             }
@@ -126,25 +130,69 @@ final class ClosedStatementReads {
     }
 
     /**
+     * Every closed period of the cluster in period order as stored, for the check of its chain: the statement's JSON
+     * text (column {@code statement}), its chain link (null before the chain existed), the API's text (null until
+     * first read) and whether its line rows ({@code closed_statement_line}, which tenants read) are the statement's
+     * lines.
+     */
+    List<Stored> stored() {
+        List<Stored> out = new ArrayList<>();
+        try (Connection c = dataSource.getConnection();
+                PreparedStatement ps = c.prepareStatement("SELECT s.period_id, s.statement::text, s.api_json, "
+                        + "s.statement -> 'lines' = (SELECT coalesce(jsonb_agg(l.line ORDER BY l.line_no), '[]') "
+                        + "FROM closed_statement_line l WHERE l.cluster_id = s.cluster_id AND l.period_id = s.period_id), "
+                        + CHAIN + " FROM closed_statement s WHERE s.cluster_id = ? ORDER BY s.period_end_ms")) {
+            ps.setString(1, clusterId);
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    out.add(new Stored(rs.getString(1), rs.getString(2), chain(rs, 5), rs.getString(3),
+                            rs.getBoolean(4)));
+                }
+            }
+        } catch (SQLException e) {
+            throw new IllegalStateException("cannot read the closed periods of " + clusterId, e);
+        }
+        return out;
+    }
+
+    /** A closed period as stored: its statement's text, chain link, API text and whether its line rows match. */
+    record Stored(String period, String statement, ChainLink chain, String apiJson, boolean linesMatch) {
+    }
+
+    /**
+     * The chain link in the columns {@link #CHAIN} from column {@code first} on; null for a period closed before the
+     * chain existed.
+     */
+    static ChainLink chain(ResultSet rs, int first) throws SQLException {
+        long sequence = rs.getLong(first);
+        return rs.wasNull()
+                ? null
+                : new ChainLink(sequence, rs.getString(first + 1), rs.getString(first + 2),
+                        rs.getString(first + 3), rs.getString(first + 4));
+    }
+
+    /**
      * Sets the API's JSON text of stored period {@code period} where it is not set: the stored statement read back as
      * every read parsed it before that text was kept, in state {@code closed}, written by the API's mapper, so that
      * the text sent is the same, byte for byte, as the statement parsed and written again.
      */
     static void fillApiJson(Connection c, ObjectMapper json, String clusterId, String period) throws SQLException {
         String stored;
-        try (PreparedStatement ps = c.prepareStatement("SELECT statement::text FROM closed_statement "
+        ChainLink link;
+        try (PreparedStatement ps = c.prepareStatement("SELECT statement::text, " + CHAIN + " FROM closed_statement "
                 + "WHERE cluster_id = ? AND period_id = ?")) {
             ps.setString(1, clusterId);
             ps.setString(2, period);
             try (ResultSet rs = ps.executeQuery()) {
                 rs.next();
                 stored = rs.getString(1);
+                link = chain(rs, 2);
             }
         }
         String text;
         try {
             text = json.writeValueAsString(
-                    json.readValue(stored, StatementView.class).in(StatementView.CLOSED));
+                    json.readValue(stored, StatementView.class).in(StatementView.CLOSED).withChain(link));
         } catch (JsonProcessingException e) {
             throw new IllegalStateException("a stored statement of " + clusterId + " is unreadable", e);
         }

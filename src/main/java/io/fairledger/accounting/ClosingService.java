@@ -52,6 +52,9 @@ public class ClosingService implements ClosablePeriods {
     DataSource dataSource;
 
     @Inject
+    LedgerKeys keys;
+
+    @Inject
     ObjectMapper json;
 
     /** Per cluster: the configuration version and the watermark at which its next period is due to close. */
@@ -75,7 +78,7 @@ public class ClosingService implements ClosablePeriods {
             return;
         }
         LedgerSettings settings = inForce.settings(clusterId);
-        ClosedStatementTable table = new ClosedStatementTable(dataSource, json, clusterId, settings);
+        ClosedStatementTable table = new ClosedStatementTable(dataSource, json, clusterId, settings, keys);
         List<PeriodCloser.ClosedPeriod> closed = closer(clusterId, table, horizon).closeDue(settings);
         closed.forEach(c -> LOG.debugf("cluster %s: period %s closed", clusterId, c.statement().period()));
         Period open = PeriodCloser.nextToClose(settings, table.closed());
@@ -101,7 +104,8 @@ public class ClosingService implements ClosablePeriods {
         LedgerSettings settings = inForce.settings(clusterId);
         due.remove(clusterId);
         try {
-            return closer(clusterId, new ClosedStatementTable(dataSource, json, clusterId, settings), facts.horizon())
+            return closer(clusterId, new ClosedStatementTable(dataSource, json, clusterId, settings, keys),
+                    facts.horizon())
                     .closeEnded(settings);
         } catch (SQLException e) {
             throw new IllegalStateException("cannot read the fact horizon for " + clusterId, e);
