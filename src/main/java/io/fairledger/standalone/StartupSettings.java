@@ -23,8 +23,21 @@ public record StartupSettings(String jdbcUrl, String kafkaBootstrapServers, Stri
     public static final String HTTP_HOST = "quarkus.http.host";
     /** Set by standalone mode: loopback callers are trusted as admin when no OIDC server is configured. */
     public static final String TRUST_LOOPBACK = "fairledger.security.trust-loopback-as-admin";
+    /** The ledger key's file; standalone mode makes one in its data directory when it is not set. */
+    public static final String LEDGER_KEY_FILE = "fairledger.ledger-key.file";
 
     public static StartupSettings read() {
+        SmallRyeConfig config = config();
+        return new StartupSettings(lookup(config, JDBC_URL), lookup(config, KAFKA_BOOTSTRAP),
+                lookup(config, OIDC_URL), lookup(config, HTTP_HOST));
+    }
+
+    /** Whether {@value #LEDGER_KEY_FILE} is set in the sources Quarkus reads. */
+    static boolean ledgerKeyConfigured() {
+        return lookup(config(), LEDGER_KEY_FILE) != null;
+    }
+
+    private static SmallRyeConfig config() {
         SmallRyeConfigBuilder builder = new SmallRyeConfigBuilder().addDefaultInterceptors().addDefaultSources();
         Path configFile = Path.of("config", "application.properties");
         if (Files.isRegularFile(configFile)) {
@@ -35,9 +48,7 @@ public record StartupSettings(String jdbcUrl, String kafkaBootstrapServers, Stri
                 throw new UncheckedIOException("cannot read " + configFile.toAbsolutePath(), e);
             }
         }
-        SmallRyeConfig config = builder.build();
-        return new StartupSettings(lookup(config, JDBC_URL), lookup(config, KAFKA_BOOTSTRAP),
-                lookup(config, OIDC_URL), lookup(config, HTTP_HOST));
+        return builder.build();
     }
 
     private static String lookup(SmallRyeConfig config, String key) {
