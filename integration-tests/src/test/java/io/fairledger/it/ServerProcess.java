@@ -4,8 +4,11 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.security.GeneralSecurityException;
+import java.security.KeyPairGenerator;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Base64;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -62,6 +65,23 @@ final class ServerProcess implements AutoCloseable {
         return launch(standalone ? standaloneJar() : jar(), env, args);
     }
 
+    /** The ledger key of every server the tests start: an Ed25519 key in PKCS#8 PEM, made once per run. */
+    private static final Path LEDGER_KEY = ledgerKey();
+
+    private static Path ledgerKey() {
+        try {
+            Path file = Files.createTempFile("fairledger-it-ledger-key", ".pem");
+            byte[] der = KeyPairGenerator.getInstance("Ed25519").generateKeyPair().getPrivate().getEncoded();
+            Files.writeString(file, "-----BEGIN PRIVATE KEY-----\n" + Base64.getEncoder().encodeToString(der)
+                    + "\n-----END PRIVATE KEY-----\n");
+            return file;
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        } catch (GeneralSecurityException e) {
+            throw new IllegalStateException("the JDK has no Ed25519", e);
+        }
+    }
+
     /** Starts {@code java -jar <jar> <args>} as {@link #launch(Map, String...)} does. */
     static ServerProcess launch(Path jar, Map<String, String> env, String... args) {
         try {
@@ -76,6 +96,8 @@ final class ServerProcess implements AutoCloseable {
                     .redirectOutput(log.toFile());
             builder.environment().put("QUARKUS_HTTP_PORT", Integer.toString(port));
             builder.environment().put("QUARKUS_MANAGEMENT_PORT", Integer.toString(managementPort));
+            // every server of a run signs closed statements with one key, as replicas must (docs/billing.md)
+            builder.environment().put("FAIRLEDGER_LEDGER_KEY_FILE", LEDGER_KEY.toString());
             builder.environment().putAll(env);
             System.out.println("[fairledger-it] server starting on port " + port + " (management " + managementPort
                     + "), log " + log);
