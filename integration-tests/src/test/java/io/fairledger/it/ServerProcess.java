@@ -13,6 +13,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+
 import io.fairledger.testsupport.Processes;
 
 /**
@@ -63,6 +66,15 @@ final class ServerProcess implements AutoCloseable {
         boolean standalone = args.length > 0 && args[0].equals("serve")
                 && !(env.containsKey("QUARKUS_DATASOURCE_JDBC_URL") && env.containsKey("KAFKA_BOOTSTRAP_SERVERS"));
         return launch(standalone ? standaloneJar() : jar(), env, args);
+    }
+
+    /**
+     * {@code statements} (a statements answer) without each closed statement's {@code chain}, which only the server
+     * adds (it signs what it closes, docs/billing.md): the rest compares with {@code fairledger account}'s.
+     */
+    static JsonNode withoutChain(JsonNode statements) {
+        statements.forEach(statement -> ((ObjectNode) statement).remove("chain"));
+        return statements;
     }
 
     /** The ledger key of every server the tests start: an Ed25519 key in PKCS#8 PEM, made once per run. */
