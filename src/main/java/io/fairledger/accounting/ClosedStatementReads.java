@@ -10,6 +10,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.Predicate;
 
 import javax.sql.DataSource;
 
@@ -130,29 +131,37 @@ final class ClosedStatementReads {
     }
 
     /**
-     * Every closed period of the cluster in period order as stored, for the check of its chain: the statement's JSON
-     * text (column {@code statement}), its chain link (null before the chain existed), the API's text (null until
-     * first read) and whether its line rows ({@code closed_statement_line}, which tenants read) are the statement's
-     * lines.
+     * Each closed period of the cluster in period order as stored, for the check of its chain, streamed (a cursor, a
+     * few rows at a time): the statement's JSON text (column {@code statement}), its chain link (null before the chain
+     * existed), the API's text (null until first read) and whether its line rows ({@code closed_statement_line},
+     * which tenants read) are the statement's lines. Stops when {@code sink} returns false.
      */
-    List<Stored> stored() {
-        List<Stored> out = new ArrayList<>();
-        try (Connection c = dataSource.getConnection();
-                PreparedStatement ps = c.prepareStatement("SELECT s.period_id, s.statement::text, s.api_json, "
-                        + "s.statement -> 'lines' = (SELECT coalesce(jsonb_agg(l.line ORDER BY l.line_no), '[]') "
-                        + "FROM closed_statement_line l WHERE l.cluster_id = s.cluster_id AND l.period_id = s.period_id), "
-                        + CHAIN + " FROM closed_statement s WHERE s.cluster_id = ? ORDER BY s.period_end_ms")) {
-            ps.setString(1, clusterId);
-            try (ResultSet rs = ps.executeQuery()) {
-                while (rs.next()) {
-                    out.add(new Stored(rs.getString(1), rs.getString(2), chain(rs, 5), rs.getString(3),
-                            rs.getBoolean(4)));
+    void forEachStored(Predicate<Stored> sink) {
+        try (Connection c = dataSource.getConnection()) {
+            boolean own = c.getAutoCommit();
+            c.setAutoCommit(false);
+            try (PreparedStatement ps = c.prepareStatement("SELECT s.period_id, s.statement::text, s.api_json, "
+                    + "s.statement -> 'lines' = (SELECT coalesce(jsonb_agg(l.line ORDER BY l.line_no), '[]') "
+                    + "FROM closed_statement_line l WHERE l.cluster_id = s.cluster_id AND l.period_id = s.period_id), "
+                    + CHAIN + " FROM closed_statement s WHERE s.cluster_id = ? ORDER BY s.period_end_ms")) {
+                ps.setString(1, clusterId);
+                // a statement of 1,000 tenants is about 400 KB, twice (statement and API text)
+                ps.setFetchSize(8);
+                try (ResultSet rs = ps.executeQuery()) {
+                    while (rs.next()) {
+                        if (!sink.test(new Stored(rs.getString(1), rs.getString(2), chain(rs, 5), rs.getString(3),
+                                rs.getBoolean(4)))) {
+                            break;
+                        }
+                    }
                 }
+            }
+            if (own) {
+                c.commit();
             }
         } catch (SQLException e) {
             throw new IllegalStateException("cannot read the closed periods of " + clusterId, e);
         }
-        return out;
     }
 
     /** A closed period as stored: its statement's text, chain link, API text and whether its line rows match. */

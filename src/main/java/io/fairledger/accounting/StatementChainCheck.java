@@ -1,7 +1,6 @@
 package io.fairledger.accounting;
 
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -83,31 +82,30 @@ public class StatementChainCheck {
         return out;
     }
 
-    /** The first closed period of {@code clusterId} that does not hold, if any. */
+    /**
+     * The first closed period of {@code clusterId} that does not hold, if any: its statement as stored with its chain
+     * columns, its text as the API sends it, or its line rows. The periods are read one at a time.
+     */
     public Optional<Break> check(String clusterId) {
-        List<ClosedStatementReads.Stored> rows = new ClosedStatementReads(dataSource, json, clusterId).stored();
-        List<Object> stored = new ArrayList<>();
-        List<Object> served = new ArrayList<>();
+        ChainVerifier stored = new ChainVerifier(keys.publicKeys());
+        ChainVerifier served = new ChainVerifier(keys.publicKeys());
         List<Break> found = new ArrayList<>();
-        Map<String, Integer> order = new HashMap<>();
-        for (ClosedStatementReads.Stored row : rows) {
-            order.put(row.period(), order.size());
+        new ClosedStatementReads(dataSource, json, clusterId).forEachStored(row -> {
             Map<String, Object> statement = object(row.statement());
             if (row.chain() != null) {
                 statement.put(StatementChain.MEMBER, JsonText.parse(text(row.chain())));
             }
-            stored.add(statement);
-            served.add(row.apiJson() == null ? statement : object(row.apiJson()));
-            if (!row.linesMatch() && found.isEmpty()) {
+            if (!row.linesMatch()) {
                 found.add(new Break(row.period(), Reason.HASH, "its line rows (closed_statement_line, what tenants "
                         + "read) are not the lines of its statement"));
             }
-        }
-        ChainVerifier.verify(stored, keys.publicKeys()).broken().ifPresent(found::add);
-        ChainVerifier.verify(served, keys.publicKeys()).broken()
-                .map(b -> new Break(b.period(), b.reason(), "as the API sends it: " + b.detail()))
-                .ifPresent(found::add);
-        return found.stream().min((a, b) -> order.get(a.period()) - order.get(b.period()));
+            stored.next(statement).ifPresent(found::add);
+            served.next(row.apiJson() == null ? statement : object(row.apiJson()))
+                    .map(b -> new Break(b.period(), b.reason(), "as the API sends it: " + b.detail()))
+                    .ifPresent(found::add);
+            return found.isEmpty();
+        });
+        return found.stream().findFirst();
     }
 
     private AtomicInteger gauge(String clusterId) {

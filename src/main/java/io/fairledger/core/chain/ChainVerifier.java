@@ -47,7 +47,16 @@ public final class ChainVerifier {
     public record Result(int chained, int unchained, Optional<Break> broken) {
     }
 
-    private ChainVerifier() {
+    private final Map<String, PublicKey> keys;
+    private ChainLink last;
+    private int chained;
+    private int unchained;
+    private int seen;
+    private Break broken;
+
+    /** A check that takes a cluster's statements one at a time ({@link #next}), in period order. */
+    public ChainVerifier(Map<String, PublicKey> keys) {
+        this.keys = keys;
     }
 
     /**
@@ -57,36 +66,55 @@ public final class ChainVerifier {
      * @throws IllegalArgumentException when an element is not a statement (no {@code period} or {@code state})
      */
     public static Result verify(List<?> statements, Map<String, PublicKey> keys) {
-        ChainLink last = null;
-        int chained = 0;
-        int unchained = 0;
-        for (Object element : statements) {
-            if (!(element instanceof Map<?, ?> m) || !(m.get("period") instanceof String period)
-                    || !(m.get("state") instanceof String state)) {
-                throw new IllegalArgumentException("element " + (chained + unchained) + " is not a statement");
+        ChainVerifier verifier = new ChainVerifier(keys);
+        for (Object statement : statements) {
+            if (verifier.next(statement).isPresent()) {
+                break;
             }
-            if (!state.equals("closed")) {
-                continue;
-            }
-            @SuppressWarnings("unchecked")
-            Map<String, Object> statement = (Map<String, Object>) m;
-            Object member = statement.get(StatementChain.MEMBER);
-            if (member == null) {
-                if (last != null) {
-                    return broken(chained, unchained, period, Reason.LINK, "closed, without a chain, after period "
-                            + "of sequence " + last.sequence());
-                }
+        }
+        return verifier.result();
+    }
+
+    /**
+     * Takes the next statement; returns the first break found so far, after which later statements are not checked.
+     *
+     * @throws IllegalArgumentException when {@code element} is not a statement (no {@code period} or {@code state})
+     */
+    public Optional<Break> next(Object element) {
+        if (broken != null) {
+            return Optional.of(broken);
+        }
+        if (!(element instanceof Map<?, ?> m) || !(m.get("period") instanceof String period)
+                || !(m.get("state") instanceof String state)) {
+            throw new IllegalArgumentException("element " + seen + " is not a statement");
+        }
+        seen++;
+        if (!state.equals("closed")) {
+            return Optional.empty();
+        }
+        @SuppressWarnings("unchecked")
+        Map<String, Object> statement = (Map<String, Object>) m;
+        Object member = statement.get(StatementChain.MEMBER);
+        if (member == null) {
+            if (last != null) {
+                broken = new Break(period, Reason.LINK, "closed, without a chain, after the period of sequence "
+                        + last.sequence());
+            } else {
                 unchained++;
-                continue;
             }
-            Optional<Break> wrong = check(period, statement, member, last, keys);
-            if (wrong.isPresent()) {
-                return new Result(chained, unchained, wrong);
-            }
+            return Optional.ofNullable(broken);
+        }
+        broken = check(period, statement, member, last, keys).orElse(null);
+        if (broken == null) {
             last = link(member);
             chained++;
         }
-        return new Result(chained, unchained, Optional.empty());
+        return Optional.ofNullable(broken);
+    }
+
+    /** What the statements taken so far showed. */
+    public Result result() {
+        return new Result(chained, unchained, Optional.ofNullable(broken));
     }
 
     private static Optional<Break> check(String period, Map<String, Object> statement, Object member, ChainLink last,
@@ -122,10 +150,6 @@ public final class ChainVerifier {
                     + "'s signature of its hash"));
         }
         return Optional.empty();
-    }
-
-    private static Result broken(int chained, int unchained, String period, Reason reason, String detail) {
-        return new Result(chained, unchained, Optional.of(new Break(period, reason, detail)));
     }
 
     /** The {@link ChainLink} of a {@code chain} member. */
