@@ -12,6 +12,7 @@ import io.fairledger.cli.ScenarioCommand;
 import io.fairledger.cli.ServeCommand;
 import io.fairledger.cli.SharesCommand;
 import io.fairledger.cli.SimulateCommand;
+import io.fairledger.cli.VerifyCommand;
 
 /**
  * The one entry point of the one artifact. {@code serve} boots the Quarkus server; every other subcommand is an
@@ -21,7 +22,7 @@ import io.fairledger.cli.SimulateCommand;
 @QuarkusMain
 @Command(name = "fairledger", mixinStandardHelpOptions = true, versionProvider = Main.Version.class, description = "Long-term fairness and chargeback accounting for shared compute clusters.", subcommands = {
         ServeCommand.class, ScenarioCommand.class, AccountCommand.class, ReplayCommand.class, DlqCommand.class,
-        SimulateCommand.class, ReportCommand.class, SharesCommand.class})
+        SimulateCommand.class, ReportCommand.class, SharesCommand.class, VerifyCommand.class})
 public final class Main {
 
     public static void main(String... args) {

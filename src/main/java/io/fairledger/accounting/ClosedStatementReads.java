@@ -10,12 +10,14 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.Predicate;
 
 import javax.sql.DataSource;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
+import io.fairledger.core.chain.ChainLink;
 import io.fairledger.core.model.TenantPath;
 
 /**
@@ -24,6 +26,9 @@ import io.fairledger.core.model.TenantPath;
  * subtree's lines from their own rows ({@code closed_statement_line}).
  */
 final class ClosedStatementReads {
+
+    /** The chain columns of {@code closed_statement}, in the order of {@link ChainLink}'s components. */
+    static final String CHAIN = "chain_sequence, chain_previous, chain_hash, chain_signature, chain_key_id";
 
     private final DataSource dataSource;
     private final ObjectMapper json;
@@ -91,9 +96,11 @@ final class ClosedStatementReads {
         Map<String, List<StatementView.Line>> lines = new HashMap<>();
         List<StatementView> heads = new ArrayList<>();
         List<String> periods = new ArrayList<>();
+        List<ChainLink> chains = new ArrayList<>();
         String id = tenant.toString();
         try (Connection c = dataSource.getConnection()) {
-            try (PreparedStatement ps = c.prepareStatement("SELECT period_id, head::text FROM closed_statement "
+            try (PreparedStatement ps = c.prepareStatement("SELECT period_id, head::text, " + CHAIN
+                    + " FROM closed_statement "
                     + "WHERE cluster_id = ? AND period_end_ms > ? AND period_end_ms <= ? ORDER BY period_end_ms "
                     + "LIMIT ?")) {
                 ps.setString(1, clusterId);
@@ -104,6 +111,7 @@ final class ClosedStatementReads {
                     while (rs.next()) {
                         periods.add(rs.getString(1));
                         heads.add(json.readValue(rs.getString(2), StatementView.class));
+                        chains.add(chain(rs, 3));
                     }
                 }
             }
@@ -136,9 +144,60 @@ final class ClosedStatementReads {
         for (int i = 0; i < heads.size(); i++) {
             StatementView head = heads.get(i);
             out.add(new StatementView(head.cluster(), head.period(), head.start(), head.end(), StatementView.CLOSED,
-                    head.model(), head.currency(), head.totalCharge(), lines.getOrDefault(periods.get(i), List.of())));
+                    head.model(), head.currency(), head.totalCharge(), lines.getOrDefault(periods.get(i), List.of()),
+                    chains.get(i)));
         }
         return out;
+    }
+
+    /**
+     * Each closed period of the cluster in period order as stored, for the check of its chain, streamed (a cursor, a
+     * few rows at a time): the statement's JSON text (column {@code statement}), its chain link (null before the chain
+     * existed), the API's text (null until first read) and whether its line rows ({@code closed_statement_line},
+     * which tenants read) are the statement's lines. Stops when {@code sink} returns false.
+     */
+    void forEachStored(Predicate<Stored> sink) {
+        try (Connection c = dataSource.getConnection()) {
+            boolean own = c.getAutoCommit();
+            c.setAutoCommit(false);
+            try (PreparedStatement ps = c.prepareStatement("SELECT s.period_id, s.statement::text, s.api_json, "
+                    + "s.statement -> 'lines' = (SELECT coalesce(jsonb_agg(l.line ORDER BY l.line_no), '[]') "
+                    + "FROM closed_statement_line l WHERE l.cluster_id = s.cluster_id AND l.period_id = s.period_id), "
+                    + CHAIN + " FROM closed_statement s WHERE s.cluster_id = ? ORDER BY s.period_end_ms")) {
+                ps.setString(1, clusterId);
+                // a statement of 1,000 tenants is about 400 KB, twice (statement and API text)
+                ps.setFetchSize(8);
+                try (ResultSet rs = ps.executeQuery()) {
+                    while (rs.next()) {
+                        if (!sink.test(new Stored(rs.getString(1), rs.getString(2), chain(rs, 5), rs.getString(3),
+                                rs.getBoolean(4)))) {
+                            break;
+                        }
+                    }
+                }
+            }
+            if (own) {
+                c.commit();
+            }
+        } catch (SQLException e) {
+            throw new IllegalStateException("cannot read the closed periods of " + clusterId, e);
+        }
+    }
+
+    /** A closed period as stored: its statement's text, chain link, API text and whether its line rows match. */
+    record Stored(String period, String statement, ChainLink chain, String apiJson, boolean linesMatch) {
+    }
+
+    /**
+     * The chain link in the columns {@link #CHAIN} from column {@code first} on; null for a period closed before the
+     * chain existed.
+     */
+    static ChainLink chain(ResultSet rs, int first) throws SQLException {
+        long sequence = rs.getLong(first);
+        return rs.wasNull()
+                ? null
+                : new ChainLink(sequence, rs.getString(first + 1), rs.getString(first + 2),
+                        rs.getString(first + 3), rs.getString(first + 4));
     }
 
     /**
@@ -148,19 +207,21 @@ final class ClosedStatementReads {
      */
     static void fillApiJson(Connection c, ObjectMapper json, String clusterId, String period) throws SQLException {
         String stored;
-        try (PreparedStatement ps = c.prepareStatement("SELECT statement::text FROM closed_statement "
+        ChainLink link;
+        try (PreparedStatement ps = c.prepareStatement("SELECT statement::text, " + CHAIN + " FROM closed_statement "
                 + "WHERE cluster_id = ? AND period_id = ?")) {
             ps.setString(1, clusterId);
             ps.setString(2, period);
             try (ResultSet rs = ps.executeQuery()) {
                 rs.next();
                 stored = rs.getString(1);
+                link = chain(rs, 2);
             }
         }
         String text;
         try {
             text = json.writeValueAsString(
-                    json.readValue(stored, StatementView.class).in(StatementView.CLOSED));
+                    json.readValue(stored, StatementView.class).in(StatementView.CLOSED).withChain(link));
         } catch (JsonProcessingException e) {
             throw new IllegalStateException("a stored statement of " + clusterId + " is unreadable", e);
         }

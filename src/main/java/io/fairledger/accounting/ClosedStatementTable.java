@@ -16,6 +16,9 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
 import io.fairledger.accounting.PeriodCloser.ClosedPeriod;
+import io.fairledger.core.chain.ChainLink;
+import io.fairledger.core.chain.JsonText;
+import io.fairledger.core.chain.StatementChain;
 import io.fairledger.tenancy.LedgerSettings;
 
 /**
@@ -32,13 +35,19 @@ final class ClosedStatementTable implements PeriodCloser.ClosedStatements {
     private final ObjectMapper json;
     private final String clusterId;
     private final LedgerSettings inForce;
+    private final LedgerKeys keys;
 
-    /** The table of {@code clusterId}; rows closed before settings were stored read as kept under {@code inForce}. */
-    ClosedStatementTable(DataSource dataSource, ObjectMapper json, String clusterId, LedgerSettings inForce) {
+    /**
+     * The table of {@code clusterId}; rows closed before settings were stored read as kept under {@code inForce}; the
+     * periods stored are chained and signed with {@code keys}.
+     */
+    ClosedStatementTable(DataSource dataSource, ObjectMapper json, String clusterId, LedgerSettings inForce,
+            LedgerKeys keys) {
         this.dataSource = dataSource;
         this.json = json;
         this.clusterId = clusterId;
         this.inForce = inForce;
+        this.keys = keys;
     }
 
     @Override
@@ -50,9 +59,9 @@ final class ClosedStatementTable implements PeriodCloser.ClosedStatements {
     List<ClosedPeriod> closedBy(long endMs) {
         List<ClosedPeriod> out = new ArrayList<>();
         try (Connection c = dataSource.getConnection();
-                PreparedStatement ps = c.prepareStatement("SELECT statement::text, settings::text, fact_position "
-                        + "FROM closed_statement WHERE cluster_id = ? AND period_end_ms <= ? "
-                        + "ORDER BY period_end_ms")) {
+                PreparedStatement ps = c.prepareStatement("SELECT statement::text, settings::text, fact_position, "
+                        + ClosedStatementReads.CHAIN + " FROM closed_statement WHERE cluster_id = ? "
+                        + "AND period_end_ms <= ? ORDER BY period_end_ms")) {
             ps.setString(1, clusterId);
             ps.setLong(2, endMs);
             try (ResultSet rs = ps.executeQuery()) {
@@ -97,36 +106,49 @@ final class ClosedStatementTable implements PeriodCloser.ClosedStatements {
     record Closing(String period, Instant end, LedgerSettings settings, long position) {
     }
 
+    /**
+     * Stores {@code period} chained after the cluster's latest chained period (the first after the genesis value) and
+     * signed ({@link LedgerKeys#link}): its hash covers the statement's JSON exactly as stored in column
+     * {@code statement}. A replica that closed the same period first wins, with the same link.
+     */
     @Override
     public ClosedPeriod store(ClosedPeriod period) {
         String id = period.statement().period();
         try (Connection c = dataSource.getConnection()) {
+            String statement = json.writeValueAsString(period.statement());
+            ChainLink link = link(c, statement);
             // one statement, so the lines are stored with the statement or not at all, whether or not the caller runs
             // a transaction (a configuration change does)
             try (PreparedStatement ps = c.prepareStatement("WITH s AS (INSERT INTO closed_statement (cluster_id, "
-                    + "period_id, period_end_ms, statement, settings, fact_position) VALUES (?, ?, ?, ?::jsonb, "
-                    + "?::jsonb, ?) ON CONFLICT DO NOTHING RETURNING cluster_id, period_id, period_end_ms, statement), "
-                    + "l AS (INSERT INTO closed_statement_line (cluster_id, period_id, period_end_ms, tenant, line_no, "
+                    + "period_id, period_end_ms, statement, settings, fact_position, " + ClosedStatementReads.CHAIN
+                    + ") VALUES (?, ?, ?, ?::jsonb, ?::jsonb, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING "
+                    + "RETURNING cluster_id, period_id, period_end_ms, statement), l AS (INSERT INTO closed_statement_line (cluster_id, period_id, period_end_ms, tenant, line_no, "
                     + "line) SELECT s.cluster_id, s.period_id, s.period_end_ms, l.line ->> 'tenant', l.n, l.line "
                     + "FROM s, jsonb_array_elements(s.statement -> 'lines') WITH ORDINALITY AS l (line, n)) "
                     + "SELECT count(*) FROM s")) {
                 ps.setString(1, clusterId);
                 ps.setString(2, id);
                 ps.setLong(3, period.statement().end().toEpochMilli());
-                ps.setString(4, json.writeValueAsString(period.statement()));
+                ps.setString(4, statement);
                 ps.setString(5, json.writeValueAsString(period.settings()));
                 ps.setLong(6, period.position());
+                ps.setLong(7, link.sequence());
+                ps.setString(8, link.previous());
+                ps.setString(9, link.hash());
+                ps.setString(10, link.signature());
+                ps.setString(11, link.keyId());
                 try (ResultSet rs = ps.executeQuery()) {
                     rs.next();
                     if (rs.getLong(1) == 1) {
                         // its API text; should this fail, the first read fills it
                         ClosedStatementReads.fillApiJson(c, json, clusterId, id);
-                        return period;
+                        return new ClosedPeriod(period.statement().withChain(link), period.settings(),
+                                period.position());
                     }
                 }
             }
-            try (PreparedStatement ps = c.prepareStatement("SELECT statement::text, settings::text, fact_position "
-                    + "FROM closed_statement WHERE cluster_id = ? AND period_id = ?")) {
+            try (PreparedStatement ps = c.prepareStatement("SELECT statement::text, settings::text, fact_position, "
+                    + ClosedStatementReads.CHAIN + " FROM closed_statement WHERE cluster_id = ? AND period_id = ?")) {
                 ps.setString(1, clusterId);
                 ps.setString(2, id);
                 try (ResultSet rs = ps.executeQuery()) {
@@ -137,6 +159,25 @@ final class ClosedStatementTable implements PeriodCloser.ClosedStatements {
         } catch (SQLException | JsonProcessingException e) {
             throw new IllegalStateException("cannot store the closed period " + id + " of " + clusterId, e);
         }
+    }
+
+    /** The link of {@code statement} (its JSON text) after the cluster's latest chained period. */
+    private ChainLink link(Connection c, String statement) throws SQLException {
+        long sequence = 1;
+        String previous = StatementChain.GENESIS;
+        try (PreparedStatement ps = c.prepareStatement("SELECT chain_sequence, chain_hash FROM closed_statement "
+                + "WHERE cluster_id = ? AND chain_sequence IS NOT NULL ORDER BY chain_sequence DESC LIMIT 1")) {
+            ps.setString(1, clusterId);
+            try (ResultSet rs = ps.executeQuery()) {
+                if (rs.next()) {
+                    sequence = rs.getLong(1) + 1;
+                    previous = rs.getString(2);
+                }
+            }
+        }
+        @SuppressWarnings("unchecked")
+        Map<String, Object> parsed = (Map<String, Object>) JsonText.parse(statement);
+        return keys.link(sequence, previous, parsed);
     }
 
     private LedgerSettings settings(String text) {
@@ -152,7 +193,7 @@ final class ClosedStatementTable implements PeriodCloser.ClosedStatements {
         try {
             StatementView statement = json.readValue(rs.getString(1), StatementView.class);
             String settings = rs.getString(2);
-            return new ClosedPeriod(statement.in(StatementView.CLOSED),
+            return new ClosedPeriod(statement.in(StatementView.CLOSED).withChain(ClosedStatementReads.chain(rs, 4)),
                     settings == null ? inForce : json.readValue(settings, LedgerSettings.class), rs.getLong(3));
         } catch (JsonProcessingException e) {
             throw new IllegalStateException("a stored statement of " + clusterId + " is unreadable", e);

@@ -67,6 +67,9 @@ public class ClosingService implements ClosablePeriods {
     DataSource dataSource;
 
     @Inject
+    LedgerKeys keys;
+
+    @Inject
     ObjectMapper json;
 
     @Inject
@@ -110,7 +113,7 @@ public class ClosingService implements ClosablePeriods {
             return;
         }
         LedgerSettings settings = inForce.settings(clusterId);
-        ClosedStatementTable table = new ClosedStatementTable(dataSource, json, clusterId, settings);
+        ClosedStatementTable table = new ClosedStatementTable(dataSource, json, clusterId, settings, keys);
         PeriodCloser closer = closer(clusterId, table, horizon);
         List<PeriodCloser.ClosedPeriod> closed = closer.closeDue(settings);
         closed.forEach(c -> LOG.debugf("cluster %s: period %s closed", clusterId, c.statement().period()));
@@ -140,7 +143,8 @@ public class ClosingService implements ClosablePeriods {
         LedgerSettings settings = inForce.settings(clusterId);
         due.remove(clusterId);
         try {
-            return closer(clusterId, new ClosedStatementTable(dataSource, json, clusterId, settings), facts.horizon())
+            return closer(clusterId, new ClosedStatementTable(dataSource, json, clusterId, settings, keys),
+                    facts.horizon())
                     .closeEnded(settings);
         } catch (SQLException e) {
             throw new IllegalStateException("cannot read the fact horizon for " + clusterId, e);

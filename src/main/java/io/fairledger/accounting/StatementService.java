@@ -38,6 +38,9 @@ public class StatementService {
     DataSource dataSource;
 
     @Inject
+    LedgerKeys keys;
+
+    @Inject
     EndedPeriods ended;
 
     @Inject
@@ -177,6 +180,6 @@ public class StatementService {
     }
 
     private ClosedStatementTable table(String clusterId, LedgerSettings settings) {
-        return new ClosedStatementTable(dataSource, json, clusterId, settings);
+        return new ClosedStatementTable(dataSource, json, clusterId, settings, keys);
     }
 }

@@ -6,8 +6,10 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Predicate;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
 import org.eclipse.microprofile.openapi.annotations.media.Schema;
 
+import io.fairledger.core.chain.ChainLink;
 import io.fairledger.core.chargeback.AdjustmentLine;
 import io.fairledger.core.chargeback.Statement;
 import io.fairledger.core.chargeback.TenantStatement;
@@ -24,18 +26,29 @@ import io.fairledger.core.model.TenantPath;
  * @param state    {@value #CLOSED} (stored once, never changes) or {@value #PROVISIONAL} (ended, but facts for it may
  *                 still arrive within the allowed lateness)
  * @param currency the ISO 4217 code of every amount
+ * @param chain    a closed period's place in its cluster's chain ({@link ChainLink}, docs/billing.md); null (left out of
+ *                 the JSON) for provisional periods, periods closed before the chain existed, and a closed period before
+ *                 it is stored
  */
 public record StatementView(String cluster, String period, Instant start, Instant end,
         @Schema(enumeration = {
                 CLOSED, PROVISIONAL}) String state,
         String model,
         @Schema(description = "ISO 4217 code of every amount") String currency, BigDecimal totalCharge,
-        List<Line> lines){
+        List<Line> lines,
+        @Schema(description = "closed periods only: the statement's place in the cluster's signed chain "
+                + "(docs/billing.md)") @JsonInclude(JsonInclude.Include.NON_NULL) ChainLink chain){
 
     /** The state of a period whose statement is stored and never changes. */
     public static final String CLOSED = "closed";
     /** The state of a period that ended but may still change (late facts within the allowed lateness). */
     public static final String PROVISIONAL = "provisional";
+
+    /** A statement without a chain. */
+    public StatementView(String cluster, String period, Instant start, Instant end, String state, String model,
+            String currency, BigDecimal totalCharge, List<Line> lines) {
+        this(cluster, period, start, end, state, model, currency, totalCharge, lines, null);
+    }
 
     public record Line(String tenant, boolean inner, BigDecimal vcoreSeconds, BigDecimal memoryMbSeconds,
             BigDecimal gpuSeconds, BigDecimal counted, BigDecimal actual, BigDecimal entitled, Double rho,
@@ -76,7 +89,12 @@ public record StatementView(String cluster, String period, Instant start, Instan
 
     /** The same statement in {@code state}. */
     public StatementView in(String newState) {
-        return new StatementView(cluster, period, start, end, newState, model, currency, totalCharge, lines);
+        return new StatementView(cluster, period, start, end, newState, model, currency, totalCharge, lines, chain);
+    }
+
+    /** The same statement at {@code link} in its cluster's chain. */
+    public StatementView withChain(ChainLink link) {
+        return new StatementView(cluster, period, start, end, state, model, currency, totalCharge, lines, link);
     }
 
     /** The same statement without the cluster's total (a tenant's view of its subtree, whose lines it holds). */
@@ -84,8 +102,11 @@ public record StatementView(String cluster, String period, Instant start, Instan
         return withLines(lines);
     }
 
-    /** The same statement with only {@code kept} lines and no total (a tenant's view of its subtree). */
+    /**
+     * The same statement with only {@code kept} lines and no total (a tenant's view of its subtree), with the chain of
+     * the whole statement: it names the cluster's statement these lines are part of, and its signature can be checked.
+     */
     public StatementView withLines(List<Line> kept) {
-        return new StatementView(cluster, period, start, end, state, model, currency, null, kept);
+        return new StatementView(cluster, period, start, end, state, model, currency, null, kept, chain);
     }
 }

@@ -1,6 +1,7 @@
 package io.fairledger.config;
 
 import java.net.URI;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Optional;
 
@@ -38,6 +39,10 @@ public interface FairledgerConfig {
     Security security();
 
     Memory memory();
+
+    LedgerKey ledgerKey();
+
+    LedgerChain ledgerChain();
 
     /** The event consumer: how much it remembers and how it fetches from Kafka. */
     interface Ingest {
@@ -290,5 +295,36 @@ public interface FairledgerConfig {
          */
         @WithDefault("10s")
         Duration trimAfter();
+    }
+
+    /** The key that signs closed statements (docs/billing.md, "Verifying closed statements"). */
+    interface LedgerKey {
+
+        /**
+         * {@code fairledger.ledger-key.file}: the Ed25519 private key, PKCS#8 PEM; standalone mode makes one in its data
+         * directory. Without it and without {@code ephemeral} the server does not start.
+         */
+        Optional<Path> file();
+
+        /** {@code fairledger.ledger-key.key-id}: the key's {@code kid}; unset, its RFC 7638 JWK thumbprint. */
+        Optional<String> keyId();
+
+        /**
+         * {@code fairledger.ledger-key.previous-public-keys}: a JWK set file of the keys used before a rotation, still
+         * published and checked.
+         */
+        Optional<Path> previousPublicKeys();
+
+        /** {@code fairledger.ledger-key.ephemeral}: without a file, sign with a key made at start (tests, trials). */
+        @WithDefault("false")
+        boolean ephemeral();
+    }
+
+    /** The server's check of its own chains of closed statements. */
+    interface LedgerChain {
+
+        /** {@code fairledger.ledger-chain.check-interval}: how often every cluster's chain is checked. */
+        @WithDefault("1h")
+        Duration checkInterval();
     }
 }

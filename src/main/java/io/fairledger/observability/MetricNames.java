@@ -91,6 +91,11 @@ public final class MetricNames {
      * (finding and restoring the checkpoint) and query (the facts after it: until their first row arrives).
      */
     public static final String LIVE_TICK = "fairledger.live.tick";
+    /**
+     * Gauge per {@link #CLUSTER}: 1 when the server's check found a closed statement that does not hold in the
+     * cluster's signed chain (docs/billing.md, "Verifying closed statements"), else 0.
+     */
+    public static final String STATEMENT_CHAIN_BROKEN = "fairledger.statement.chain.broken";
 
     public static final String CLUSTER = "cluster";
     public static final String TENANT = "tenant";

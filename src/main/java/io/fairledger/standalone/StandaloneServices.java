@@ -87,6 +87,9 @@ public final class StandaloneServices implements AutoCloseable {
         EmbeddedPostgresServer postgres = null;
         EmbeddedKafkaBroker kafka = null;
         try {
+            if (embedsSomething) {
+                StandaloneLedgerKey.provide(dataDir);
+            }
             if (settings.jdbcUrl() == null) {
                 postgres = EmbeddedPostgresServer.start(dataDir.resolve("postgres"), postgresPort, durability);
                 StandaloneConfigSource.put(StartupSettings.JDBC_URL, postgres.jdbcUrl());

@@ -26,10 +26,18 @@ public record StartupSettings(String jdbcUrl, String kafkaBootstrapServers, Stri
     /** The ordinal of the application.properties packaged with the server: its defaults, not the operator's. */
     static final int BUILT_IN_ORDINAL = 250;
 
+    /** The ledger key's file; standalone mode makes one in its data directory when it is not set. */
+    public static final String LEDGER_KEY_FILE = "fairledger.ledger-key.file";
+
     public static StartupSettings read() {
         SmallRyeConfig config = config();
         return new StartupSettings(lookup(config, JDBC_URL), lookup(config, KAFKA_BOOTSTRAP),
                 lookup(config, OIDC_URL), lookup(config, HTTP_HOST));
+    }
+
+    /** Whether {@value #LEDGER_KEY_FILE} is set in the sources Quarkus reads. */
+    static boolean ledgerKeyConfigured() {
+        return lookup(config(), LEDGER_KEY_FILE) != null;
     }
 
     /**

@@ -16,6 +16,7 @@ import java.util.concurrent.TimeUnit;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.quarkus.test.common.TestResourceScope;
 import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
@@ -88,7 +89,10 @@ class EventIngestionTest {
             String body = given().accept(ContentType.JSON).queryParam("until", until)
                     .get("/api/v1/admin/clusters/" + cluster + "/statements").then().statusCode(200).extract()
                     .asString();
-            assertThat(JSON.readTree(body)).isEqualTo(offline);
+            JsonNode served = JSON.readTree(body);
+            // the server signs what it closes (docs/billing.md); the rest is the offline books
+            served.forEach(statement -> ((ObjectNode) statement).remove("chain"));
+            assertThat(served).isEqualTo(offline);
         });
     }
 

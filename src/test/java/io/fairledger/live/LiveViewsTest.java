@@ -16,6 +16,7 @@ import java.util.concurrent.TimeUnit;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.quarkus.test.common.TestResourceScope;
 import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
@@ -89,6 +90,8 @@ class LiveViewsTest {
         JsonNode statements = JSON.readTree(given().accept(ContentType.JSON).queryParam("until", until)
                 .get("/api/v1/admin/clusters/" + cluster + "/statements").then().statusCode(200).extract()
                 .asString());
+        // the server signs what it closes (docs/billing.md); the rest is the offline books
+        statements.forEach(statement -> ((ObjectNode) statement).remove("chain"));
         assertThat(statements).isEqualTo(offlineStatements);
 
         String asOf = offlineGrants.get("asOf").asText();
@@ -126,7 +129,7 @@ class LiveViewsTest {
         JsonNode live = JSON.readTree(given().queryParam("until", until).get(statementsPath).then().statusCode(200)
                 .extract().asString());
         JsonNode same = whatIf(cluster, null, until);
-        assertThat(same.get(0).get("statement")).isEqualTo(live.get(0));
+        assertThat(same.get(0).get("statement")).isEqualTo(((ObjectNode) live.get(0).deepCopy()).without("chain"));
         assertThat(same.get(0).get("sharingLoss").asDouble()).isLessThanOrEqualTo(0);
 
         String doubled = settings.replace("\"perVcoreHour\":\"0.04\"", "\"perVcoreHour\":\"0.08\"");

@@ -67,6 +67,8 @@ final class ApiMatrix {
                         200),
                 admin("POST", ADMIN + "/{clusterId}/what-if", ADMIN + "/" + c + "/what-if", JSON, whatIf, 200),
                 admin("GET", "/api/v1/admin/audit", "/api/v1/admin/audit", JSON, null, 200),
+                new Row("GET", "/api/v1/ledger-keys", "/api/v1/ledger-keys", JSON, null, 401, 401, 401, 200, 200, 200,
+                        200),
                 new Row("GET", CLUSTERS + "/{clusterId}/grants", CLUSTERS + "/" + c + "/grants", JSON, null, 401, 401,
                         401, 403, 403, 200, 200),
                 new Row("GET", CLUSTERS + "/{clusterId}/fairness", CLUSTERS + "/" + c + "/fairness", JSON, null, 401,

@@ -217,7 +217,7 @@ class IngestionIT {
             String body = given().baseUri(server.baseUrl()).accept(ContentType.JSON).queryParam("until", UNTIL)
                     .get("/api/v1/admin/clusters/" + cluster + "/statements").then().statusCode(200).extract()
                     .asString();
-            assertThat(JSON.readTree(body)).isEqualTo(expected);
+            assertThat(ServerProcess.withoutChain(JSON.readTree(body))).isEqualTo(expected);
         });
     }
 

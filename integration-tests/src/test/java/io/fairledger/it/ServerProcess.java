@@ -8,12 +8,18 @@ import java.net.NetworkInterface;
 import java.net.SocketException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.security.GeneralSecurityException;
+import java.security.KeyPairGenerator;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Base64;
 import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 
 import io.fairledger.testsupport.Processes;
 
@@ -68,6 +74,32 @@ final class ServerProcess implements AutoCloseable {
         return launch(standalone ? standaloneJar() : jar(), env, args);
     }
 
+    /**
+     * {@code statements} (a statements answer) without each closed statement's {@code chain}, which only the server
+     * adds (it signs what it closes, docs/billing.md): the rest compares with {@code fairledger account}'s.
+     */
+    static JsonNode withoutChain(JsonNode statements) {
+        statements.forEach(statement -> ((ObjectNode) statement).remove("chain"));
+        return statements;
+    }
+
+    /** The ledger key of every server the tests start: an Ed25519 key in PKCS#8 PEM, made once per run. */
+    private static final Path LEDGER_KEY = ledgerKey();
+
+    private static Path ledgerKey() {
+        try {
+            Path file = Files.createTempFile("fairledger-it-ledger-key", ".pem");
+            byte[] der = KeyPairGenerator.getInstance("Ed25519").generateKeyPair().getPrivate().getEncoded();
+            Files.writeString(file, "-----BEGIN PRIVATE KEY-----\n" + Base64.getEncoder().encodeToString(der)
+                    + "\n-----END PRIVATE KEY-----\n");
+            return file;
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        } catch (GeneralSecurityException e) {
+            throw new IllegalStateException("the JDK has no Ed25519", e);
+        }
+    }
+
     /** Starts {@code java -jar <jar> <args>} as {@link #launch(Map, String...)} does. */
     static ServerProcess launch(Path jar, Map<String, String> env, String... args) {
         try {
@@ -82,6 +114,8 @@ final class ServerProcess implements AutoCloseable {
                     .redirectOutput(log.toFile());
             builder.environment().put("QUARKUS_HTTP_PORT", Integer.toString(port));
             builder.environment().put("QUARKUS_MANAGEMENT_PORT", Integer.toString(managementPort));
+            // every server of a run signs closed statements with one key, as replicas must (docs/billing.md)
+            builder.environment().put("FAIRLEDGER_LEDGER_KEY_FILE", LEDGER_KEY.toString());
             builder.environment().putAll(env);
             builder.environment().values().removeIf(String::isEmpty);
             System.out.println("[fairledger-it] server starting on port " + port + " (management " + managementPort
