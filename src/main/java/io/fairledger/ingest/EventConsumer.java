@@ -15,6 +15,7 @@ import jakarta.inject.Inject;
 
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
+import io.opentelemetry.api.trace.Tracer;
 import io.quarkus.runtime.ShutdownEvent;
 import io.quarkus.runtime.StartupEvent;
 import io.smallrye.common.annotation.Identifier;
@@ -94,6 +95,9 @@ public class EventConsumer {
     @Inject
     FairledgerConfig config;
 
+    @Inject
+    Tracer tracer;
+
     private volatile boolean running;
     private KafkaConsumer<byte[], byte[]> consumer;
     private DeadLetters deadLetters;
@@ -104,6 +108,7 @@ public class EventConsumer {
     private volatile CommitPipeline pipeline;
     private StoredPositions positions;
     private Timer decodeTimer;
+    private BatchTraces traces;
     /** What ended the consumer thread, if an exception did. */
     private volatile Throwable stoppedBy;
 
@@ -130,6 +135,8 @@ public class EventConsumer {
         deadLetters = new DeadLetters(kafkaConfig);
         decodeTimer = Timer.builder(MetricNames.INGEST_BATCH_DECODE).publishPercentileHistogram().register(meters);
         ingestMeters = new IngestMeters(meters);
+        SourceTracker sources = new SourceTracker(meters, Clock.systemUTC());
+        traces = new BatchTraces(tracer);
         CommittedStarts starts = new CommittedStarts(tuning.knownStarts());
         StoredStarts knownStarts = new StoredStarts(tuning.knownStarts(), factCursor);
         RegisteredClusters clusters = new RegisteredClusters(tenancy::registrations, retentionFloors::all);
@@ -138,6 +145,8 @@ public class EventConsumer {
                 starts, registrations, deadLetters,
                 ingestMeters));
         pipeline = new CommitPipeline(store, groupId, deadLetters, meters, committed -> {
+            traces.committed(committed);
+            sources.stored(committed);
             starts.committed(committed.facts());
             knownStarts.committed(committed.facts());
             deadLetters.stored(committed.next());
@@ -200,6 +209,7 @@ public class EventConsumer {
                     continue;
                 }
                 Batch batch;
+                traces.polled(records.count());
                 Timer.Sample sample = Timer.start(meters);
                 try {
                     batch = batches.decode(records);
@@ -211,10 +221,12 @@ public class EventConsumer {
                 } finally {
                     sample.stop(decodeTimer);
                 }
+                traces.decoded(batch);
                 if (!pipeline.previousCommitted()) {
                     readAgain();
                     continue;
                 }
+                traces.handedOver();
                 pipeline.submit(batch);
             }
         } catch (WakeupException e) {
@@ -245,6 +257,7 @@ public class EventConsumer {
      */
     private void readAgain() {
         Throwable cause = pipeline.takeFailure();
+        traces.notStored(cause);
         // the cause's message may quote a record (a value the database refused): escaped, its trace at debug only
         LOG.errorf("Batch not stored (%s: %s); reading again from the stored offsets in %d s", StoreFailures.of(cause),
                 cause == null ? "" : PlainText.escaped(StoreFailures.describe(cause)), RETRY_PAUSE.toSeconds());
