@@ -8,6 +8,7 @@ import io.opentelemetry.api.trace.Span;
 import io.opentelemetry.api.trace.SpanKind;
 import io.opentelemetry.api.trace.StatusCode;
 import io.opentelemetry.api.trace.Tracer;
+import io.opentelemetry.api.trace.TracerProvider;
 
 import io.fairledger.ingest.PoisonRecords.Share;
 
@@ -15,8 +16,9 @@ import io.fairledger.ingest.PoisonRecords.Share;
  * One OpenTelemetry span per polled batch, {@value #NAME}: from before decoding to the end of its commit to
  * PostgreSQL (on the committer thread), with the events {@code decoded} and {@code handed over} between, and the
  * attributes {@link #CLUSTERS}, {@link #RECORDS} and {@link #STORED_FACTS}. A batch that is not stored (read again)
- * ends with the status ERROR and the kind of failure ({@link StoreFailures}). With tracing off (docs/deployment.md, "Traces") the tracer is a no-op and nothing is
- * counted. Consumer thread only: the batch being decoded, and the one handed over to the committer.
+ * ends with the status ERROR and the kind of failure ({@link StoreFailures}). With tracing off (docs/deployment.md,
+ * "Traces") the tracer is a no-op and nothing is counted. Consumer thread only: the batch being decoded, and the one
+ * handed over to the committer.
  */
 final class BatchTraces {
 
@@ -32,8 +34,16 @@ final class BatchTraces {
     private Span decoding;
     private Span committing;
 
-    BatchTraces(Tracer tracer) {
+    private BatchTraces(Tracer tracer) {
         this.tracer = tracer;
+    }
+
+    /**
+     * With {@code tracer}, or with a no-op one when {@code quarkus.otel.sdk.disabled}: Quarkus' SDK, disabled, still
+     * records spans (and exports none), which would cost every batch its span and its cluster set for nothing.
+     */
+    static BatchTraces of(Tracer tracer, boolean sdkDisabled) {
+        return new BatchTraces(sdkDisabled ? TracerProvider.noop().get(NAME) : tracer);
     }
 
     /** A batch was polled: its span starts. */

@@ -28,6 +28,7 @@ import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.InterruptException;
 import org.apache.kafka.common.errors.WakeupException;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.jboss.logging.Logger;
 
 import io.fairledger.config.FairledgerConfig;
@@ -98,6 +99,9 @@ public class EventConsumer {
     @Inject
     Tracer tracer;
 
+    @ConfigProperty(name = "quarkus.otel.sdk.disabled", defaultValue = "false")
+    boolean tracesOff;
+
     private volatile boolean running;
     private KafkaConsumer<byte[], byte[]> consumer;
     private DeadLetters deadLetters;
@@ -136,7 +140,7 @@ public class EventConsumer {
         decodeTimer = Timer.builder(MetricNames.INGEST_BATCH_DECODE).publishPercentileHistogram().register(meters);
         ingestMeters = new IngestMeters(meters);
         SourceTracker sources = new SourceTracker(meters, Clock.systemUTC());
-        traces = new BatchTraces(tracer);
+        traces = BatchTraces.of(tracer, tracesOff);
         CommittedStarts starts = new CommittedStarts(tuning.knownStarts());
         StoredStarts knownStarts = new StoredStarts(tuning.knownStarts(), factCursor);
         RegisteredClusters clusters = new RegisteredClusters(tenancy::registrations, retentionFloors::all);

@@ -18,8 +18,8 @@ import io.fairledger.observability.MetricNames;
  * {@value MetricNames#SOURCE_LAST_RECEIVED_TIME}, in epoch seconds, that the alert {@code FairledgerSourceSilent}
  * watches (docs/metrics.md). A pair of gauges is made when a cluster's first event from a source is stored and kept
  * while the server runs, also after the partition moves to another replica (the rules take the newest over the
- * replicas), so there are at most clusters x event-topic partitions of each. Fed with each committed batch on the
- * consumer thread only; read by the scrape.
+ * replicas); bridges key their events by cluster, so a cluster has one source per event topic it publishes to. Fed
+ * with each committed batch on the consumer thread only; read by the scrape.
  */
 final class SourceTracker {
 

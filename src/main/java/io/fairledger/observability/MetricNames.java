@@ -83,7 +83,7 @@ public final class MetricNames {
     public static final String SOURCE_LAST_EVENT_TIME = "fairledger.source.last.event.time.seconds";
     /** Gauge: when this replica last stored an event of a cluster from a {@link #SOURCE}, epoch seconds. */
     public static final String SOURCE_LAST_RECEIVED_TIME = "fairledger.source.last.received.time.seconds";
-    /** Gauge: when a resource manager last fetched the grants of a {@link #CLUSTER} from this replica, epoch seconds. */
+    /** Gauge: when a resource manager last fetched a {@link #CLUSTER}'s grants from this replica, epoch seconds. */
     public static final String GRANTS_LAST_FETCH_TIME = "fairledger.grants.last.fetch.time.seconds";
     /** Gauge: 1 when PostgreSQL answered this replica's last check, 0 when it did not. */
     public static final String DATABASE_UP = "fairledger.database.up";
