@@ -15,6 +15,7 @@ import jakarta.inject.Inject;
 
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
+import io.opentelemetry.api.trace.Tracer;
 import io.quarkus.runtime.ShutdownEvent;
 import io.quarkus.runtime.StartupEvent;
 import io.smallrye.common.annotation.Identifier;
@@ -27,6 +28,7 @@ import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.InterruptException;
 import org.apache.kafka.common.errors.WakeupException;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.jboss.logging.Logger;
 
 import io.fairledger.config.FairledgerConfig;
@@ -94,6 +96,12 @@ public class EventConsumer {
     @Inject
     FairledgerConfig config;
 
+    @Inject
+    Tracer tracer;
+
+    @ConfigProperty(name = "quarkus.otel.sdk.disabled", defaultValue = "false")
+    boolean tracesOff;
+
     private volatile boolean running;
     private KafkaConsumer<byte[], byte[]> consumer;
     private DeadLetters deadLetters;
@@ -104,6 +112,7 @@ public class EventConsumer {
     private volatile CommitPipeline pipeline;
     private StoredPositions positions;
     private Timer decodeTimer;
+    private BatchTraces traces;
     /** What ended the consumer thread, if an exception did. */
     private volatile Throwable stoppedBy;
 
@@ -130,6 +139,8 @@ public class EventConsumer {
         deadLetters = new DeadLetters(kafkaConfig);
         decodeTimer = Timer.builder(MetricNames.INGEST_BATCH_DECODE).publishPercentileHistogram().register(meters);
         ingestMeters = new IngestMeters(meters);
+        SourceTracker sources = new SourceTracker(meters, Clock.systemUTC());
+        traces = BatchTraces.of(tracer, tracesOff);
         CommittedStarts starts = new CommittedStarts(tuning.knownStarts());
         StoredStarts knownStarts = new StoredStarts(tuning.knownStarts(), factCursor);
         RegisteredClusters clusters = new RegisteredClusters(tenancy::registrations, retentionFloors::all);
@@ -138,6 +149,8 @@ public class EventConsumer {
                 starts, registrations, deadLetters,
                 ingestMeters));
         pipeline = new CommitPipeline(store, groupId, deadLetters, meters, committed -> {
+            traces.committed(committed);
+            sources.stored(committed);
             starts.committed(committed.facts());
             knownStarts.committed(committed.facts());
             deadLetters.stored(committed.next());
@@ -200,6 +213,7 @@ public class EventConsumer {
                     continue;
                 }
                 Batch batch;
+                traces.polled(records.count());
                 Timer.Sample sample = Timer.start(meters);
                 try {
                     batch = batches.decode(records);
@@ -211,10 +225,12 @@ public class EventConsumer {
                 } finally {
                     sample.stop(decodeTimer);
                 }
+                traces.decoded(batch);
                 if (!pipeline.previousCommitted()) {
                     readAgain();
                     continue;
                 }
+                traces.handedOver();
                 pipeline.submit(batch);
             }
         } catch (WakeupException e) {
@@ -245,6 +261,7 @@ public class EventConsumer {
      */
     private void readAgain() {
         Throwable cause = pipeline.takeFailure();
+        traces.notStored(cause);
         // the cause's message may quote a record (a value the database refused): escaped, its trace at debug only
         LOG.errorf("Batch not stored (%s: %s); reading again from the stored offsets in %d s", StoreFailures.of(cause),
                 cause == null ? "" : PlainText.escaped(StoreFailures.describe(cause)), RETRY_PAUSE.toSeconds());

@@ -1,13 +1,9 @@
 package io.fairledger.ingest;
 
-import java.sql.Connection;
-import java.sql.SQLException;
 import java.util.Optional;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
-
-import javax.sql.DataSource;
 
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
@@ -38,13 +34,13 @@ public class IngestionHealth implements HealthCheck {
 
     static final String NAME = "ingestion";
     private static final int TIMEOUT_SECONDS = 3;
-    private static final String REACHABLE = "reachable";
+    private static final String REACHABLE = DependencyChecks.REACHABLE;
 
     @Inject
     EventConsumer consumer;
 
     @Inject
-    DataSource database;
+    DependencyChecks dependencies;
 
     @Inject
     IngestionBacklog backlog;
@@ -56,7 +52,7 @@ public class IngestionHealth implements HealthCheck {
     public HealthCheckResponse call() {
         Optional<String> stopped = consumer.stoppedUnexpectedly();
         String kafka = kafka();
-        String postgresql = postgresql();
+        String postgresql = dependencies.postgresql();
         HealthCheckResponseBuilder response = HealthCheckResponse.named(NAME)
                 .withData("consumer", ConsumerLiveness.describe(stopped))
                 .withData("kafka", kafka)
@@ -93,14 +89,6 @@ public class IngestionHealth implements HealthCheck {
             return "unreachable: interrupted";
         } catch (RuntimeException e) {
             return "unreachable: " + e.getClass().getSimpleName();
-        }
-    }
-
-    private String postgresql() {
-        try (Connection c = database.getConnection()) {
-            return c.isValid(TIMEOUT_SECONDS) ? REACHABLE : "unreachable: no answer within " + TIMEOUT_SECONDS + " s";
-        } catch (SQLException e) {
-            return "unreachable" + (e.getSQLState() == null ? "" : ": SQLSTATE " + e.getSQLState());
         }
     }
 }

@@ -77,6 +77,20 @@ public final class MetricNames {
     public static final String INGEST_STALL = "fairledger.ingest.stall.seconds";
 
     /**
+     * Gauge: the event time of the newest event of a cluster stored from a {@link #SOURCE}, epoch seconds; by
+     * {@link #CLUSTER} and {@link #SOURCE} (clusters x event-topic partitions at most).
+     */
+    public static final String SOURCE_LAST_EVENT_TIME = "fairledger.source.last.event.time.seconds";
+    /** Gauge: when this replica last stored an event of a cluster from a {@link #SOURCE}, epoch seconds. */
+    public static final String SOURCE_LAST_RECEIVED_TIME = "fairledger.source.last.received.time.seconds";
+    /** Gauge: when a resource manager last fetched a {@link #CLUSTER}'s grants from this replica, epoch seconds. */
+    public static final String GRANTS_LAST_FETCH_TIME = "fairledger.grants.last.fetch.time.seconds";
+    /** Gauge: 1 when PostgreSQL answered this replica's last check, 0 when it did not. */
+    public static final String DATABASE_UP = "fairledger.database.up";
+    /** Gauge: 1 when the schema registry answered this replica's last check, 0 when it did not; absent without one. */
+    public static final String SCHEMA_REGISTRY_UP = "fairledger.schema.registry.up";
+
+    /**
      * Gauge, always 1: the build this server runs, by tags {@link #VERSION} and {@link #COMMIT} (join it to other
      * series, or count the versions running).
      */
@@ -108,6 +122,8 @@ public final class MetricNames {
     public static final String PHASE = "phase";
     public static final String REASON = "reason";
     public static final String PARTITION = "partition";
+    /** Label of the per-source gauges: an event topic's partition, {@code <topic>-<partition>}. */
+    public static final String SOURCE = "source";
 
     public static final String TOPIC = "topic";
     public static final String OUTCOME = "outcome";

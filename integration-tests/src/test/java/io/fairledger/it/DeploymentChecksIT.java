@@ -56,7 +56,7 @@ class DeploymentChecksIT {
     void alertRulesAndPrometheusConfigPassPromtool() {
         Path dir = repo().resolve("grafana/prometheus");
         String promtool = DeploymentTools.promtool();
-        assertThat(check(dir, promtool, "check", "rules", "fairledger-rules.yml")).contains("SUCCESS: 5 rules found");
+        assertThat(check(dir, promtool, "check", "rules", "fairledger-rules.yml")).contains("SUCCESS: 12 rules found");
         assertThat(check(dir, promtool, "test", "rules", "fairledger-rules.test.yml")).contains("SUCCESS");
         check(dir, promtool, "check", "config", "prometheus.yml");
     }

@@ -2,6 +2,7 @@ package io.fairledger.ingest.registry;
 
 import java.time.Clock;
 import java.time.Duration;
+import java.util.Optional;
 
 import io.fairledger.config.FairledgerConfig;
 import io.fairledger.ingest.schema.EventDecoder;
@@ -17,14 +18,16 @@ public final class ConsumerDecoder {
     }
 
     public static EventDecoder of(FairledgerConfig.Ingest.Registry registry, Clock clock) {
-        if (registry.url().isEmpty()) {
-            return new EventDecoder(clock);
-        }
-        RegistryClient client = new RegistryClient(new RegistryClient.Settings(registry.url().get(),
+        return client(registry).map(client -> new EventDecoder(clock, EventDecoder.DEFAULT_MAX_FUTURE_SKEW, client,
+                RegistryFrame.PayloadId.valueOf(registry.payloadId().name()), registry.cacheSize()))
+                .orElseGet(() -> new EventDecoder(clock));
+    }
+
+    /** The client of the configured schema registry, or empty when {@code fairledger.ingest.registry.url} is unset. */
+    public static Optional<RegistryClient> client(FairledgerConfig.Ingest.Registry registry) {
+        return registry.url().map(url -> new RegistryClient(new RegistryClient.Settings(url,
                 RegistryClient.Settings.authorization(registry.username().orElse(null),
                         registry.password().orElse(null), registry.token().orElse(null)),
-                registry.timeout(), registry.attempts(), FIRST_PAUSE));
-        return new EventDecoder(clock, EventDecoder.DEFAULT_MAX_FUTURE_SKEW, client,
-                RegistryFrame.PayloadId.valueOf(registry.payloadId().name()), registry.cacheSize());
+                registry.timeout(), registry.attempts(), FIRST_PAUSE)));
     }
 }

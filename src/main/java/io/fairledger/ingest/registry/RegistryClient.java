@@ -128,6 +128,27 @@ public final class RegistryClient implements SchemaRegistry {
     }
 
     /**
+     * Whether the registry answers now: one {@code GET} of a cheap read ({@code {url}/system/info} of Apicurio's API,
+     * {@code {url}/config} of a Confluent-compatible one) answered 200, with the credentials, not tried again. For the
+     * gauge {@code fairledger_schema_registry_up}.
+     */
+    public boolean answers() {
+        HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(base + (apicurio ? "/system/info" : "/config")))
+                .timeout(settings.timeout()).GET().header("Accept", "application/json, */*");
+        if (settings.authorization() != null) {
+            request.header("Authorization", settings.authorization());
+        }
+        try {
+            return http.send(request.build(), HttpResponse.BodyHandlers.discarding()).statusCode() == 200;
+        } catch (IOException e) {
+            return false;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
+        }
+    }
+
+    /**
      * Adds the schemas an Apicurio artifact version references (its {@code references} at {@code referencesPath},
      * each a {@code groupId}, {@code artifactId} and {@code version}), each after those it references in turn.
      */

@@ -1,11 +1,17 @@
 package io.fairledger.live.rest;
 
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
+
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 import jakarta.inject.Inject;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
 import io.quarkus.security.AuthenticationException;
 import io.quarkus.security.identity.SecurityIdentity;
 import io.quarkus.vertx.http.runtime.security.QuarkusHttpUser;
@@ -17,6 +23,7 @@ import io.vertx.ext.web.RoutingContext;
 
 import io.fairledger.errors.DomainException;
 import io.fairledger.live.LiveLedgers;
+import io.fairledger.observability.MetricNames;
 import io.fairledger.security.Roles;
 import io.fairledger.web.Problem;
 import io.fairledger.web.ProblemException;
@@ -28,7 +35,9 @@ import io.fairledger.web.ProblemMappers;
  * costs only its handling, and the REST layer's handling plus its security check took about 1.5 times the CPU of the
  * whole route with the same check (docs/benchmarks.md, HTTP, "a Vert.x route for the grants"). The same authentication
  * (any mechanism of the server: Keycloak tokens, or standalone's loopback admin), roles ({@code resource-manager},
- * {@code admin}) and RFC 9457 problems as every other operation; documented in {@code META-INF/openapi.yaml}.
+ * {@code admin}) and RFC 9457 problems as every other operation; documented in {@code META-INF/openapi.yaml}. Each
+ * answer with the grants (200, or 304 unchanged) sets the cluster's gauge {@value MetricNames#GRANTS_LAST_FETCH_TIME},
+ * which the alert {@code FairledgerGrantsNotFetched} watches; a cluster gets it on its first fetch.
  */
 @ApplicationScoped
 public class GrantsRoute {
@@ -43,6 +52,12 @@ public class GrantsRoute {
 
     @Inject
     ObjectMapper json;
+
+    @Inject
+    MeterRegistry meters;
+
+    /** The last fetch of each cluster's grants, epoch millis. */
+    private final Map<String, AtomicLong> lastFetch = new ConcurrentHashMap<>();
 
     void register(@Observes Router router) {
         router.get(PATH).handler(this::handle);
@@ -75,6 +90,7 @@ public class GrantsRoute {
             problem(ctx, ProblemMappers.incident(e, ctx.request().path()));
             return;
         }
+        fetched(ctx.pathParam("clusterId"));
         HttpServerResponse response = ctx.response().putHeader(HttpHeaders.ETAG, encoded.etag());
         if (encoded.etag().equals(ctx.request().getHeader(HttpHeaders.IF_NONE_MATCH))) {
             response.setStatusCode(304).end();
@@ -88,6 +104,18 @@ public class GrantsRoute {
         } else {
             response.end(Buffer.buffer(encoded.json()));
         }
+    }
+
+    /** Sets the cluster's last-fetch gauge to now; only clusters with a ledger get here, so the labels are bounded. */
+    private void fetched(String clusterId) {
+        long now = System.currentTimeMillis();
+        lastFetch.computeIfAbsent(clusterId, id -> {
+            AtomicLong at = new AtomicLong(now);
+            Gauge.builder(MetricNames.GRANTS_LAST_FETCH_TIME, at, v -> v.get() / 1000.0)
+                    .description("when a resource manager last fetched the cluster's grants from this replica")
+                    .tag(MetricNames.CLUSTER, id).register(meters);
+            return at;
+        }).set(now);
     }
 
     private void problem(RoutingContext ctx, ProblemException e) {

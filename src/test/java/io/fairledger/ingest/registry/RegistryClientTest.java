@@ -148,6 +148,16 @@ class RegistryClientTest {
     }
 
     @Test
+    void answersIsTrueForEitherApiOfARunningRegistryAndFalseWithNobodyListening() {
+        assertThat(client(root + ApicurioRegistryDependency.API).answers()).as("Apicurio's own API").isTrue();
+        assertThat(client(root + ApicurioRegistryDependency.CONFLUENT_API).answers()).as("the Confluent-compatible API")
+                .isTrue();
+        assertThat(client(root + "/not-the-api").answers()).as("a URL that is not the registry's API").isFalse();
+        assertThat(client("http://127.0.0.1:" + Processes.freePort() + ApicurioRegistryDependency.API).answers())
+                .as("nobody listening").isFalse();
+    }
+
+    @Test
     void aRegistryNobodyListensForIsUnavailableAfterTheConfiguredAttempts() {
         RegistryClient client = client("http://127.0.0.1:" + Processes.freePort() + ApicurioRegistryDependency.API);
         assertThatThrownBy(() -> client.lookup(IdKind.GLOBAL_ID, 1)).isInstanceOf(RegistryUnavailableException.class)
