@@ -27,6 +27,9 @@ public final class ServerEnvironment {
         env.put("QUARKUS_DATASOURCE_USERNAME", postgres.config().get("quarkus.datasource.username"));
         env.put("QUARKUS_DATASOURCE_PASSWORD", postgres.config().get("quarkus.datasource.password"));
         env.put("KAFKA_BOOTSTRAP_SERVERS", kafka.config().get("kafka.bootstrap.servers"));
+        // a production server signs closed statements with the ledger key, and refuses to start without one; a test's
+        // server signs with one made at its start (docs/billing.md)
+        env.put("FAIRLEDGER_LEDGER_KEY_EPHEMERAL", "true");
         return env;
     }
 

@@ -229,7 +229,8 @@ class DeploymentChecksIT {
                 List.of("-f", minimal, "--set", "oidc.portalClientSecret.name="),
                 "oidc.portalClientSecret.name is required", List.of("-f", minimal, "--set",
                         "serviceMonitor.enabled=true"),
-                "metrics.scrapeTokenSecret.name is required with serviceMonitor.enabled");
+                "metrics.scrapeTokenSecret.name is required with serviceMonitor.enabled",
+                List.of("-f", minimal, "--set", "ledgerKey.secret.name="), "ledgerKey.secret.name is required");
         refusals.forEach((values, message) -> {
             List<String> template = command(DeploymentTools.helm(), "template", "fairledger", ".");
             template.addAll(values);
