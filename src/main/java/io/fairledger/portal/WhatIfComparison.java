@@ -32,9 +32,7 @@ final class WhatIfComparison {
      * default), not before the cluster's registration nor longer than {@code maxWindow} (a what-if's maximum).
      */
     static Range range(LedgerSettings settings, LiveView view, int periods, Duration maxWindow) {
-        Duration length = settings.period() == null || settings.period().length() == null
-                ? Duration.ofDays(1)
-                : settings.period().length();
+        Duration length = settings.nominalPeriod();
         Instant until = view.openStatement().start().plus(length);
         Instant from = until.minus(length.multipliedBy(periods));
         Instant earliest = until.minus(maxWindow);
