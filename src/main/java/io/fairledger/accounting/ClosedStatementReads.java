@@ -115,7 +115,7 @@ final class ClosedStatementReads {
                         StatementView head = json.readValue(rs.getString(2), StatementView.class);
                         heads.add(new StatementView(head.cluster(), head.period(), head.start(), head.end(),
                                 StatementView.CLOSED, head.model(), head.currency(), head.totalCharge(),
-                                lines.getOrDefault(rs.getString(1), List.of())));
+                                lines.getOrDefault(rs.getString(1), List.of()), head.prorated()));
                     }
                 }
             }

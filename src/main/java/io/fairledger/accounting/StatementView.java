@@ -1,14 +1,17 @@
 package io.fairledger.accounting;
 
 import java.math.BigDecimal;
+import java.math.RoundingMode;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Predicate;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
 import org.eclipse.microprofile.openapi.annotations.media.Schema;
 
 import io.fairledger.core.chargeback.AdjustmentLine;
+import io.fairledger.core.chargeback.Proration;
 import io.fairledger.core.chargeback.Statement;
 import io.fairledger.core.chargeback.TenantStatement;
 import io.fairledger.core.model.TenantPath;
@@ -24,13 +27,38 @@ import io.fairledger.core.model.TenantPath;
  * @param state    {@value #CLOSED} (stored once, never changes) or {@value #PROVISIONAL} (ended, but facts for it may
  *                 still arrive within the allowed lateness)
  * @param currency the ISO 4217 code of every amount
+ * @param prorated under GROUP_BUY, for a period shorter than the whole period of its schedule (a short first period,
+ *                 the last before a change of schedule): the part of the cost per period it costs; absent otherwise
  */
 public record StatementView(String cluster, String period, Instant start, Instant end,
         @Schema(enumeration = {
                 CLOSED, PROVISIONAL}) String state,
         String model,
         @Schema(description = "ISO 4217 code of every amount") String currency, BigDecimal totalCharge,
-        List<Line> lines){
+        List<Line> lines, @JsonInclude(JsonInclude.Include.NON_NULL) Prorated prorated){
+
+    /** A statement of a whole period. */
+    public StatementView(String cluster, String period, Instant start, Instant end, String state, String model,
+            String currency, BigDecimal totalCharge, List<Line> lines) {
+        this(cluster, period, start, end, state, model, currency, totalCharge, lines, null);
+    }
+
+    /**
+     * A short period's cost: {@code fraction} (rounded to 6 decimals; the money is computed exactly) of the cost per
+     * period, its {@code hours} of the whole period's {@code wholeHours}.
+     */
+    public record Prorated(BigDecimal fraction, BigDecimal hours, BigDecimal wholeHours) {
+        static Prorated of(Proration p) {
+            return p == null
+                    ? null
+                    : new Prorated(p.fraction(), hours(p.partMs()), hours(p.wholeMs()));
+        }
+
+        private static BigDecimal hours(long ms) {
+            return BigDecimal.valueOf(ms).divide(BigDecimal.valueOf(3_600_000L), Proration.FRACTION_SCALE,
+                    RoundingMode.HALF_EVEN);
+        }
+    }
 
     /** The state of a period whose statement is stored and never changes. */
     public static final String CLOSED = "closed";
@@ -71,12 +99,14 @@ public record StatementView(String cluster, String period, Instant start, Instan
                     l.charge(), adjustments, l.total()));
         }
         return new StatementView(s.clusterId(), s.period().id(), Instant.ofEpochMilli(s.period().start()),
-                Instant.ofEpochMilli(s.period().end()), state, s.model().name(), currency, s.totalCharge(), lines);
+                Instant.ofEpochMilli(s.period().end()), state, s.model().name(), currency, s.totalCharge(), lines,
+                Prorated.of(s.prorated()));
     }
 
     /** The same statement in {@code state}. */
     public StatementView in(String newState) {
-        return new StatementView(cluster, period, start, end, newState, model, currency, totalCharge, lines);
+        return new StatementView(cluster, period, start, end, newState, model, currency, totalCharge, lines,
+                prorated);
     }
 
     /** The same statement without the cluster's total (a tenant's view of its subtree, whose lines it holds). */
@@ -86,6 +116,6 @@ public record StatementView(String cluster, String period, Instant start, Instan
 
     /** The same statement with only {@code kept} lines and no total (a tenant's view of its subtree). */
     public StatementView withLines(List<Line> kept) {
-        return new StatementView(cluster, period, start, end, state, model, currency, null, kept);
+        return new StatementView(cluster, period, start, end, state, model, currency, null, kept, prorated);
     }
 }
