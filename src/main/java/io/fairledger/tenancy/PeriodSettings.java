@@ -173,4 +173,70 @@ public record PeriodSettings(Instant origin, String length, String zone, List<Pe
         }
         return new PeriodSettings(wanted.origin, wanted.length, wanted.zone, pieces, null);
     }
+
+    /**
+     * The period schedule: a fixed length (an ISO-8601 duration from {@link SettingsLimits#SHORTEST_CYCLE} to {@link SettingsLimits#LONGEST_CYCLE})
+     * or, with a zone the JDK knows, a calendar length ({@link CalendarSchedule#lengthProblem}) and no origin; each
+     * earlier schedule alike, with its {@code until} after the registration and after the one before it.
+     */
+    static void problems(SettingsLimits.Problems out, PeriodSettings period, Instant registeredAt) {
+        if (period == null) {
+            return;
+        }
+        schedule(out, "period.", period);
+        if (period.until() != null) {
+            out.add("period.until", "belongs to the entries of period.earlier only");
+        }
+        List<PeriodSettings> earlier = period.earlier() == null ? List.of() : period.earlier();
+        Instant previous = registeredAt;
+        for (int i = 0; i < earlier.size(); i++) {
+            String at = "period.earlier[" + i + "].";
+            PeriodSettings e = earlier.get(i);
+            if (e == null) {
+                out.add("period.earlier[" + i + "]", "is required");
+                continue;
+            }
+            schedule(out, at, e);
+            if (e.earlier() != null) {
+                out.add(at + "earlier", "belongs to period only");
+            }
+            if (e.until() == null) {
+                out.add(at + "until", "is required: the instant the next schedule took over");
+            } else if (previous != null && !e.until().isAfter(previous)) {
+                out.add(at + "until", "must be after " + previous + " (the registration or the previous until), got "
+                        + e.until());
+            } else {
+                out.instant(at + "until", e.until(), true);
+                previous = e.until();
+            }
+        }
+    }
+
+    private static void schedule(SettingsLimits.Problems out, String at, PeriodSettings period) {
+        out.instant(at + "origin", period.origin(), false);
+        if (period.zone() == null) {
+            Duration length = period.fixedLength();
+            if (period.length() != null && length == null) {
+                out.add(at + "length", "must be an ISO-8601 duration such as PT1H or P1D (P1M and P1W need a zone), "
+                        + "got '" + SettingsLimits.shown(period.length()) + "'");
+            }
+            out.duration(at + "length", length, SettingsLimits.SHORTEST_CYCLE, SettingsLimits.LONGEST_CYCLE);
+            return;
+        }
+        try {
+            CalendarSchedule.zone(period.zone());
+        } catch (IllegalArgumentException e) {
+            out.add(at + "zone", "unknown time zone '" + SettingsLimits.shown(period.zone()) + "': a tz database region such as "
+                    + "Europe/Berlin, or an offset such as UTC or +05:30");
+        }
+        String problem = CalendarSchedule.lengthProblem(period.calendarLength());
+        if (problem != null) {
+            out.add(at + "length", problem + ", got '" + SettingsLimits.shown(String.valueOf(period.length())) + "'");
+        }
+        if (period.origin() != null) {
+            out.add(at + "origin", "is for fixed lengths only: with a zone the calendar sets the boundaries and the "
+                    + "first period runs from the registration to the first of them");
+        }
+    }
+
 }

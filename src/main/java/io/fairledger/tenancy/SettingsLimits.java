@@ -12,7 +12,6 @@ import java.util.Set;
 import io.fairledger.core.chargeback.ChargeModel;
 import io.fairledger.core.model.PlainText;
 import io.fairledger.core.model.TenantPath;
-import io.fairledger.core.replay.CalendarSchedule;
 import io.fairledger.errors.Invalid;
 
 /**
@@ -82,7 +81,7 @@ public final class SettingsLimits {
         out.rate("discountRate", settings.discountRate());
         memory(out, settings.memory());
         out.duration("rootQuantum", settings.rootQuantum(), Duration.ZERO, LONGEST_CYCLE);
-        period(out, settings.period(), settings.registeredAt());
+        PeriodSettings.problems(out, settings.period(), settings.registeredAt());
         out.duration("allowedLateness", settings.allowedLateness(), Duration.ZERO, LONGEST_LATENESS);
         chargeback(out, settings.chargeback());
         tenants(out, settings.tenants());
@@ -158,71 +157,6 @@ public final class SettingsLimits {
         }
         String text = PlainText.problem(name);
         return text == null ? null : "contains " + text;
-    }
-
-    /**
-     * The period schedule: a fixed length (an ISO-8601 duration from {@link #SHORTEST_CYCLE} to {@link #LONGEST_CYCLE})
-     * or, with a zone the JDK knows, a calendar length ({@link CalendarSchedule#lengthProblem}) and no origin; each
-     * earlier schedule alike, with its {@code until} after the registration and after the one before it.
-     */
-    private static void period(Problems out, PeriodSettings period, Instant registeredAt) {
-        if (period == null) {
-            return;
-        }
-        schedule(out, "period.", period);
-        if (period.until() != null) {
-            out.add("period.until", "belongs to the entries of period.earlier only");
-        }
-        List<PeriodSettings> earlier = period.earlier() == null ? List.of() : period.earlier();
-        Instant previous = registeredAt;
-        for (int i = 0; i < earlier.size(); i++) {
-            String at = "period.earlier[" + i + "].";
-            PeriodSettings e = earlier.get(i);
-            if (e == null) {
-                out.add("period.earlier[" + i + "]", "is required");
-                continue;
-            }
-            schedule(out, at, e);
-            if (e.earlier() != null) {
-                out.add(at + "earlier", "belongs to period only");
-            }
-            if (e.until() == null) {
-                out.add(at + "until", "is required: the instant the next schedule took over");
-            } else if (previous != null && !e.until().isAfter(previous)) {
-                out.add(at + "until", "must be after " + previous + " (the registration or the previous until), got "
-                        + e.until());
-            } else {
-                out.instant(at + "until", e.until(), true);
-                previous = e.until();
-            }
-        }
-    }
-
-    private static void schedule(Problems out, String at, PeriodSettings period) {
-        out.instant(at + "origin", period.origin(), false);
-        if (period.zone() == null) {
-            Duration length = period.fixedLength();
-            if (period.length() != null && length == null) {
-                out.add(at + "length", "must be an ISO-8601 duration such as PT1H or P1D (P1M and P1W need a zone), "
-                        + "got '" + shown(period.length()) + "'");
-            }
-            out.duration(at + "length", length, SHORTEST_CYCLE, LONGEST_CYCLE);
-            return;
-        }
-        try {
-            CalendarSchedule.zone(period.zone());
-        } catch (IllegalArgumentException e) {
-            out.add(at + "zone", "unknown time zone '" + shown(period.zone()) + "': a tz database region such as "
-                    + "Europe/Berlin, or an offset such as UTC or +05:30");
-        }
-        String problem = CalendarSchedule.lengthProblem(period.calendarLength());
-        if (problem != null) {
-            out.add(at + "length", problem + ", got '" + shown(String.valueOf(period.length())) + "'");
-        }
-        if (period.origin() != null) {
-            out.add(at + "origin", "is for fixed lengths only: with a zone the calendar sets the boundaries and the "
-                    + "first period runs from the registration to the first of them");
-        }
     }
 
     private static void capacity(Problems out, LedgerSettings.Capacity capacity) {
@@ -339,7 +273,7 @@ public final class SettingsLimits {
     }
 
     /** Problems found so far, their names after a prefix. */
-    private static final class Problems {
+    static final class Problems {
         final String prefix;
         final List<Invalid.Field> fields = new ArrayList<>();
 
@@ -428,7 +362,7 @@ public final class SettingsLimits {
     }
 
     /** A text from a request shown in a message: at most 64 characters, what is not printable ASCII escaped. */
-    private static String shown(String text) {
+    static String shown(String text) {
         StringBuilder out = new StringBuilder();
         for (int i = 0; i < text.length() && i < 64; i++) {
             char c = text.charAt(i);
