@@ -226,8 +226,9 @@ public record PeriodSettings(Instant origin, String length, String zone, List<Pe
         try {
             CalendarSchedule.zone(period.zone());
         } catch (IllegalArgumentException e) {
-            out.add(at + "zone", "unknown time zone '" + SettingsLimits.shown(period.zone()) + "': a tz database region such as "
-                    + "Europe/Berlin, or an offset such as UTC or +05:30");
+            out.add(at + "zone",
+                    "unknown time zone '" + SettingsLimits.shown(period.zone()) + "': a tz database region such as "
+                            + "Europe/Berlin, or an offset such as UTC or +05:30");
         }
         String problem = CalendarSchedule.lengthProblem(period.calendarLength());
         if (problem != null) {
