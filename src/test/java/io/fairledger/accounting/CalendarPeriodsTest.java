@@ -48,7 +48,7 @@ class CalendarPeriodsTest {
         String settings = YarnWorkload.settings(Instant.parse("2026-03-16T23:00:00Z"), 2)
                 .replace("\"period\":{\"length\":\"PT1H\"}",
                         "\"period\":{\"length\":\"P1M\",\"zone\":\"Europe/Berlin\"}")
-                .replaceFirst("\"chargeback\":\\{.*\\]\\},",
+                .replaceFirst("(?s)\"chargeback\":\\{.*?\\]\\},",
                         "\"chargeback\":{\"model\":\"GROUP_BUY\",\"costPerPeriod\":743,\"currency\":\"EUR\"},");
         List<String> lines = new ArrayList<>(
                 YarnWorkload.lines(cluster, Instant.parse("2026-03-31T21:55:00Z"), 40, 2, 11));

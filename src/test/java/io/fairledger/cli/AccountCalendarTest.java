@@ -28,7 +28,8 @@ class AccountCalendarTest {
     static String settings() {
         return YarnWorkload.settings(REGISTERED, 2).replace("\"period\":{\"length\":\"PT1H\"}",
                 "\"period\":{\"length\":\"P1M\",\"zone\":\"Europe/Berlin\"}").replaceFirst(
-                        "\"chargeback\":\\{.*\\]\\},", "\"chargeback\":{\"model\":\"GROUP_BUY\",\"costPerPeriod\":743,"
+                        "(?s)\"chargeback\":\\{.*?\\]\\},",
+                        "\"chargeback\":{\"model\":\"GROUP_BUY\",\"costPerPeriod\":743,"
                                 + "\"currency\":\"EUR\"},");
     }
 
