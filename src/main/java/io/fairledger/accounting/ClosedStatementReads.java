@@ -145,7 +145,7 @@ final class ClosedStatementReads {
             StatementView head = heads.get(i);
             out.add(new StatementView(head.cluster(), head.period(), head.start(), head.end(), StatementView.CLOSED,
                     head.model(), head.currency(), head.totalCharge(), lines.getOrDefault(periods.get(i), List.of()),
-                    chains.get(i)));
+                    head.prorated(), chains.get(i)));
         }
         return out;
     }

@@ -13,7 +13,7 @@ import java.util.TreeMap;
 import java.util.function.Consumer;
 
 import io.fairledger.accounting.PeriodCloser.ClosedPeriod;
-import io.fairledger.core.replay.PeriodSchedule;
+import io.fairledger.core.replay.Schedule;
 import io.fairledger.facts.StoredTransaction;
 import io.fairledger.tenancy.LedgerSettings;
 
@@ -63,7 +63,7 @@ final class ClosingSteps implements Consumer<StoredTransaction> {
 
     private final LedgerSettings settings;
     private final long lateness;
-    private final PeriodSchedule schedule;
+    private final Schedule schedule;
     /**
      * By closing position: {latest end of the periods closed there, earliest event time stored after it and up to
      * the next closing position}.

@@ -11,8 +11,8 @@ import java.util.function.Consumer;
 
 import io.fairledger.core.chargeback.Period;
 import io.fairledger.core.chargeback.Statement;
-import io.fairledger.core.replay.PeriodSchedule;
 import io.fairledger.core.replay.ReplayConfig;
+import io.fairledger.core.replay.Schedule;
 import io.fairledger.facts.LedgerFact;
 import io.fairledger.facts.StoredTransaction;
 import io.fairledger.tenancy.LedgerSettings;
@@ -195,7 +195,7 @@ public final class PeriodCloser {
     }
 
     /** The period schedule of {@code settings}. */
-    static PeriodSchedule schedule(LedgerSettings settings) {
+    static Schedule schedule(LedgerSettings settings) {
         return settings.toReplayConfig("schedule", settings.registeredAt()).periods();
     }
 

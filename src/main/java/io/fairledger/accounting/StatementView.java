@@ -1,6 +1,7 @@
 package io.fairledger.accounting;
 
 import java.math.BigDecimal;
+import java.math.RoundingMode;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -11,6 +12,7 @@ import org.eclipse.microprofile.openapi.annotations.media.Schema;
 
 import io.fairledger.core.chain.ChainLink;
 import io.fairledger.core.chargeback.AdjustmentLine;
+import io.fairledger.core.chargeback.Proration;
 import io.fairledger.core.chargeback.Statement;
 import io.fairledger.core.chargeback.TenantStatement;
 import io.fairledger.core.model.TenantPath;
@@ -26,6 +28,8 @@ import io.fairledger.core.model.TenantPath;
  * @param state    {@value #CLOSED} (stored once, never changes) or {@value #PROVISIONAL} (ended, but facts for it may
  *                 still arrive within the allowed lateness)
  * @param currency the ISO 4217 code of every amount
+ * @param prorated under GROUP_BUY, for a period shorter than the whole period of its schedule (a short first period,
+ *                 the last before a change of schedule): the part of the cost per period it costs; absent otherwise
  * @param chain    a closed period's place in its cluster's chain ({@link ChainLink}, docs/billing.md); null (left out of
  *                 the JSON) for provisional periods, periods closed before the chain existed, and a closed period before
  *                 it is stored
@@ -35,19 +39,36 @@ public record StatementView(String cluster, String period, Instant start, Instan
                 CLOSED, PROVISIONAL}) String state,
         String model,
         @Schema(description = "ISO 4217 code of every amount") String currency, BigDecimal totalCharge,
-        List<Line> lines,
+        List<Line> lines, @JsonInclude(JsonInclude.Include.NON_NULL) Prorated prorated,
         @Schema(description = "closed periods only: the statement's place in the cluster's signed chain "
                 + "(docs/billing.md)") @JsonInclude(JsonInclude.Include.NON_NULL) ChainLink chain){
+
+    /**
+     * A short period's cost: {@code fraction} (rounded to 6 decimals; the money is computed exactly) of the cost per
+     * period, its {@code hours} of the whole period's {@code wholeHours}.
+     */
+    public record Prorated(BigDecimal fraction, BigDecimal hours, BigDecimal wholeHours) {
+        static Prorated of(Proration p) {
+            return p == null
+                    ? null
+                    : new Prorated(p.fraction(), hours(p.partMs()), hours(p.wholeMs()));
+        }
+
+        private static BigDecimal hours(long ms) {
+            return BigDecimal.valueOf(ms).divide(BigDecimal.valueOf(3_600_000L), Proration.FRACTION_SCALE,
+                    RoundingMode.HALF_EVEN);
+        }
+    }
 
     /** The state of a period whose statement is stored and never changes. */
     public static final String CLOSED = "closed";
     /** The state of a period that ended but may still change (late facts within the allowed lateness). */
     public static final String PROVISIONAL = "provisional";
 
-    /** A statement without a chain. */
+    /** A statement of a whole period, without a chain. */
     public StatementView(String cluster, String period, Instant start, Instant end, String state, String model,
             String currency, BigDecimal totalCharge, List<Line> lines) {
-        this(cluster, period, start, end, state, model, currency, totalCharge, lines, null);
+        this(cluster, period, start, end, state, model, currency, totalCharge, lines, null, null);
     }
 
     public record Line(String tenant, boolean inner, BigDecimal vcoreSeconds, BigDecimal memoryMbSeconds,
@@ -84,17 +105,20 @@ public record StatementView(String cluster, String period, Instant start, Instan
                     l.charge(), adjustments, l.total()));
         }
         return new StatementView(s.clusterId(), s.period().id(), Instant.ofEpochMilli(s.period().start()),
-                Instant.ofEpochMilli(s.period().end()), state, s.model().name(), currency, s.totalCharge(), lines);
+                Instant.ofEpochMilli(s.period().end()), state, s.model().name(), currency, s.totalCharge(), lines,
+                Prorated.of(s.prorated()), null);
     }
 
     /** The same statement in {@code state}. */
     public StatementView in(String newState) {
-        return new StatementView(cluster, period, start, end, newState, model, currency, totalCharge, lines, chain);
+        return new StatementView(cluster, period, start, end, newState, model, currency, totalCharge, lines, prorated,
+                chain);
     }
 
     /** The same statement at {@code link} in its cluster's chain. */
     public StatementView withChain(ChainLink link) {
-        return new StatementView(cluster, period, start, end, state, model, currency, totalCharge, lines, link);
+        return new StatementView(cluster, period, start, end, state, model, currency, totalCharge, lines, prorated,
+                link);
     }
 
     /** The same statement without the cluster's total (a tenant's view of its subtree, whose lines it holds). */
@@ -107,6 +131,6 @@ public record StatementView(String cluster, String period, Instant start, Instan
      * the whole statement: it names the cluster's statement these lines are part of, and its signature can be checked.
      */
     public StatementView withLines(List<Line> kept) {
-        return new StatementView(cluster, period, start, end, state, model, currency, null, kept, chain);
+        return new StatementView(cluster, period, start, end, state, model, currency, null, kept, prorated, chain);
     }
 }

@@ -41,9 +41,7 @@ final class WhatIfLimits {
         }
         if (problems.isEmpty() && until.isAfter(from) && Duration.between(from, until).compareTo(maxWindow) <= 0
                 && used.registeredAt() != null) {
-            Duration length = used.period() == null || used.period().length() == null
-                    ? Duration.ofDays(1)
-                    : used.period().length();
+            Duration length = used.nominalPeriod();
             Instant origin = used.period() == null || used.period().origin() == null
                     ? used.registeredAt()
                     : used.period().origin();

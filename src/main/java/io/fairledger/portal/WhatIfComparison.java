@@ -34,9 +34,7 @@ final class WhatIfComparison {
      * gone on until then; empty ({@code from} equal to {@code until}) while no period has ended.
      */
     static Range range(LedgerSettings settings, LiveView view, int periods, Duration maxWindow) {
-        Duration length = settings.period() == null || settings.period().length() == null
-                ? Duration.ofDays(1)
-                : settings.period().length();
+        Duration length = settings.nominalPeriod();
         Instant until = view.openStatement().start();
         Instant from = until.minus(length.multipliedBy(periods));
         Instant earliest = until.minus(maxWindow);

@@ -14,7 +14,7 @@ import io.fairledger.accounting.SettingsInForce;
 import io.fairledger.accounting.StatementService;
 import io.fairledger.accounting.StatementView;
 import io.fairledger.core.model.TenantPath;
-import io.fairledger.core.replay.PeriodSchedule;
+import io.fairledger.core.replay.Schedule;
 import io.fairledger.errors.Invalid;
 import io.fairledger.tenancy.LedgerSettings;
 
@@ -68,13 +68,12 @@ public class UsageService {
             throw Invalid.field("query.to", "to " + end + " must be after from " + start);
         }
         UsageReport.Aggregate by = aggregate(aggregate);
-        PeriodSchedule periods = settings.toReplayConfig(clusterId, settings.registeredAt()).periods();
+        Schedule periods = settings.toReplayConfig(clusterId, settings.registeredAt()).periods();
         Instant first = Instant.ofEpochMilli(periods.periodOf(start.toEpochMilli()).start());
-        long lastStart = periods.periodOf(end.toEpochMilli() - 1).start();
-        Instant last = Instant.ofEpochMilli(lastStart + periods.lengthMs());
+        Instant last = Instant.ofEpochMilli(periods.periodOf(end.toEpochMilli() - 1).end());
         long stepMs = step == null || step.isBlank()
                 ? last.toEpochMilli() - first.toEpochMilli()
-                : stepMs(step, periods.lengthMs());
+                : stepMs(step, periods.nominalMs());
         if (accumulate) {
             stepMs = last.toEpochMilli() - first.toEpochMilli();
         }

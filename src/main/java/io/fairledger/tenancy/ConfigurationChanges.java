@@ -167,7 +167,8 @@ public class ConfigurationChanges {
     /**
      * Validates and stores a cluster's ledger settings; the tenants they list are created or updated in the tenant
      * tree. Takes effect from the start of the earliest period not closed (periods that can be closed are closed first
-     * with the settings they were kept under, so a change never rewrites a closed period). Audited.
+     * with the settings they were kept under, so a change never rewrites a closed period); a change of the period
+     * schedule takes effect at the new schedule's first boundary from then ({@link LedgerSettings#replacing}). Audited.
      */
     @Transactional
     public LedgerSettings putLedgerSettings(String clusterId, LedgerSettings settings) {
@@ -186,7 +187,7 @@ public class ConfigurationChanges {
         LedgerSettings before = tenancy.hasLedgerSettings(clusterId) ? tenancy.ledgerSettings(clusterId) : null;
         Instant effectiveFrom = closeBeforeChange(clusterId);
         tenancy.upsertTenants(clusterId, settings.tenants() == null ? List.of() : settings.tenants());
-        tenancy.storeLedgerSettings(clusterId, settings);
+        tenancy.storeLedgerSettings(clusterId, settings.replacing(before, effectiveFrom));
         LedgerSettings after = tenancy.ledgerSettings(clusterId);
         audit.record(clusterId, "ledger-settings", before, after,
                 effectiveFrom == null ? after.registeredAt() : effectiveFrom);

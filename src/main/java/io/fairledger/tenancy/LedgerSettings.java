@@ -23,7 +23,6 @@ import io.fairledger.core.model.ResourceVector;
 import io.fairledger.core.model.TenantConfig;
 import io.fairledger.core.model.TenantPath;
 import io.fairledger.core.model.UsageMeasure;
-import io.fairledger.core.replay.PeriodSchedule;
 import io.fairledger.core.replay.ReplayConfig;
 import io.fairledger.errors.Invalid;
 
@@ -32,6 +31,7 @@ import io.fairledger.errors.Invalid;
  * the body of the admin API's ledger settings, so the server and the offline command run the core under exactly the
  * same configuration. Every field but {@code registeredAt} and {@code capacity} has a default (docs/domain.md): no
  * discount, ROUNDS of 24 h, PAR MAX, dominant share, no quantum, daily periods from registration, USAGE at zero prices.
+ * Periods: {@link PeriodSettings}.
  *
  * @param registeredAt    when accounting starts: FULL memory and the first period start here
  * @param allowedLateness the server closes a period once it has seen an event this long after the period's end
@@ -45,7 +45,7 @@ import io.fairledger.errors.Invalid;
 @JsonIgnoreProperties(ignoreUnknown = false)
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public record LedgerSettings(Instant registeredAt, Capacity capacity, Double discountRate, Memory memory,
-        ParPolicy par, Duration rootQuantum, Period period, Duration allowedLateness, Chargeback chargeback,
+        ParPolicy par, Duration rootQuantum, PeriodSettings period, Duration allowedLateness, Chargeback chargeback,
         List<Tenant> tenants) {
 
     /** How long after a period's end events for it are still awaited before the server closes it, by default. */
@@ -76,10 +76,6 @@ public record LedgerSettings(Instant registeredAt, Capacity capacity, Double dis
                         "memory.mode must be FULL, ROUNDS or DECAY, got '" + mode + "'");
             };
         }
-    }
-
-    /** Statements are cut every {@code length} from {@code origin} (default: registration). */
-    public record Period(Instant origin, Duration length) {
     }
 
     /**
@@ -150,6 +146,25 @@ public record LedgerSettings(Instant registeredAt, Capacity capacity, Double dis
                 chargeback, tenants);
     }
 
+    /**
+     * These settings as stored when they replace {@code before} (null: none yet) from {@code effective} (null: from the
+     * registration): their {@code period} keeps the schedules in force before ({@link PeriodSettings#after}), unless
+     * the registration moved (then everything is replayed from the new one).
+     */
+    public LedgerSettings replacing(LedgerSettings before, Instant effective) {
+        boolean sameStart = before != null && before.registeredAt() != null
+                && before.registeredAt().equals(registeredAt);
+        PeriodSettings kept = PeriodSettings.after(sameStart ? before.period() : null, period,
+                sameStart ? effective : null, registeredAt);
+        return new LedgerSettings(registeredAt, capacity, discountRate, memory, par, rootQuantum, kept,
+                allowedLateness, chargeback, tenants);
+    }
+
+    /** A typical period's length (a calendar month's: a twelfth of a Gregorian year), for estimates. */
+    public Duration nominalPeriod() {
+        return Duration.ofMillis(PeriodSettings.schedule(period, registeredAt).nominalMs());
+    }
+
     /** {@code allowedLateness}, or its default. */
     public Duration lateness() {
         return allowedLateness == null ? DEFAULT_ALLOWED_LATENESS : allowedLateness;
@@ -193,13 +208,8 @@ public record LedgerSettings(Instant registeredAt, Capacity capacity, Double dis
                 tenantConfigs, discountRate == null ? 1.0 : discountRate,
                 memory == null ? MemoryMode.defaultRounds() : memory.toMode(), par == null ? ParPolicy.MAX : par,
                 new UsageMeasure.Dominant(), rootQuantum == null ? 0 : rootQuantum.toMillis(), 1000);
-        PeriodSchedule periods = new PeriodSchedule(
-                period == null || period.origin() == null
-                        ? registeredAt.toEpochMilli()
-                        : period.origin().toEpochMilli(),
-                period == null || period.length() == null ? Duration.ofDays(1).toMillis() : period.length().toMillis(),
-                "");
-        return new ReplayConfig(cluster, periods, chargebackConfig(), until.toEpochMilli());
+        return new ReplayConfig(cluster, PeriodSettings.schedule(period, registeredAt), chargebackConfig(),
+                until.toEpochMilli());
     }
 
     private ChargebackConfig chargebackConfig() {

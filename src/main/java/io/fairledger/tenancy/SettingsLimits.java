@@ -81,10 +81,7 @@ public final class SettingsLimits {
         out.rate("discountRate", settings.discountRate());
         memory(out, settings.memory());
         out.duration("rootQuantum", settings.rootQuantum(), Duration.ZERO, LONGEST_CYCLE);
-        if (settings.period() != null) {
-            out.instant("period.origin", settings.period().origin(), false);
-            out.duration("period.length", settings.period().length(), SHORTEST_CYCLE, LONGEST_CYCLE);
-        }
+        PeriodSettings.problems(out, settings.period(), settings.registeredAt());
         out.duration("allowedLateness", settings.allowedLateness(), Duration.ZERO, LONGEST_LATENESS);
         chargeback(out, settings.chargeback());
         tenants(out, settings.tenants());
@@ -276,7 +273,7 @@ public final class SettingsLimits {
     }
 
     /** Problems found so far, their names after a prefix. */
-    private static final class Problems {
+    static final class Problems {
         final String prefix;
         final List<Invalid.Field> fields = new ArrayList<>();
 
@@ -365,7 +362,7 @@ public final class SettingsLimits {
     }
 
     /** A text from a request shown in a message: at most 64 characters, what is not printable ASCII escaped. */
-    private static String shown(String text) {
+    static String shown(String text) {
         StringBuilder out = new StringBuilder();
         for (int i = 0; i < text.length() && i < 64; i++) {
             char c = text.charAt(i);

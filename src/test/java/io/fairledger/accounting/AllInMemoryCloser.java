@@ -9,7 +9,7 @@ import java.util.Map;
 
 import io.fairledger.accounting.InMemoryStoredFacts.Arrival;
 import io.fairledger.accounting.PeriodCloser.ClosedPeriod;
-import io.fairledger.core.replay.PeriodSchedule;
+import io.fairledger.core.replay.Schedule;
 import io.fairledger.facts.LedgerFact;
 import io.fairledger.tenancy.LedgerSettings;
 
@@ -41,7 +41,7 @@ public final class AllInMemoryCloser {
         List<ClosedPeriod> closed = new ArrayList<>(store.closed());
         List<ClosedPeriod> out = new ArrayList<>();
         long lateness = settings.lateness().toMillis();
-        PeriodSchedule schedule = schedule(settings);
+        Schedule schedule = schedule(settings);
         long due = PeriodCloser.nextToClose(settings, closed).end() + lateness;
         long watermark = Long.MIN_VALUE;
         int i = 0;
@@ -120,7 +120,7 @@ public final class AllInMemoryCloser {
         return lowest;
     }
 
-    private static PeriodSchedule schedule(LedgerSettings settings) {
+    private static Schedule schedule(LedgerSettings settings) {
         return settings.toReplayConfig("schedule", settings.registeredAt()).periods();
     }
 

@@ -25,6 +25,7 @@ import io.fairledger.core.model.ResourceVector;
 import io.fairledger.core.model.TenantPath;
 import io.fairledger.facts.LedgerFact;
 import io.fairledger.tenancy.LedgerSettings;
+import io.fairledger.tenancy.PeriodSettings;
 
 /**
  * Closed statements depend only on the facts, the order they arrived in and the settings in force, never on when the
@@ -262,7 +263,7 @@ class PeriodCloserProperties {
     static LedgerSettings settings(double weightB, Duration lateness) {
         return new LedgerSettings(T0, new LedgerSettings.Capacity(10, 10240, 0), 0.5,
                 new LedgerSettings.Memory("FULL", null, null, null), null, null,
-                new LedgerSettings.Period(null, Duration.ofHours(1)), lateness,
+                new PeriodSettings(null, Duration.ofHours(1)), lateness,
                 new LedgerSettings.Chargeback(null,
                         List.of(new LedgerSettings.Plan("std", BigDecimal.ONE, BigDecimal.ZERO, BigDecimal.ZERO)),
                         "std", null, 2, "EUR"),

@@ -32,6 +32,7 @@ import io.fairledger.core.model.ResourceVector;
 import io.fairledger.core.model.TenantPath;
 import io.fairledger.facts.LedgerFact;
 import io.fairledger.tenancy.LedgerSettings;
+import io.fairledger.tenancy.PeriodSettings;
 
 /**
  * The live ledger's checkpoints through the server's own path (facts, {@link LedgerFeed}, canonical order, the live
@@ -63,7 +64,7 @@ class LiveLedgerCheckpointTest {
                 new LedgerSettings.Tenant("root.c.x", 1, null, ""), new LedgerSettings.Tenant("root.c.y", 3, null, ""),
                 new LedgerSettings.Tenant("root.z", 0, null, ""));
         return new LedgerSettings(Instant.EPOCH, new LedgerSettings.Capacity(20, 20480, 1), 0.5, memory, par,
-                Duration.ofMillis(500), new LedgerSettings.Period(null, Duration.ofSeconds(15)), null, chargeback,
+                Duration.ofMillis(500), new PeriodSettings(null, Duration.ofSeconds(15)), null, chargeback,
                 tenants);
     }
 

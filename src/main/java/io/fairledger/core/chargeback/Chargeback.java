@@ -32,7 +32,9 @@ import io.fairledger.core.model.TenantPath;
  * ledger keeps {@code integral of held_r x (1 - g'/g) dt} per type, so the charged unit-hours are the exact
  * resource-hours minus that. A tenant with no usage pays 0. Each charge is rounded HALF_EVEN to the currency's
  * scale.</li>
- * <li>{@code GROUP_BUY}: the period's cost is split in proportion to the leaves' shares S (equally if every share is
+ * <li>{@code GROUP_BUY}: the period's cost (the cost per period; for a period shorter than the whole period of its
+ * schedule, a short first period or the last before a change of schedule, that part of it by duration, rounded
+ * HALF_EVEN: {@link Proration}) is split in proportion to the leaves' shares S (equally if every share is
  * 0). On top, each borrower pays {@code eta x price x borrowed capacity-hours} (price = cost / period hours, one
  * capacity-hour of the whole cluster), rounded HALF_EVEN; the total paid is credited to lenders pro rata to what they
  * lent; with nobody lending, nobody pays. Settlements therefore sum to exactly zero and the charges to exactly the
@@ -54,13 +56,23 @@ public final class Chargeback {
     private Chargeback() {
     }
 
-    /** The statement of {@code period} from the accounts the ledger returned when the period was closed. */
+    /** The statement of a whole {@code period} from the accounts the ledger returned when the period was closed. */
     public static Statement statement(String clusterId, Period period, List<TenantAccount> accounts,
             ChargebackConfig config) {
+        return statement(clusterId, period, accounts, config, null);
+    }
+
+    /**
+     * The statement of {@code period}, {@code part} of its whole period (null: all of it), from the accounts the ledger
+     * returned when the period was closed.
+     */
+    public static Statement statement(String clusterId, Period period, List<TenantAccount> accounts,
+            ChargebackConfig config, Proration part) {
         List<TenantAccount> billed = leaves(accounts);
+        Proration prorated = prorated(config.model(), part);
         List<BigDecimal> charges = config.model() == ChargeModel.USAGE
                 ? usageCharges(billed, config)
-                : groupBuyCharges(billed, period, config);
+                : groupBuyCharges(billed, period, config, prorated);
         Map<TenantPath, BigDecimal> chargeOf = new HashMap<>();
         for (int i = 0; i < billed.size(); i++) {
             chargeOf.put(billed.get(i).path(), charges.get(i));
@@ -71,7 +83,12 @@ public final class Chargeback {
             BigDecimal charge = chargeOf.get(a.path());
             lines.add(line(a, charge == null ? none : charge, charge == null));
         }
-        return new Statement(clusterId, period, config.model(), lines);
+        return new Statement(clusterId, period, config.model(), lines, prorated);
+    }
+
+    /** What a statement under {@code model} of a period that is {@code part} of its whole says is prorated. */
+    public static Proration prorated(ChargeModel model, Proration part) {
+        return model == ChargeModel.GROUP_BUY ? part : null;
     }
 
     /** Every node but the root, in path order. */
@@ -129,9 +146,11 @@ public final class Chargeback {
     }
 
     private static List<BigDecimal> groupBuyCharges(List<TenantAccount> billed, Period period,
-            ChargebackConfig config) {
+            ChargebackConfig config, Proration prorated) {
         int scale = config.currencyScale();
-        BigDecimal cost = config.costPerPeriod().setScale(scale, RoundingMode.HALF_EVEN);
+        BigDecimal cost = prorated == null
+                ? config.costPerPeriod().setScale(scale, RoundingMode.HALF_EVEN)
+                : prorated.of(config.costPerPeriod(), scale);
         List<BigDecimal> shares = new ArrayList<>();
         boolean anyShare = billed.stream().anyMatch(a -> a.share() > 0);
         List<String> keys = new ArrayList<>();

@@ -14,11 +14,20 @@ import java.util.List;
  *            the charge model used
  * @param lines
  *            tenant lines, by tenant path
+ * @param prorated
+ *            under GROUP_BUY, how much of its whole period a short period is (its cost is that part of the cost per
+ *            period); null for a whole period and under USAGE
  */
-public record Statement(String clusterId, Period period, ChargeModel model, List<TenantStatement> lines) {
+public record Statement(String clusterId, Period period, ChargeModel model, List<TenantStatement> lines,
+        Proration prorated) {
 
     public Statement {
         lines = List.copyOf(lines);
+    }
+
+    /** The statement of a whole period. */
+    public Statement(String clusterId, Period period, ChargeModel model, List<TenantStatement> lines) {
+        this(clusterId, period, model, lines, null);
     }
 
     /** Sum of every line's total: the charges and the adjustment lines carried (inner lines are never charged). */

@@ -21,6 +21,7 @@ import java.util.TreeMap;
 
 import io.fairledger.core.chargeback.AdjustmentLine;
 import io.fairledger.core.chargeback.ChargeModel;
+import io.fairledger.core.chargeback.Chargeback;
 import io.fairledger.core.chargeback.ChargebackConfig;
 import io.fairledger.core.chargeback.Period;
 import io.fairledger.core.chargeback.Statement;
@@ -128,7 +129,10 @@ public final class Checkpoint {
         List<Statement> statements = new ArrayList<>(count);
         List<FairnessReport> fairness = new ArrayList<>(count);
         for (int i = 0; i < count; i++) {
-            statements.add(readStatement(in));
+            Statement s = readStatement(in);
+            // a short period's proration is its schedule's, which the digest above checked: not stored
+            statements.add(new Statement(s.clusterId(), s.period(), s.model(), s.lines(),
+                    Chargeback.prorated(s.model(), config.periods().proration(s.period()))));
             fairness.add(readFairness(in));
         }
         ClusterLedger ledger = ClusterLedger.restore(config.cluster(), LedgerCodec.read(in));
@@ -194,10 +198,7 @@ public final class Checkpoint {
         }
         out.writeLong(c.rootQuantumMs());
         out.writeLong(c.quantumRefreshMs());
-        PeriodSchedule p = config.periods();
-        out.writeLong(p.originMs());
-        out.writeLong(p.lengthMs());
-        LedgerCodec.writeString(out, p.prefix());
+        writeSchedule(out, config.periods());
         ChargebackConfig cb = config.chargeback();
         LedgerCodec.writeString(out, cb.model().name());
         Map<String, PricePlan> plans = new TreeMap<>(cb.plans());
@@ -214,6 +215,22 @@ public final class Checkpoint {
             writeDecimal(out, cb.costPerPeriod());
         }
         out.writeInt(cb.currencyScale());
+    }
+
+    /**
+     * A fixed-length schedule as it always was (so the versions of settings without a zone stay what they were); any
+     * other after a length no fixed schedule has.
+     */
+    private static void writeSchedule(DataOutput out, Schedule schedule) throws IOException {
+        if (schedule instanceof PeriodSchedule p) {
+            out.writeLong(p.originMs());
+            out.writeLong(p.lengthMs());
+            LedgerCodec.writeString(out, p.prefix());
+        } else {
+            out.writeLong(0);
+            out.writeLong(-1);
+            LedgerCodec.writeString(out, schedule.toString());
+        }
     }
 
     private static void writePeriod(DataOutput out, Period p) throws IOException {

@@ -5,9 +5,9 @@ import java.math.BigInteger;
 import io.fairledger.core.chargeback.Period;
 
 /**
- * Fixed-length accounting periods from an origin, named by their index (decision: calendar months are cut by the
- * caller, which passes their boundaries as separate replays or a custom schedule later; fixed lengths keep replay
- * self-contained).
+ * Fixed-length accounting periods from an origin, named by their index: the schedule of settings without a time zone.
+ * Its periods are whole (never prorated); the one holding the registration may start before it, as it always did.
+ * Calendar periods in a zone are {@link CalendarSchedule}.
  *
  * @param originMs
  *            start of period 0, epoch millis
@@ -16,7 +16,7 @@ import io.fairledger.core.chargeback.Period;
  * @param prefix
  *            period ids are {@code prefix + index}
  */
-public record PeriodSchedule(long originMs, long lengthMs, String prefix) {
+public record PeriodSchedule(long originMs, long lengthMs, String prefix) implements Schedule {
 
     /**
      * The most closed periods one replay holds: a ledger keeps the statement of every period it has closed, so a
@@ -33,10 +33,22 @@ public record PeriodSchedule(long originMs, long lengthMs, String prefix) {
     }
 
     /** The period containing {@code t}. */
+    @Override
     public Period periodOf(long t) {
         long index = Math.floorDiv(t - originMs, lengthMs);
         long start = originMs + index * lengthMs;
         return new Period(prefix + index, start, start + lengthMs);
+    }
+
+    /** The period containing {@code t}: fixed-length periods are always whole. */
+    @Override
+    public Period wholeOf(long t) {
+        return periodOf(t);
+    }
+
+    @Override
+    public long nominalMs() {
+        return lengthMs;
     }
 
     /**
@@ -44,6 +56,7 @@ public record PeriodSchedule(long originMs, long lengthMs, String prefix) {
      * {@code after} closes to reach {@code through}; 0 when {@code through < after + lengthMs}. Exact for any instants
      * (no overflow).
      */
+    @Override
     public long endingBetween(long after, long through) {
         if (through < after) {
             return 0;

@@ -87,12 +87,13 @@ public final class Replay {
         if (t >= open.end()) {
             long asked = statements.size() + 1 + config.periods().endingBetween(open.end(), t);
             if (asked > PeriodSchedule.MAX_PERIODS) {
-                throw new TooManyPeriods(asked, config.periods().lengthMs());
+                throw new TooManyPeriods(asked, config.periods().nominalMs());
             }
         }
         while (t >= open.end()) {
             List<TenantAccount> accounts = ledger.closePeriod(open.end());
-            statements.add(Chargeback.statement(config.cluster().clusterId(), open, accounts, config.chargeback()));
+            statements.add(Chargeback.statement(config.cluster().clusterId(), open, accounts, config.chargeback(),
+                    config.periods().proration(open)));
             fairness.add(FairnessReport.ofPeriod(Chargeback.leaves(accounts)));
             open = config.periods().periodOf(open.end());
         }
@@ -205,7 +206,8 @@ public final class Replay {
     /** The open period's statement so far: what the bill would be if the period ended at {@code at}. */
     public Statement openStatement(long at) {
         Period soFar = new Period(open.id(), open.start(), Math.max(open.start() + 1, at));
-        return Chargeback.statement(config.cluster().clusterId(), soFar, ledger.accounts(at), config.chargeback());
+        return Chargeback.statement(config.cluster().clusterId(), soFar, ledger.accounts(at), config.chargeback(),
+                config.periods().proration(open));
     }
 
     /** The statements closed so far and every account at {@code at}. */

@@ -18,7 +18,7 @@ import io.fairledger.core.model.ClusterConfig;
  *            the replay's end, epoch millis: every period ending at or before it is closed and stated; the open period
  *            is reported as accounts at this instant
  */
-public record ReplayConfig(ClusterConfig cluster, PeriodSchedule periods, ChargebackConfig chargeback, long until) {
+public record ReplayConfig(ClusterConfig cluster, Schedule periods, ChargebackConfig chargeback, long until) {
 
     public ReplayConfig {
         Objects.requireNonNull(cluster, "cluster");

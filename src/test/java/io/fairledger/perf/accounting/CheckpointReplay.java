@@ -17,6 +17,7 @@ import io.fairledger.core.model.TenantPath;
 import io.fairledger.facts.LedgerFact;
 import io.fairledger.live.LiveLedger;
 import io.fairledger.tenancy.LedgerSettings;
+import io.fairledger.tenancy.PeriodSettings;
 
 /**
  * Load tool for bounded replays (issue #15, checkpoints): builds a cluster's live ledger from N synthetic facts (YARN
@@ -131,7 +132,7 @@ public final class CheckpointReplay {
             list.add(new LedgerSettings.Tenant("root.q" + q, 1 + q % 3, null, ""));
         }
         return new LedgerSettings(START, new LedgerSettings.Capacity(2_000, 8_192_000, 0), null, null, null, null,
-                new LedgerSettings.Period(null, Duration.ofDays(1)), null,
+                new PeriodSettings(null, Duration.ofDays(1)), null,
                 new LedgerSettings.Chargeback(ChargeModel.USAGE, List.of(new LedgerSettings.Plan("std",
                         new BigDecimal("0.04"), new BigDecimal("0.005"), BigDecimal.ONE)), "std", null, 2, null),
                 list);

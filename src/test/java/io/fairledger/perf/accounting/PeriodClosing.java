@@ -38,6 +38,7 @@ import io.fairledger.core.replay.ReplayConfig;
 import io.fairledger.facts.LedgerFact;
 import io.fairledger.facts.StoredTransaction;
 import io.fairledger.tenancy.LedgerSettings;
+import io.fairledger.tenancy.PeriodSettings;
 
 /**
  * Load tool for closing a period without holding every fact (issue #15, streamed reads): N synthetic facts (YARN
@@ -332,7 +333,7 @@ public final class PeriodClosing {
             list.add(new LedgerSettings.Tenant("root.q" + q, 1 + q % 3, null, ""));
         }
         return new LedgerSettings(START, new LedgerSettings.Capacity(2_000, 8_192_000, 0), null, null, null, null,
-                new LedgerSettings.Period(null, Duration.ofDays(1)), Duration.ofHours(1),
+                new PeriodSettings(null, Duration.ofDays(1)), Duration.ofHours(1),
                 new LedgerSettings.Chargeback(ChargeModel.USAGE, List.of(new LedgerSettings.Plan("std",
                         new BigDecimal("0.04"), new BigDecimal("0.005"), BigDecimal.ONE)), "std", null, 2, null),
                 list);

@@ -23,6 +23,7 @@ import io.fairledger.facts.LedgerFact;
 import io.fairledger.live.LiveLedger;
 import io.fairledger.live.LiveView;
 import io.fairledger.tenancy.LedgerSettings;
+import io.fairledger.tenancy.PeriodSettings;
 
 /**
  * Load tool for the server's memory (issue #15, memory): builds one cluster's state as the server keeps it (a
@@ -197,7 +198,7 @@ public final class LiveStateSize {
             list.add(new LedgerSettings.Tenant(leaf(q, groups), 1 + q % 3, null, ""));
         }
         return new LedgerSettings(START, new LedgerSettings.Capacity(400_000, 1_638_400_000L, 0), null, null, null,
-                null, new LedgerSettings.Period(null, Duration.ofDays(1)), null,
+                null, new PeriodSettings(null, Duration.ofDays(1)), null,
                 new LedgerSettings.Chargeback(ChargeModel.USAGE, List.of(new LedgerSettings.Plan("std",
                         new BigDecimal("0.04"), new BigDecimal("0.005"), BigDecimal.ONE)), "std", null, 2, null),
                 list);

@@ -1,0 +1,88 @@
+package io.fairledger.accounting;
+
+import static io.restassured.RestAssured.given;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.quarkus.test.common.TestResourceScope;
+import io.quarkus.test.common.WithTestResource;
+import io.quarkus.test.junit.QuarkusTest;
+import io.restassured.http.ContentType;
+import org.awaitility.Awaitility;
+import org.eclipse.microprofile.config.inject.ConfigProperty;
+import org.junit.jupiter.api.Test;
+import picocli.CommandLine;
+
+import io.fairledger.cli.AccountCommand;
+import io.fairledger.testsupport.EventPublisher;
+import io.fairledger.testsupport.KafkaResource;
+import io.fairledger.testsupport.PostgresResource;
+import io.fairledger.testsupport.YarnWorkload;
+
+/**
+ * Berlin months on the real server: a cluster registered in the middle of March 2026, GROUP_BUY at 743.00 a month,
+ * events over the end of March; the server closes March from its registration to 2026-03-31T22:00Z (local midnight)
+ * at 359.00, stated as prorated, exactly as {@code fairledger account} does from the same file.
+ */
+@QuarkusTest
+@WithTestResource(value = PostgresResource.class, scope = TestResourceScope.GLOBAL)
+@WithTestResource(value = KafkaResource.class, scope = TestResourceScope.GLOBAL)
+class CalendarPeriodsTest {
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    @ConfigProperty(name = "kafka.bootstrap.servers")
+    String bootstrap;
+
+    @Test
+    void theServerClosesABerlinMarchAsTheOfflineCommandDoes() throws Exception {
+        String cluster = "calendar-berlin";
+        String settings = YarnWorkload.settings(Instant.parse("2026-03-16T23:00:00Z"), 2)
+                .replace("\"period\":{\"length\":\"PT1H\"}",
+                        "\"period\":{\"length\":\"P1M\",\"zone\":\"Europe/Berlin\"}")
+                .replaceFirst("(?s)\"chargeback\":\\{.*?\\]\\},",
+                        "\"chargeback\":{\"model\":\"GROUP_BUY\",\"costPerPeriod\":743,\"currency\":\"EUR\"},");
+        List<String> lines = new ArrayList<>(
+                YarnWorkload.lines(cluster, Instant.parse("2026-03-31T21:55:00Z"), 40, 2, 11));
+        // past March's end plus the allowed lateness: March closes
+        lines.add(YarnWorkload.last(cluster, Instant.parse("2026-04-01T00:00:00Z")));
+        Path dir = Files.createTempDirectory("fairledger-calendar");
+        Files.write(dir.resolve("events.jsonl"), lines);
+        Files.writeString(dir.resolve("settings.json"), settings);
+        String until = "2026-03-31T22:00:00Z";
+        int exit = new CommandLine(new AccountCommand()).execute("--events", dir.resolve("events.jsonl").toString(),
+                "--config", dir.resolve("settings.json").toString(), "--out", dir.resolve("out").toString(),
+                "--until", until, "--quiet");
+        assertThat(exit).isZero();
+        JsonNode offline = JSON.readTree(dir.resolve("out/statements.json").toFile());
+        assertThat(offline).hasSize(1);
+        JsonNode march = offline.get(0);
+        assertThat(march.get("period").asText()).isEqualTo("2026-03");
+        assertThat(march.get("start").asText()).isEqualTo("2026-03-16T23:00:00Z");
+        assertThat(march.get("end").asText()).isEqualTo("2026-03-31T22:00:00Z");
+        assertThat(march.get("state").asText()).isEqualTo("closed");
+        assertThat(march.get("totalCharge").decimalValue()).isEqualByComparingTo("359.00");
+        assertThat(march.get("prorated").get("wholeHours").decimalValue()).isEqualByComparingTo("743");
+
+        given().contentType(ContentType.JSON).body("{\"id\":\"" + cluster + "\",\"resourceManager\":\"YARN\"}")
+                .post("/api/v1/admin/clusters").then().statusCode(201);
+        given().contentType(ContentType.JSON).body(settings)
+                .put("/api/v1/admin/clusters/" + cluster + "/ledger-settings").then().statusCode(200);
+        EventPublisher.publishYarn(bootstrap, cluster, lines);
+
+        Awaitility.await().atMost(90, TimeUnit.SECONDS).pollInterval(1, TimeUnit.SECONDS).untilAsserted(() -> {
+            String body = given().accept(ContentType.JSON).queryParam("until", until)
+                    .get("/api/v1/admin/clusters/" + cluster + "/statements").then().statusCode(200).extract()
+                    .asString();
+            assertThat(JSON.readTree(body)).isEqualTo(offline);
+        });
+    }
+}
