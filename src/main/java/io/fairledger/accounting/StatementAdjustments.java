@@ -74,6 +74,7 @@ public final class StatementAdjustments {
                     l.balance(), l.charge(), adjustments, total));
         }
         return new StatementView(statement.cluster(), statement.period(), statement.start(), statement.end(),
-                statement.state(), statement.model(), statement.currency(), totalCharge, lines, statement.prorated());
+                statement.state(), statement.model(), statement.currency(), totalCharge, lines, statement.prorated(),
+                null);
     }
 }

@@ -134,15 +134,20 @@ public final class PortalModel {
      * How a cluster's books are kept, as the admin cluster page shows it: the periods, the prices and the discount
      * rate the statements are computed under (the ledger settings in force, with their defaults filled in).
      */
-    public record Books(Instant registeredAt, Duration periodLength, Instant periodOrigin, Duration allowedLateness,
+    public record Books(Instant registeredAt, Duration periodLength, Instant periodOrigin, String calendar,
+            Duration allowedLateness,
             String model, String currency, double discountRate, List<LedgerSettings.Plan> plans, String defaultPlan,
             BigDecimal costPerPeriod) {
 
         static Books of(LedgerSettings s) {
             LedgerSettings.Chargeback c = s.chargeback();
             return new Books(s.registeredAt(),
-                    s.period() == null || s.period().length() == null ? Duration.ofDays(1) : s.period().length(),
+                    s.nominalPeriod(),
                     s.period() == null || s.period().origin() == null ? s.registeredAt() : s.period().origin(),
+                    s.period() == null || s.period().zone() == null
+                            ? null
+                            : (s.period().length() == null ? "P1D" : s.period().length()) + " in "
+                                    + s.period().zone(),
                     s.lateness(), c == null || c.model() == null ? "USAGE" : c.model().name(), s.currency(),
                     s.discountRate() == null ? 1.0 : s.discountRate(),
                     c == null || c.plans() == null ? List.of() : c.plans(), c == null ? null : c.defaultPlan(),

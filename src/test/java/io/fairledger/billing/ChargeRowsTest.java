@@ -15,6 +15,7 @@ import io.fairledger.accounting.StatementView;
 import io.fairledger.core.chargeback.ChargeModel;
 import io.fairledger.errors.Conflict;
 import io.fairledger.tenancy.LedgerSettings;
+import io.fairledger.tenancy.PeriodSettings;
 
 /**
  * The mapping of a closed statement to charges: a row per billed tenant and resource whose billed costs sum to the
@@ -120,7 +121,7 @@ class ChargeRowsTest {
 
     static LedgerSettings settings(long gpus, ChargeModel model) {
         return new LedgerSettings(P0, new LedgerSettings.Capacity(10, 10240, gpus), 0.5, null, null, null,
-                new LedgerSettings.Period(null, Duration.ofHours(1)), null,
+                new PeriodSettings(null, Duration.ofHours(1)), null,
                 new LedgerSettings.Chargeback(model,
                         List.of(new LedgerSettings.Plan("std", BigDecimal.ONE, new BigDecimal("0.5"),
                                 new BigDecimal("3")),
