@@ -29,9 +29,10 @@ import io.fairledger.testsupport.ServedStatements;
 import io.fairledger.testsupport.YarnWorkload;
 
 /**
- * Berlin months on the real server: a cluster registered in the middle of March 2026, GROUP_BUY at 743.00 a month,
- * events over the end of March; the server closes March from its registration to 2026-03-31T22:00Z (local midnight)
- * at 359.00, stated as prorated, exactly as {@code fairledger account} does from the same file.
+ * Calendar periods on the real server, each equal to what {@code fairledger account} gives from the same file: Berlin
+ * months (a cluster registered in the middle of March 2026, GROUP_BUY at 743.00 a month, events over the end of March:
+ * March closes from its registration to 2026-03-31T22:00Z, local midnight, at 359.00, stated as prorated), days in
+ * Asia/Kolkata (UTC+5:30) and ISO weeks from Monday.
  */
 @QuarkusTest
 @WithTestResource(value = PostgresResource.class, scope = TestResourceScope.GLOBAL)
@@ -45,25 +46,13 @@ class CalendarPeriodsTest {
 
     @Test
     void theServerClosesABerlinMarchAsTheOfflineCommandDoes() throws Exception {
-        String cluster = "calendar-berlin";
         String settings = YarnWorkload.settings(Instant.parse("2026-03-16T23:00:00Z"), 2)
                 .replace("\"period\":{\"length\":\"PT1H\"}",
                         "\"period\":{\"length\":\"P1M\",\"zone\":\"Europe/Berlin\"}")
                 .replaceFirst("(?s)\"chargeback\":\\{.*?\\]\\},",
                         "\"chargeback\":{\"model\":\"GROUP_BUY\",\"costPerPeriod\":743,\"currency\":\"EUR\"},");
-        List<String> lines = new ArrayList<>(
-                YarnWorkload.lines(cluster, Instant.parse("2026-03-31T21:55:00Z"), 40, 2, 11));
-        // past March's end plus the allowed lateness: March closes
-        lines.add(YarnWorkload.last(cluster, Instant.parse("2026-04-01T00:00:00Z")));
-        Path dir = Files.createTempDirectory("fairledger-calendar");
-        Files.write(dir.resolve("events.jsonl"), lines);
-        Files.writeString(dir.resolve("settings.json"), settings);
-        String until = "2026-03-31T22:00:00Z";
-        int exit = new CommandLine(new AccountCommand()).execute("--events", dir.resolve("events.jsonl").toString(),
-                "--config", dir.resolve("settings.json").toString(), "--out", dir.resolve("out").toString(),
-                "--until", until, "--quiet");
-        assertThat(exit).isZero();
-        JsonNode offline = JSON.readTree(dir.resolve("out/statements.json").toFile());
+        JsonNode offline = serverEqualsAccount("calendar-berlin", settings, Instant.parse("2026-03-31T21:55:00Z"),
+                Instant.parse("2026-04-01T00:00:00Z"), "2026-03-31T22:00:00Z");
         assertThat(offline).hasSize(1);
         JsonNode march = offline.get(0);
         assertThat(march.get("period").asText()).isEqualTo("2026-03");
@@ -72,6 +61,55 @@ class CalendarPeriodsTest {
         assertThat(march.get("state").asText()).isEqualTo("closed");
         assertThat(march.get("totalCharge").decimalValue()).isEqualByComparingTo("359.00");
         assertThat(march.get("prorated").get("wholeHours").decimalValue()).isEqualByComparingTo("743");
+    }
+
+    /** Days in Asia/Kolkata (UTC+5:30) end at 18:30Z; a registration at noon UTC gives a short first day. */
+    @Test
+    void theServerCutsKolkataDaysAtLocalMidnightAsTheOfflineCommandDoes() throws Exception {
+        String settings = YarnWorkload.settings(Instant.parse("2026-03-16T12:00:00Z"), 2).replace(
+                "\"period\":{\"length\":\"PT1H\"}", "\"period\":{\"length\":\"P1D\",\"zone\":\"Asia/Kolkata\"}");
+        JsonNode offline = serverEqualsAccount("calendar-kolkata", settings, Instant.parse("2026-03-17T18:25:00Z"),
+                Instant.parse("2026-03-17T21:00:00Z"), "2026-03-17T18:30:00Z");
+        assertThat(offline).hasSize(2);
+        assertThat(offline.get(0).get("start").asText()).isEqualTo("2026-03-16T12:00:00Z");
+        assertThat(offline.get(0).get("end").asText()).isEqualTo("2026-03-16T18:30:00Z");
+        assertThat(offline.get(1).get("start").asText()).isEqualTo("2026-03-16T18:30:00Z");
+        assertThat(offline.get(1).get("end").asText()).isEqualTo("2026-03-17T18:30:00Z");
+        assertThat(offline.get(1).get("lines").get(0).get("vcoreSeconds").decimalValue()).isPositive();
+    }
+
+    /** ISO weeks from Monday: a registration on Wednesday 2026-03-11 gives a short first week to Monday the 16th. */
+    @Test
+    void theServerCutsIsoWeeksFromMondayAsTheOfflineCommandDoes() throws Exception {
+        String settings = YarnWorkload.settings(Instant.parse("2026-03-11T00:00:00Z"), 2)
+                .replace("\"period\":{\"length\":\"PT1H\"}", "\"period\":{\"length\":\"P1W\",\"zone\":\"UTC\"}");
+        JsonNode offline = serverEqualsAccount("calendar-weeks", settings, Instant.parse("2026-03-15T23:55:00Z"),
+                Instant.parse("2026-03-23T03:00:00Z"), "2026-03-23T00:00:00Z");
+        assertThat(offline).hasSize(2);
+        assertThat(offline.get(0).get("end").asText()).isEqualTo("2026-03-16T00:00:00Z");
+        assertThat(offline.get(1).get("start").asText()).isEqualTo("2026-03-16T00:00:00Z");
+        assertThat(offline.get(1).get("end").asText()).isEqualTo("2026-03-23T00:00:00Z");
+    }
+
+    /**
+     * Accounts a seeded workload from {@code workloadStart}, with a last event at {@code lastAt}, offline up to
+     * {@code until}, registers the cluster on the real server with the same settings and events, and waits until the
+     * server's statements up to {@code until} equal the offline ones (its chain aside); the offline statements.
+     */
+    private JsonNode serverEqualsAccount(String cluster, String settings, Instant workloadStart, Instant lastAt,
+            String until) throws Exception {
+        List<String> lines = new ArrayList<>(YarnWorkload.lines(cluster, workloadStart, 40, 2, 11));
+        // past the last period's end plus the allowed lateness: it closes
+        lines.add(YarnWorkload.last(cluster, lastAt));
+        Path dir = Files.createTempDirectory("fairledger-calendar");
+        Files.write(dir.resolve("events.jsonl"), lines);
+        Files.writeString(dir.resolve("settings.json"), settings);
+        int exit = new CommandLine(new AccountCommand()).execute("--events", dir.resolve("events.jsonl").toString(),
+                "--config", dir.resolve("settings.json").toString(), "--out", dir.resolve("out").toString(),
+                "--until", until, "--quiet");
+        assertThat(exit).isZero();
+        JsonNode offline = JSON.readTree(dir.resolve("out/statements.json").toFile());
+        offline.forEach(statement -> assertThat(statement.get("state").asText()).isEqualTo("closed"));
 
         given().contentType(ContentType.JSON).body("{\"id\":\"" + cluster + "\",\"resourceManager\":\"YARN\"}")
                 .post("/api/v1/admin/clusters").then().statusCode(201);
@@ -85,5 +123,6 @@ class CalendarPeriodsTest {
                     .asString();
             assertThat(ServedStatements.withoutChain(JSON.readTree(body))).isEqualTo(offline);
         });
+        return offline;
     }
 }
