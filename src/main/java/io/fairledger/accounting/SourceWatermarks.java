@@ -12,7 +12,8 @@ import io.fairledger.facts.StoredTransaction;
  * per source (a Kafka topic partition that has delivered facts of the cluster), the latest event time it delivered and
  * when it last delivered (the arrival clock then); a source is <em>idle</em> when the arrival clock has moved more
  * than the idle timeout past its last delivery. The closing watermark is the highest, over the transactions so far, of
- * the lowest watermark of the sources that are not idle: it never goes back, so a source that comes back, or a new one,
+ * the lowest watermark of the usage sources (YARN containers, Mesos tasks; {@link #reportsUsage}) that are not idle, or
+ * of every source not idle while no usage source is: it never goes back, so a source that comes back, or a new one,
  * delivers late facts rather than reopening what the others had passed.
  * <p>
  * Everything here is read from the stored transactions (event times, sources, {@code ingested_at}), so every replica
@@ -55,14 +56,35 @@ final class SourceWatermarks {
             sources.merge(s.source(), new Source(s.latest(), clock),
                     (old, now) -> new Source(Math.max(old.watermark(), now.watermark()), clock));
         }
+        long lowest = lowestActive(clock, true);
+        if (lowest == Long.MAX_VALUE) {
+            // no usage source delivering: the others hold; the sources of t are never idle, so one of them counts
+            lowest = lowestActive(clock, false);
+        }
+        closing = Math.max(closing, lowest);
+    }
+
+    /**
+     * The lowest watermark of the sources not idle at {@code clock}, of the usage sources only when {@code usageOnly};
+     * {@link Long#MAX_VALUE} when there is none.
+     */
+    private long lowestActive(long clock, boolean usageOnly) {
         long lowest = Long.MAX_VALUE;
-        for (Source s : sources.values()) {
-            if (!idle(s, clock)) {
-                lowest = Math.min(lowest, s.watermark());
+        for (Map.Entry<String, Source> e : sources.entrySet()) {
+            if (!idle(e.getValue(), clock) && (!usageOnly || reportsUsage(e.getKey()))) {
+                lowest = Math.min(lowest, e.getValue().watermark());
             }
         }
-        // the sources of t are never idle, so lowest is one of their watermarks
-        closing = Math.max(closing, lowest);
+        return lowest;
+    }
+
+    /**
+     * Whether a source is a partition of a topic of task usage (YARN containers, Mesos tasks), the events a period's
+     * usage is made of. The other topics (capacity, demand, jobs, workflows) report changes only and fall silent by
+     * nature; they hold periods open only while no usage source delivers.
+     */
+    static boolean reportsUsage(String source) {
+        return source.startsWith("fairledger.yarn.containers-") || source.startsWith("fairledger.mesos.tasks-");
     }
 
     /** The closing watermark; {@link Long#MIN_VALUE} before any transaction. */

@@ -99,8 +99,8 @@ public final class AllInMemoryCloser {
     }
 
     /**
-     * After the last of {@code known}: the lowest latest event time among the sources that delivered within the idle
-     * timeout of the latest arrival (the arrival clock), counted from every arrival.
+     * After the last of {@code known}: the lowest latest event time among the usage sources (else among all sources)
+     * that delivered within the idle timeout of the latest arrival (the arrival clock), counted from every arrival.
      */
     private long lowestActive(List<Arrival> known) {
         Map<String, Long> latest = new HashMap<>();
@@ -111,13 +111,18 @@ public final class AllInMemoryCloser {
             lastArrival.put(a.source(), clock);
             latest.merge(a.source(), a.fact().at(), Math::max);
         }
-        long lowest = Long.MAX_VALUE;
+        long usage = Long.MAX_VALUE;
+        long any = Long.MAX_VALUE;
         for (Map.Entry<String, Long> source : latest.entrySet()) {
             if (clock - lastArrival.get(source.getKey()) <= idleMs) {
-                lowest = Math.min(lowest, source.getValue());
+                any = Math.min(any, source.getValue());
+                if (SourceWatermarks.reportsUsage(source.getKey())) {
+                    usage = Math.min(usage, source.getValue());
+                }
             }
         }
-        return lowest;
+        // the usage sources (containers, tasks) hold periods; the others only while none of those delivers
+        return usage != Long.MAX_VALUE ? usage : any;
     }
 
     private static Schedule schedule(LedgerSettings settings) {

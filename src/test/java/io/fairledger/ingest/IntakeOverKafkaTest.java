@@ -40,6 +40,7 @@ import io.fairledger.ingest.schema.EventTopics;
 import io.fairledger.testsupport.EventPublisher;
 import io.fairledger.testsupport.KafkaResource;
 import io.fairledger.testsupport.PostgresResource;
+import io.fairledger.testsupport.ServedStatements;
 
 /**
  * The cases of {@link ArrivalOrderTest} on the real server, through a real Kafka into PostgreSQL: the later report of
@@ -76,8 +77,9 @@ class IntakeOverKafkaTest {
         EventPublisher.publish(bootstrap, EventTopics.YARN_CONTAINERS, cluster, List.of(allocated, complete));
         awaitVcoreSeconds(cluster, "01:00:00", 0, "a", "3600");
 
-        assertThat(statements(cluster, "01:00:00")).isEqualTo(account(List.of(allocated, running, complete, ended),
-                "2026-11-20T01:00:00Z", SETTINGS, cluster).statements());
+        assertThat(ServedStatements.withoutChain(statements(cluster, "01:00:00")))
+                .isEqualTo(account(List.of(allocated, running, complete, ended),
+                        "2026-11-20T01:00:00Z", SETTINGS, cluster).statements());
     }
 
     @Test
@@ -119,7 +121,7 @@ class IntakeOverKafkaTest {
                 });
         List<String> all = new ArrayList<>(reports);
         all.add(holds);
-        assertThat(statements(cluster, "04:00:00"))
+        assertThat(ServedStatements.withoutChain(statements(cluster, "04:00:00")))
                 .isEqualTo(account(all, "2026-11-20T04:00:00Z", SETTINGS, cluster).statements());
     }
 
@@ -133,14 +135,21 @@ class IntakeOverKafkaTest {
 
         EventPublisher.publish(bootstrap, EventTopics.MESOS_TASKS, cluster, examples);
         List<String> all = new ArrayList<>(examples);
-        all.add(endOfPeriod(cluster, "2026-11-21T10:00:00Z"));
+        // the task topic's own watermark closes period 8 (a marker on another topic would not: the task source holds
+        // periods open, docs/accounting.md, "Per-source watermarks"): a task starting at 10:00, in period 10
+        String marker = examples.get(0).replace("mesos-t1-running", "mesos-marker-running").replace("etl-42",
+                "marker-1").replace("2026-11-21T09:00:00Z", "2026-11-21T10:00:00Z");
+        EventPublisher.publish(bootstrap, EventTopics.MESOS_TASKS, cluster, List.of(marker));
+        all.add(marker);
 
         Awaitility.await().atMost(60, TimeUnit.SECONDS).pollInterval(500, TimeUnit.MILLISECONDS)
                 .untilAsserted(() -> assertThat(line(statements(cluster, "2026-11-21T10:00:00Z"), 9, "analytics")
                         .get("vcoreSeconds").decimalValue()).isEqualByComparingTo("8400"));
         assertThat(deadLetterReasons(cluster)).isEmpty();
-        assertThat(statements(cluster, "2026-11-21T10:00:00Z"))
-                .isEqualTo(account(all, "2026-11-21T10:00:00Z", settings, cluster).statements());
+        JsonNode offline = account(all, "2026-11-21T10:00:00Z", settings, cluster).statements();
+        Awaitility.await().atMost(60, TimeUnit.SECONDS).pollInterval(500, TimeUnit.MILLISECONDS)
+                .untilAsserted(() -> assertThat(ServedStatements.withoutChain(statements(cluster,
+                        "2026-11-21T10:00:00Z"))).isEqualTo(offline));
     }
 
     @Test

@@ -18,6 +18,7 @@ import javax.sql.DataSource;
 import jakarta.inject.Inject;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.micrometer.core.instrument.MeterRegistry;
 import io.quarkus.test.common.TestResourceScope;
 import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusMock;
@@ -27,6 +28,7 @@ import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
+import io.fairledger.accounting.ClusterWriter;
 import io.fairledger.accounting.SettingsInForce;
 import io.fairledger.facts.FactCursor;
 import io.fairledger.facts.LedgerFact;
@@ -73,6 +75,12 @@ class CheckpointRestartTest {
     @Inject
     DataSource dataSource;
 
+    @Inject
+    ClusterWriter writer;
+
+    @Inject
+    MeterRegistry registry;
+
     /** Each checkpoint of {@link #CLUSTER} saved: how many facts it holds, and the published view's then. */
     private final List<long[]> saves = new CopyOnWriteArrayList<>();
 
@@ -90,6 +98,8 @@ class CheckpointRestartTest {
             }
         };
         recording.dataSource = dataSource;
+        recording.writer = writer;
+        recording.registry = registry;
         QuarkusMock.installMockForType(recording, LedgerCheckpoints.class);
     }
 

@@ -1,5 +1,7 @@
 package io.fairledger.live;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import java.time.Instant;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -48,9 +50,22 @@ class QuietHeapTrimTest {
     @Test
     void aQuietServerGivesTheHeapBackAfterSomethingWasStored() {
         double before = explicitCollections();
+        // a trim collects only when the committed heap grew past what the last one left (an earlier trim may have
+        // run after the server's start): grow it, as a burst of facts would, then store something
+        grow();
         TestClusters.registerYarn(CLUSTER, YarnWorkload.settings(Instant.parse("2026-11-22T00:00:00Z"), 2));
         Awaitility.await().atMost(60, TimeUnit.SECONDS).pollInterval(200, TimeUnit.MILLISECONDS)
                 .until(() -> explicitCollections() > before);
+    }
+
+    /** Holds 512 MB at once, more than the heap a test server commits, and lets it go. */
+    private static void grow() {
+        byte[][] burst = new byte[64][];
+        for (int i = 0; i < burst.length; i++) {
+            burst[i] = new byte[8 << 20];
+            burst[i][i] = 1;
+        }
+        assertThat(burst[63][63]).isEqualTo((byte) 1);
     }
 
     /** Collections asked for by {@link System#gc}, by the JVM metrics' count of pauses. */

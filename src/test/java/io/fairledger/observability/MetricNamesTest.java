@@ -24,8 +24,9 @@ class MetricNamesTest {
             MetricNames.INGEST_DEAD_LETTERS, MetricNames.ADMISSION_DECISIONS, MetricNames.LIVE_REBUILDS,
             MetricNames.INGEST_BATCH_DECODE, MetricNames.INGEST_BATCH_COMMIT, MetricNames.LIVE_TICK,
             MetricNames.TENANT_CHARGE);
-    /** 1 or 0, named like Prometheus' own {@code up}: no unit. */
-    private static final Set<String> UP = Set.of(MetricNames.DATABASE_UP, MetricNames.SCHEMA_REGISTRY_UP);
+    /** 1 or 0 flags, named like Prometheus' own {@code up}: no unit. */
+    private static final Set<String> UP = Set.of(MetricNames.DATABASE_UP, MetricNames.SCHEMA_REGISTRY_UP,
+            MetricNames.STATEMENT_CHAIN_BROKEN);
 
     @Test
     void everyMetricNameEndsInItsUnit() throws IllegalAccessException {

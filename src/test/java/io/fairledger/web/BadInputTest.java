@@ -95,7 +95,8 @@ class BadInputTest {
                 "a finite number");
         problem(post("/api/v1/clusters/" + CLUSTER + "/jobs", "{\"id\":\"j\",\"tasks\":[1],\"deadlineSeconds\":5}"),
                 400, "body.tasks", "an integer");
-        problem(put(SETTINGS, VALID_SETTINGS.replace("\"PT1H\"", "\"hourly\"")), 400, "body.period.length",
+        // a period length is text (PT1H, P1M, or seconds), so a word is a refused value, not a wrong type
+        problem(put(SETTINGS, VALID_SETTINGS.replace("\"PT1H\"", "\"hourly\"")), 422, "period.length",
                 "ISO-8601 duration");
     }
 
