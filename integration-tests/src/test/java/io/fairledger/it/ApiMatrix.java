@@ -75,6 +75,11 @@ final class ApiMatrix {
                         401, 401, 200, 200, 200, 200),
                 new Row("GET", CLUSTERS + "/{clusterId}/usage", CLUSTERS + "/" + c + "/usage", JSON, null,
                         401, 401, 401, 200, 200, 403, 200),
+                new Row("GET", "/api/v1/usage", "/api/v1/usage?cluster=" + c, JSON, null, 401, 401, 401, 200, 200,
+                        403, 200),
+                // every tenant of the cluster for rm and admin, a tenant's own subtrees for a tenant
+                new Row("GET", CLUSTERS + "/{clusterId}/shares", CLUSTERS + "/" + c + "/shares", JSON, null, 401, 401,
+                        401, 200, 200, 200, 200),
                 new Row("GET", CLUSTERS + "/{clusterId}/focus", CLUSTERS + "/" + c + "/focus", "text/csv", null,
                         401, 401, 401, 200, 200, 403, 200),
                 // no period of that id: the callers who may see root.a get 404, the others 403 before any read
