@@ -127,7 +127,8 @@ class DeploymentChecksIT {
                 assertThat(kinds.get("ConfigMap")).as("the settings ConfigMap passes the Kafka client properties")
                         .anySatisfy(configMap -> assertThat(configMap.at("/data/KAFKA_SECURITY_PROTOCOL").asText())
                                 .startsWith("SASL_"));
-                assertThat(container.get("volumeMounts")).hasSize(2);
+                // /tmp, the ledger key and the extra mount the values add
+                assertThat(container.get("volumeMounts")).hasSize(3);
             } else {
                 assertThat(kinds).doesNotContainKeys("Ingress");
             }
