@@ -185,9 +185,23 @@ final class MiniYarn implements AutoCloseable {
                 || state == YarnApplicationState.KILLED;
     }
 
+    /**
+     * Stops the client and the cluster, waiting at most two minutes: a NodeManager that cannot reach a stopped
+     * ResourceManager retries it, and a test that failed must still end (the cluster's threads are left to the JVM).
+     */
     @Override
     public void close() {
         client.stop();
-        cluster.stop();
+        Thread stopping = new Thread(cluster::stop, "mini-yarn-stop");
+        stopping.setDaemon(true);
+        stopping.start();
+        try {
+            stopping.join(120_000);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        if (stopping.isAlive()) {
+            System.out.println("[fairledger-integrations] MiniYARNCluster still stopping after 2 minutes; left behind");
+        }
     }
 }

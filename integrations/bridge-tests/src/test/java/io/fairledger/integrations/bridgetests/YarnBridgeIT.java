@@ -238,10 +238,12 @@ class YarnBridgeIT {
             yarn.stopResourceManager();
             System.out.println("[fairledger-integrations] ResourceManager stopped after " + shippedBefore
                     + " events shipped; containers " + yarn.nodeContainers(across) + yarn.nodeContainers(during));
+            // the tasks, not the application masters: YARN itself may fail an application master that lost its
+            // ResourceManager for too long (its second attempt runs after the restart, booked like any other)
             Awaitility.await("the bursty tasks completed without a ResourceManager").atMost(120, TimeUnit.SECONDS)
                     .pollInterval(200, TimeUnit.MILLISECONDS)
-                    .until(() -> completed(yarn.nodeContainers(during)) == 2);
-            assertThat(running(yarn.nodeContainers(across))).as("the steady tasks still run").isEqualTo(3);
+                    .until(() -> completed(tasks(yarn.nodeContainers(during))) == 2);
+            assertThat(running(tasks(yarn.nodeContainers(across)))).as("the steady tasks still run").isEqualTo(2);
             yarn.startResourceManager();
             System.out.println("[fairledger-integrations] ResourceManager started again");
             ApplicationId after = yarn.submit("root.bursty", 3, 256, 1, 2);
@@ -305,6 +307,13 @@ class YarnBridgeIT {
                     .isEqualTo(MiniYarn.NODES * MiniYarn.NODE_VCORES);
             assertThat(fairness.get("capacityMemoryMb").asLong()).isEqualTo(MiniYarn.NODES * MiniYarn.NODE_MEMORY_MB);
         }
+    }
+
+    /** The containers without the first attempt's application master (container number 1). */
+    private static Map<String, ContainerState> tasks(Map<String, ContainerState> containers) {
+        Map<String, ContainerState> tasks = new HashMap<>(containers);
+        tasks.keySet().removeIf(id -> id.endsWith("_01_000001"));
+        return tasks;
     }
 
     private static long running(Map<String, ContainerState> containers) {
