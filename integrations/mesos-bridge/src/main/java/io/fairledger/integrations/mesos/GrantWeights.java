@@ -27,6 +27,7 @@ import org.slf4j.LoggerFactory;
 import io.fairledger.integrations.common.BearerToken;
 import io.fairledger.integrations.common.BearerTokens;
 import io.fairledger.integrations.common.GrantsAge;
+import io.fairledger.integrations.common.GrantsUri;
 
 /**
  * Applies fairledger's grants to Mesos as role weights: every interval it polls
@@ -69,7 +70,7 @@ public final class GrantWeights implements AutoCloseable {
     /** @param token the credentials, or null for none (standalone mode on loopback) */
     public GrantWeights(String fairledgerUrl, String cluster, BearerToken token, List<URI> masters,
             Duration interval) {
-        this.grants = URI.create(fairledgerUrl.replaceAll("/+$", "") + "/api/v1/clusters/" + cluster + "/grants");
+        this.grants = GrantsUri.of(fairledgerUrl, cluster);
         this.token = token;
         this.masters = List.copyOf(masters);
         this.interval = interval;

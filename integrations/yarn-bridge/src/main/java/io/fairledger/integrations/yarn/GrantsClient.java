@@ -21,6 +21,7 @@ import org.slf4j.LoggerFactory;
 import io.fairledger.integrations.common.BearerToken;
 import io.fairledger.integrations.common.BearerTokens;
 import io.fairledger.integrations.common.GrantsAge;
+import io.fairledger.integrations.common.GrantsUri;
 import io.fairledger.integrations.common.MiniJson;
 
 /**
@@ -68,7 +69,7 @@ public final class GrantsClient implements AutoCloseable {
     /** @param token the credentials, or null for none (standalone mode on loopback) */
     public GrantsClient(String baseUrl, String cluster, BearerToken token, long pollMillis) {
         this.cluster = cluster;
-        this.uri = URI.create(baseUrl.replaceAll("/+$", "") + "/api/v1/clusters/" + cluster + "/grants");
+        this.uri = GrantsUri.of(baseUrl, cluster);
         this.token = token;
         this.pollMillis = pollMillis;
         this.age = new GrantsAge(pollMillis);
