@@ -20,7 +20,7 @@ public final class StatementCsv {
     public static final List<String> HEADER = List.of("cluster", "period", "start", "end", "state", "model", "tenant",
             "inner", "vcore_seconds", "memory_mb_seconds", "gpu_seconds", "counted", "actual", "entitled", "rho",
             "lent",
-            "borrowed", "owed", "balance", "charge", "adjustments", "total", "currency");
+            "borrowed", "owed", "balance", "charge", "adjustments", "total", "currency", "prorated");
 
     private static final CSVFormat FORMAT = CSVFormat.RFC4180.builder().setRecordSeparator('\n').get();
 
@@ -29,7 +29,8 @@ public final class StatementCsv {
 
     /**
      * The CSV form of {@code statements}, header first; each row's {@code currency} is its statement's, the one its
-     * period was closed in (a later change of the cluster's currency does not relabel it).
+     * period was closed in (a later change of the cluster's currency does not relabel it); {@code prorated} the fraction of
+     * its whole period a short GROUP_BUY period bills (docs/billing.md), empty otherwise.
      */
     public static String write(List<StatementView> statements) {
         StringWriter out = new StringWriter();
@@ -44,7 +45,7 @@ public final class StatementCsv {
                             plain(l.counted()), plain(l.actual()), plain(l.entitled()),
                             l.rho() == null ? "" : Double.toString(l.rho()), plain(l.lent()), plain(l.borrowed()),
                             plain(l.owed()), plain(l.balance()), plain(l.charge()), plain(adjusted), plain(l.total()),
-                            s.currency());
+                            s.currency(), s.prorated() == null ? "" : plain(s.prorated().fraction()));
                 }
             }
         } catch (IOException e) {

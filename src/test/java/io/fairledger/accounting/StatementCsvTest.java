@@ -57,4 +57,23 @@ class StatementCsvTest {
                 .parse(new StringReader(StatementCsv.write(List.of(statement)))).getRecords().get(0);
         assertThat(r.get("rho")).isEmpty();
     }
+
+    @Test
+    void aShortGroupBuyPeriodStatesItsFractionAndAWholeOneNone() throws Exception {
+        StatementView.Line line = new StatementView.Line("root.a", false, BigDecimal.ZERO, BigDecimal.ZERO,
+                BigDecimal.ZERO, BigDecimal.ZERO, BigDecimal.ZERO, BigDecimal.ZERO, null, BigDecimal.ZERO,
+                BigDecimal.ZERO, BigDecimal.ZERO, BigDecimal.ZERO, BigDecimal.ZERO, List.of(), BigDecimal.ZERO);
+        StatementView whole = new StatementView("c", "2026-04", Instant.parse("2026-03-31T22:00:00Z"),
+                Instant.parse("2026-04-30T22:00:00Z"), StatementView.CLOSED, "GROUP_BUY", "EUR", BigDecimal.ZERO,
+                List.of(line));
+        StatementView shortOne = new StatementView("c", "2026-03", Instant.parse("2026-03-16T23:00:00Z"),
+                Instant.parse("2026-03-31T22:00:00Z"), StatementView.CLOSED, "GROUP_BUY", "EUR", BigDecimal.ZERO,
+                List.of(line), new StatementView.Prorated(new BigDecimal("0.483176"), new BigDecimal("359.000000"),
+                        new BigDecimal("743.000000")),
+                null);
+        List<CSVRecord> rows = CSVFormat.RFC4180.builder().setHeader().get()
+                .parse(new StringReader(StatementCsv.write(List.of(shortOne, whole)))).getRecords();
+        assertThat(rows.get(0).get("prorated")).isEqualTo("0.483176");
+        assertThat(rows.get(1).get("prorated")).isEmpty();
+    }
 }

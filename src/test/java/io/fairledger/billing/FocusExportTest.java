@@ -154,6 +154,10 @@ class FocusExportTest {
 
         given().get("/portal/clusters/" + CLUSTER + "/tenants/root.a.x/invoices/" + corrected.period() + ".pdf").then()
                 .statusCode(200).contentType("application/pdf");
+        // the tenant's page links the invoice of each closed period
+        given().get("/portal/clusters/" + CLUSTER + "/tenants/root.a.x").then().statusCode(200)
+                .body(Matchers.containsString("class=\"invoice-link\" href=\"/portal/clusters/" + CLUSTER
+                        + "/tenants/root.a.x/invoices/" + corrected.period() + "\""));
 
         refusals(all);
     }
