@@ -6,7 +6,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
-import java.sql.DriverManager;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.util.ArrayList;
@@ -216,9 +215,7 @@ class ClusterWriterIT {
     }
 
     private static Connection database() throws Exception {
-        return DriverManager.getConnection(postgres.config().get("quarkus.datasource.jdbc.url"),
-                postgres.config().get("quarkus.datasource.username"),
-                postgres.config().get("quarkus.datasource.password"));
+        return ServerProcess.database(postgres);
     }
 
     private static String bootstrap() {
@@ -226,9 +223,6 @@ class ClusterWriterIT {
     }
 
     private static Map<String, String> serverEnv() {
-        return Map.of("QUARKUS_DATASOURCE_JDBC_URL", postgres.config().get("quarkus.datasource.jdbc.url"),
-                "QUARKUS_DATASOURCE_USERNAME", postgres.config().get("quarkus.datasource.username"),
-                "QUARKUS_DATASOURCE_PASSWORD", postgres.config().get("quarkus.datasource.password"),
-                "KAFKA_BOOTSTRAP_SERVERS", bootstrap());
+        return ServerProcess.environment(postgres, kafka);
     }
 }

@@ -68,11 +68,7 @@ class DashboardQueriesIT {
     static void start() throws Exception {
         postgres = PostgresDependency.start();
         kafka = KafkaDependency.start();
-        Map<String, String> env = Map.of(
-                "QUARKUS_DATASOURCE_JDBC_URL", postgres.config().get("quarkus.datasource.jdbc.url"),
-                "QUARKUS_DATASOURCE_USERNAME", postgres.config().get("quarkus.datasource.username"),
-                "QUARKUS_DATASOURCE_PASSWORD", postgres.config().get("quarkus.datasource.password"),
-                "KAFKA_BOOTSTRAP_SERVERS", kafka.config().get("kafka.bootstrap.servers"));
+        Map<String, String> env = ServerProcess.environment(postgres, kafka);
         server = ServerProcess.start(env, "serve");
         second = ServerProcess.start(env, "serve");
         prometheus = PrometheusDependency.start(instance(server), instance(second));

@@ -7,7 +7,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
-import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.sql.Statement;
 import java.time.Duration;
@@ -222,9 +221,7 @@ class IngestionIT {
     }
 
     private static long factCount() throws Exception {
-        try (Connection db = DriverManager.getConnection(postgres.config().get("quarkus.datasource.jdbc.url"),
-                postgres.config().get("quarkus.datasource.username"),
-                postgres.config().get("quarkus.datasource.password"));
+        try (Connection db = ServerProcess.database(postgres);
                 Statement st = db.createStatement();
                 ResultSet rs = st.executeQuery("select count(*) from ledger_fact")) {
             rs.next();
@@ -237,9 +234,6 @@ class IngestionIT {
     }
 
     private static Map<String, String> serverEnv() {
-        return Map.of("QUARKUS_DATASOURCE_JDBC_URL", postgres.config().get("quarkus.datasource.jdbc.url"),
-                "QUARKUS_DATASOURCE_USERNAME", postgres.config().get("quarkus.datasource.username"),
-                "QUARKUS_DATASOURCE_PASSWORD", postgres.config().get("quarkus.datasource.password"),
-                "KAFKA_BOOTSTRAP_SERVERS", bootstrap());
+        return ServerProcess.environment(postgres, kafka);
     }
 }

@@ -177,9 +177,8 @@ class IngestionRetryIT {
     private static Map<String, String> serverEnv() {
         URI db = URI.create(jdbcUrl().substring("jdbc:".length()));
         String viaProxy = jdbcUrl().replace(db.getHost() + ":" + db.getPort(), "127.0.0.1:" + proxy.port);
-        return Map.of("QUARKUS_DATASOURCE_JDBC_URL", viaProxy,
-                "QUARKUS_DATASOURCE_USERNAME", postgres.config().get("quarkus.datasource.username"),
-                "QUARKUS_DATASOURCE_PASSWORD", postgres.config().get("quarkus.datasource.password"),
-                "KAFKA_BOOTSTRAP_SERVERS", bootstrap());
+        Map<String, String> env = ServerProcess.environment(postgres, kafka);
+        env.put("QUARKUS_DATASOURCE_JDBC_URL", viaProxy);
+        return env;
     }
 }

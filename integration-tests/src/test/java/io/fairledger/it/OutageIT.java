@@ -178,9 +178,8 @@ class OutageIT {
         bootstrap = kafka.config().get("kafka.bootstrap.servers");
         String jdbc = postgres.config().get("quarkus.datasource.jdbc.url");
         String viaProxy = jdbc.replace(database().getHost() + ":" + database().getPort(), "127.0.0.1:" + proxy.port);
-        return Map.of("QUARKUS_DATASOURCE_JDBC_URL", viaProxy,
-                "QUARKUS_DATASOURCE_USERNAME", postgres.config().get("quarkus.datasource.username"),
-                "QUARKUS_DATASOURCE_PASSWORD", postgres.config().get("quarkus.datasource.password"),
-                "KAFKA_BOOTSTRAP_SERVERS", bootstrap);
+        Map<String, String> env = ServerProcess.environment(postgres, kafka);
+        env.put("QUARKUS_DATASOURCE_JDBC_URL", viaProxy);
+        return env;
     }
 }

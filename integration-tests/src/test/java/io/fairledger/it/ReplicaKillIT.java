@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
-import java.sql.DriverManager;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.Timestamp;
@@ -353,9 +352,7 @@ class ReplicaKillIT {
     }
 
     private static Connection database() throws Exception {
-        return DriverManager.getConnection(postgres.config().get("quarkus.datasource.jdbc.url"),
-                postgres.config().get("quarkus.datasource.username"),
-                postgres.config().get("quarkus.datasource.password"));
+        return ServerProcess.database(postgres);
     }
 
     private static String bootstrap() {
@@ -363,9 +360,6 @@ class ReplicaKillIT {
     }
 
     private static Map<String, String> serverEnv() {
-        return Map.of("QUARKUS_DATASOURCE_JDBC_URL", postgres.config().get("quarkus.datasource.jdbc.url"),
-                "QUARKUS_DATASOURCE_USERNAME", postgres.config().get("quarkus.datasource.username"),
-                "QUARKUS_DATASOURCE_PASSWORD", postgres.config().get("quarkus.datasource.password"),
-                "KAFKA_BOOTSTRAP_SERVERS", bootstrap());
+        return ServerProcess.environment(postgres, kafka);
     }
 }

@@ -8,12 +8,10 @@ import static org.hamcrest.Matchers.startsWith;
 
 import java.math.BigDecimal;
 import java.sql.Connection;
-import java.sql.DriverManager;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.util.ArrayList;
 import java.util.EnumMap;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -60,11 +58,7 @@ class ServerIT {
         postgres = PostgresDependency.start();
         kafka = KafkaDependency.start();
         keycloak = KeycloakDependency.start();
-        Map<String, String> env = new HashMap<>();
-        env.put("QUARKUS_DATASOURCE_JDBC_URL", postgres.config().get("quarkus.datasource.jdbc.url"));
-        env.put("QUARKUS_DATASOURCE_USERNAME", postgres.config().get("quarkus.datasource.username"));
-        env.put("QUARKUS_DATASOURCE_PASSWORD", postgres.config().get("quarkus.datasource.password"));
-        env.put("KAFKA_BOOTSTRAP_SERVERS", kafka.config().get("kafka.bootstrap.servers"));
+        Map<String, String> env = ServerProcess.environment(postgres, kafka);
         env.put("QUARKUS_OIDC_AUTH_SERVER_URL", keycloak.config().get("quarkus.oidc.auth-server-url"));
         // the management interface on every interface, as in the image, with the metrics behind a scrape token
         env.put("QUARKUS_MANAGEMENT_HOST", "0.0.0.0");
@@ -105,9 +99,7 @@ class ServerIT {
                 .get("/api/v1/admin/clusters/it-yarn/tenants/root.genomics")
                 .then().statusCode(200).body("weight", equalTo(5.0f)).body("parent", equalTo("root")));
 
-        try (Connection db = DriverManager.getConnection(postgres.config().get("quarkus.datasource.jdbc.url"),
-                postgres.config().get("quarkus.datasource.username"),
-                postgres.config().get("quarkus.datasource.password"));
+        try (Connection db = ServerProcess.database(postgres);
                 PreparedStatement query = db.prepareStatement(
                         "select weight, parent_path from tenant where cluster_id = ? and path = ?")) {
             query.setString(1, "it-yarn");

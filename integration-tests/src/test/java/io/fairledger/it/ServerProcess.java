@@ -10,10 +10,14 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.GeneralSecurityException;
 import java.security.KeyPairGenerator;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.SQLException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.Collections;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -22,6 +26,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
 import io.fairledger.testsupport.Processes;
+import io.fairledger.testsupport.RealDependency;
 
 /**
  * The packaged server run as a process, as an operator runs it, on a free API port and a free management port (health
@@ -40,6 +45,26 @@ final class ServerProcess implements AutoCloseable {
         this.managementPort = managementPort;
         this.log = log;
         this.process = process;
+    }
+
+    /**
+     * The environment of a server on the tests' PostgreSQL and Kafka (a mutable map: tests add their own settings, or
+     * point the JDBC URL through a proxy).
+     */
+    static Map<String, String> environment(RealDependency.Running postgres, RealDependency.Running kafka) {
+        Map<String, String> env = new HashMap<>();
+        env.put("QUARKUS_DATASOURCE_JDBC_URL", postgres.config().get("quarkus.datasource.jdbc.url"));
+        env.put("QUARKUS_DATASOURCE_USERNAME", postgres.config().get("quarkus.datasource.username"));
+        env.put("QUARKUS_DATASOURCE_PASSWORD", postgres.config().get("quarkus.datasource.password"));
+        env.put("KAFKA_BOOTSTRAP_SERVERS", kafka.config().get("kafka.bootstrap.servers"));
+        return env;
+    }
+
+    /** A connection to the tests' PostgreSQL, as the server's own settings reach it. */
+    static Connection database(RealDependency.Running postgres) throws SQLException {
+        return DriverManager.getConnection(postgres.config().get("quarkus.datasource.jdbc.url"),
+                postgres.config().get("quarkus.datasource.username"),
+                postgres.config().get("quarkus.datasource.password"));
     }
 
     /** The production build, which embeds no PostgreSQL or Kafka (the image and the chart run it). */
