@@ -16,6 +16,7 @@ import java.util.concurrent.TimeUnit;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import org.apache.hadoop.yarn.api.records.ApplicationId;
+import org.apache.hadoop.yarn.api.records.ContainerState;
 import org.apache.hadoop.yarn.api.records.FinalApplicationStatus;
 import org.apache.hadoop.yarn.server.resourcemanager.scheduler.capacity.AbstractParentQueue;
 import org.apache.hadoop.yarn.server.resourcemanager.scheduler.capacity.CSQueue;
@@ -79,7 +80,8 @@ class CapacitySchedulerIT {
     void queuesFollowTheGrantsAndGetTheOperatorsSettingsBackWithoutThem() throws Exception {
         Map<String, String> keys = Map.of(BridgeConfig.CLUSTER, CLUSTER, BridgeConfig.BOOTSTRAP,
                 kafka.config().get("kafka.bootstrap.servers"), GrantsClient.URL, server.baseUrl(),
-                GrantsClient.POLL_MS, "300", "yarn.scheduler.configuration.store.class", "memory");
+                GrantsClient.POLL_MS, "300", BridgeConfig.DEMAND_INTERVAL, "500",
+                "yarn.scheduler.configuration.store.class", "memory");
         try (MiniYarn yarn = MiniYarn.capacity("fairledger-capacity-it", keys, dir)) {
             FairledgerCapacityScheduler scheduler = yarn.capacityScheduler();
             ApplicationId warmUp = yarn.submit("root.bursty", 2, 512, 1, 2);
@@ -102,9 +104,23 @@ class CapacitySchedulerIT {
             System.out.println("[fairledger-integrations] capacity scheduler: grants " + grants() + ", weights "
                     + weights(scheduler) + " after " + scheduler.grantMutations() + " mutations");
 
-            List<ApplicationId> apps = List.of(yarn.submit("root.steady", 3, 512, 1, 1),
-                    yarn.submit("root.bursty", 3, 512, 1, 1));
-            Awaitility.await("applications under the grants").atMost(180, TimeUnit.SECONDS)
+            // more than the cluster holds (12 GB of tasks on 8 GB): both queues' demand, and the grants' shares of it
+            List<ApplicationId> apps = List.of(yarn.submit("root.steady", 6, 1024, 1, 30),
+                    yarn.submit("root.bursty", 6, 1024, 1, 30));
+            Awaitility.await("the queues take the grants' shares of both queues' demand").atMost(120, TimeUnit.SECONDS)
+                    .pollInterval(500, TimeUnit.MILLISECONDS).untilAsserted(() -> {
+                        Map<String, Double> shares = grants();
+                        assertThat(shares.get("root.bursty")).isGreaterThan(0.001);
+                        assertThat(shares.get("root.steady")).isGreaterThan(shares.get("root.bursty"));
+                        for (String queue : grantsOrder) {
+                            assertThat(queue(scheduler, queue).getQueueCapacities().getWeight()).as(queue)
+                                    .isCloseTo(shares.get(queue).floatValue(), within(0.0006f));
+                        }
+                    });
+            System.out.println("[fairledger-integrations] capacity scheduler under demand: grants " + grants()
+                    + ", weights " + weights(scheduler) + ", running containers " + running(yarn, apps));
+            Awaitility.await("applications under the grants").atMost(300, TimeUnit.SECONDS)
+                    .pollInterval(1, TimeUnit.SECONDS)
                     .until(() -> yarn.finished(apps.get(0)) && yarn.finished(apps.get(1)));
 
             GrantsClient.install(new GrantsClient("http://127.0.0.1:" + Processes.freePort(), CLUSTER, null, 200));
@@ -123,6 +139,16 @@ class CapacitySchedulerIT {
                         .isEqualTo(FinalApplicationStatus.SUCCEEDED);
             }
         }
+    }
+
+    /** Running containers per application, as the NodeManagers have them. */
+    private static Map<ApplicationId, Long> running(MiniYarn yarn, List<ApplicationId> apps) {
+        Map<ApplicationId, Long> running = new LinkedHashMap<>();
+        for (ApplicationId id : apps) {
+            running.put(id, yarn.nodeContainers(id).values().stream().filter(s -> s == ContainerState.RUNNING)
+                    .count());
+        }
+        return running;
     }
 
     /** The order in which the Capacity Scheduler's root serves its children now. */

@@ -15,6 +15,7 @@ import org.apache.hadoop.security.UserGroupInformation;
 import org.apache.hadoop.yarn.api.records.ApplicationAttemptId;
 import org.apache.hadoop.yarn.api.records.ContainerId;
 import org.apache.hadoop.yarn.api.records.ContainerStatus;
+import org.apache.hadoop.yarn.api.records.Resource;
 import org.apache.hadoop.yarn.api.records.ResourceRequest;
 import org.apache.hadoop.yarn.api.records.SchedulingRequest;
 import org.apache.hadoop.yarn.server.api.protocolrecords.NMContainerStatus;
@@ -29,6 +30,7 @@ import org.apache.hadoop.yarn.server.resourcemanager.scheduler.capacity.CSQueue;
 import org.apache.hadoop.yarn.server.resourcemanager.scheduler.capacity.CapacityScheduler;
 import org.apache.hadoop.yarn.server.resourcemanager.scheduler.capacity.conf.YarnConfigurationStore.LogMutation;
 import org.apache.hadoop.yarn.server.resourcemanager.scheduler.event.SchedulerEvent;
+import org.apache.hadoop.yarn.util.resource.Resources;
 import org.apache.hadoop.yarn.webapp.dao.QueueConfigInfo;
 import org.apache.hadoop.yarn.webapp.dao.SchedConfUpdateInfo;
 import org.slf4j.Logger;
@@ -36,7 +38,7 @@ import org.slf4j.LoggerFactory;
 
 /**
  * YARN's Capacity Scheduler, unchanged, that tells fairledger what it does ({@link SchedulerRecorder}: containers
- * handed out and completed, nodes registered and gone) and, when {@code fairledger.grants.url} is set, follows the
+ * handed out and completed, nodes registered and gone, each leaf queue's pending demand) and, when {@code fairledger.grants.url} is set, follows the
  * grants by changing its own queue configuration: every poll interval the grants' weights and priorities
  * ({@link CapacityGrantWeights}) that differ from the configuration in force are applied as one mutation of the
  * scheduler's mutable configuration, then the queues are refreshed, as YARN's {@code scheduler-conf} REST API does.
@@ -181,9 +183,24 @@ public class FairledgerCapacityScheduler extends CapacityScheduler {
         recorder.recovered(containerReports, nm, this::getApplicationAttempt);
     }
 
+    /** Also, on the scheduler's events (node heartbeats among them): each leaf queue's pending demand. */
     @Override
     public void handle(SchedulerEvent event) {
         super.handle(event);
         recorder.handled(event);
+        recorder.demand(() -> {
+            Map<String, Resource> pending = new HashMap<>();
+            leaves(getRootQueue(), pending);
+            return pending;
+        });
+    }
+
+    private static void leaves(CSQueue queue, Map<String, Resource> pending) {
+        List<CSQueue> children = queue.getChildQueues();
+        if (children == null || children.isEmpty()) {
+            pending.put(queue.getQueuePath(), Resources.clone(queue.getQueueResourceUsage().getPending()));
+        } else {
+            children.forEach(c -> leaves(c, pending));
+        }
     }
 }

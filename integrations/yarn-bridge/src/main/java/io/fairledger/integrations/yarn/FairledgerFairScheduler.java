@@ -38,8 +38,6 @@ import org.apache.hadoop.yarn.util.resource.Resources;
 public class FairledgerFairScheduler extends FairScheduler {
 
     private SchedulerRecorder recorder;
-    private final Map<String, Resource> lastDemand = new HashMap<>();
-    private long lastDemandReport;
 
     @Override
     public void serviceInit(Configuration conf) throws Exception {
@@ -114,20 +112,13 @@ public class FairledgerFairScheduler extends FairScheduler {
     @Override
     public void update() {
         super.update();
-        long now = System.currentTimeMillis();
-        if (now - lastDemandReport < recorder.config().demandIntervalMillis()) {
-            return;
-        }
-        lastDemandReport = now;
-        String cluster = recorder.config().cluster();
-        for (FSLeafQueue queue : getQueueManager().getLeafQueues()) {
-            Resource pending = Resources.subtractNonNegative(Resources.clone(queue.getDemand()),
-                    queue.getResourceUsage());
-            Resource last = lastDemand.put(queue.getName(), pending);
-            if (last == null ? !Resources.none().equals(pending) : !last.equals(pending)) {
-                recorder.journal().append(YarnEvents.DEMAND, cluster,
-                        YarnEvents.demand(cluster, queue.getName(), pending, now));
+        recorder.demand(() -> {
+            Map<String, Resource> pending = new HashMap<>();
+            for (FSLeafQueue queue : getQueueManager().getLeafQueues()) {
+                pending.put(queue.getName(), Resources.subtractNonNegative(Resources.clone(queue.getDemand()),
+                        queue.getResourceUsage()));
             }
-        }
+            return pending;
+        });
     }
 }

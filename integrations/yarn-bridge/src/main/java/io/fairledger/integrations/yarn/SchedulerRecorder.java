@@ -1,8 +1,11 @@
 package io.fairledger.integrations.yarn;
 
 import java.nio.file.Path;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.function.Function;
+import java.util.function.Supplier;
 
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.yarn.api.records.ApplicationAttemptId;
@@ -10,6 +13,7 @@ import org.apache.hadoop.yarn.api.records.Container;
 import org.apache.hadoop.yarn.api.records.ContainerId;
 import org.apache.hadoop.yarn.api.records.ContainerState;
 import org.apache.hadoop.yarn.api.records.ContainerStatus;
+import org.apache.hadoop.yarn.api.records.Resource;
 import org.apache.hadoop.yarn.server.api.protocolrecords.NMContainerStatus;
 import org.apache.hadoop.yarn.server.resourcemanager.rmcontainer.RMContainer;
 import org.apache.hadoop.yarn.server.resourcemanager.rmnode.RMNode;
@@ -18,13 +22,15 @@ import org.apache.hadoop.yarn.server.resourcemanager.scheduler.SchedulerApplicat
 import org.apache.hadoop.yarn.server.resourcemanager.scheduler.event.NodeAddedSchedulerEvent;
 import org.apache.hadoop.yarn.server.resourcemanager.scheduler.event.NodeRemovedSchedulerEvent;
 import org.apache.hadoop.yarn.server.resourcemanager.scheduler.event.SchedulerEvent;
+import org.apache.hadoop.yarn.util.resource.Resources;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * What both of the bridge's schedulers ({@link FairledgerFairScheduler}, {@link FairledgerCapacityScheduler}) tell
  * fairledger, recorded the same way: every container handed to an application master (ACQUIRED, from its creation
- * time), every container completed (with YARN's own creation and finish times), every node that registers or leaves.
+ * time), every container completed (with YARN's own creation and finish times), every node that registers or leaves,
+ * and each leaf queue's pending demand when it changes.
  * Events go to an {@link EventJournal} on the ResourceManager's disk in the scheduler's thread and are shipped to Kafka
  * by a {@link JournalShipper}.
  */
@@ -35,6 +41,8 @@ final class SchedulerRecorder {
     private final BridgeConfig config;
     private final EventJournal journal;
     private volatile JournalShipper shipper;
+    private final Map<String, Resource> lastDemand = new HashMap<>();
+    private long lastDemandReport;
 
     /** Reads the settings, opens the journal and installs the grants client when a grants URL is configured. */
     SchedulerRecorder(Configuration conf) {
@@ -149,6 +157,26 @@ final class SchedulerRecorder {
             journal.append(YarnEvents.CAPACITY, config.cluster(), YarnEvents.node(config.cluster(),
                     "NODE_REMOVED", node.getNodeID().toString(), node.getTotalCapability(), now));
         }
+    }
+
+    /**
+     * Each leaf queue's pending resources, journalled when they changed since the last report, at most once per
+     * {@code fairledger.demand.interval-ms}; the scheduler's thread calls it often, with the pending resources asked
+     * for only when a report is due.
+     */
+    void demand(Supplier<Map<String, Resource>> pendingByQueue) {
+        long now = System.currentTimeMillis();
+        if (now - lastDemandReport < config.demandIntervalMillis()) {
+            return;
+        }
+        lastDemandReport = now;
+        pendingByQueue.get().forEach((queue, pending) -> {
+            Resource last = lastDemand.put(queue, pending);
+            if (last == null ? !Resources.none().equals(pending) : !last.equals(pending)) {
+                journal.append(YarnEvents.DEMAND, config.cluster(),
+                        YarnEvents.demand(config.cluster(), queue, pending, now));
+            }
+        });
     }
 
     Path journalDir() {
