@@ -38,10 +38,11 @@ import org.slf4j.LoggerFactory;
 
 /**
  * YARN's Capacity Scheduler, unchanged, that tells fairledger what it does ({@link SchedulerRecorder}: containers
- * handed out and completed, nodes registered and gone, each leaf queue's pending demand) and, when {@code fairledger.grants.url} is set, follows the
- * grants by changing its own queue configuration: every poll interval the grants' weights and priorities
- * ({@link CapacityGrantWeights}) that differ from the configuration in force are applied as one mutation of the
- * scheduler's mutable configuration, then the queues are refreshed, as YARN's {@code scheduler-conf} REST API does.
+ * handed out and completed, nodes registered and gone, each leaf queue's pending demand) and, when
+ * {@code fairledger.grants.url} is set, follows the grants by changing its own queue configuration: every poll
+ * interval the grants' weights and priorities ({@link CapacityGrantWeights}) that differ from the configuration in
+ * force are applied as one mutation of the scheduler's mutable configuration, then the queues are refreshed, as
+ * YARN's {@code scheduler-conf} REST API does.
  * That needs a mutable configuration store ({@code yarn.scheduler.configuration.store.class}: {@code memory},
  * {@code fs}, {@code leveldb} or {@code zk}) and queues in weight mode. Configured with
  * {@code yarn.resourcemanager.scheduler.class} set to this class (docs/integrations.md).

@@ -32,8 +32,8 @@ import org.apache.hadoop.yarn.util.resource.Resources;
  * these exactly once and with the ResourceManager's own numbers, so nothing is sampled or reconstructed.
  * <p>
  * Events are recorded by a {@link SchedulerRecorder} (a journal on the ResourceManager's disk, shipped to Kafka), as
- * {@link FairledgerCapacityScheduler}'s are: configured with {@code yarn.resourcemanager.scheduler.class} set to this class
- * (docs/integrations.md lists the keys).
+ * {@link FairledgerCapacityScheduler}'s are: configured with {@code yarn.resourcemanager.scheduler.class} set to this
+ * class (docs/integrations.md lists the keys).
  */
 public class FairledgerFairScheduler extends FairScheduler {
 
