@@ -25,13 +25,14 @@ import org.apache.hadoop.yarn.server.MiniYARNCluster;
 import org.apache.hadoop.yarn.server.nodemanager.containermanager.container.Container;
 
 import io.fairledger.integrations.yarn.BridgeConfig;
+import io.fairledger.integrations.yarn.FairledgerCapacityScheduler;
 import io.fairledger.integrations.yarn.FairledgerFairScheduler;
 import io.fairledger.testsupport.Processes;
 
 /**
  * A real YARN in this JVM: a MiniYARNCluster (one ResourceManager, two NodeManagers running real processes) whose
- * scheduler is {@link FairledgerFairScheduler}, with the queues of an allocation file, and a client that submits
- * {@link SleepApplication}s.
+ * scheduler is {@link FairledgerFairScheduler}, with the queues of an allocation file (or
+ * {@link FairledgerCapacityScheduler}), and a client that submits {@link SleepApplication}s.
  */
 final class MiniYarn implements AutoCloseable {
 
@@ -54,14 +55,29 @@ final class MiniYarn implements AutoCloseable {
      *            see a new one.
      */
     MiniYarn(String name, Map<String, String> extra, String allocations, Path dir, boolean restartable) {
+        this(name, extra, FairledgerFairScheduler.class, allocations, dir, restartable);
+    }
+
+    /**
+     * A MiniYARNCluster whose scheduler is {@link FairledgerCapacityScheduler}, with the queues of the
+     * {@code capacity-scheduler.xml} on the test classpath.
+     */
+    static MiniYarn capacity(String name, Map<String, String> extra, Path dir) {
+        return new MiniYarn(name, extra, FairledgerCapacityScheduler.class, null, dir, false);
+    }
+
+    private MiniYarn(String name, Map<String, String> extra, Class<?> scheduler, String allocations, Path dir,
+            boolean restartable) {
         try {
-            Path allocationFile = dir.resolve("fair-scheduler.xml");
-            Files.writeString(allocationFile, allocations);
             YarnConfiguration conf = new YarnConfiguration();
-            conf.set(YarnConfiguration.RM_SCHEDULER, FairledgerFairScheduler.class.getName());
-            conf.set("yarn.scheduler.fair.allocation.file", allocationFile.toString());
-            conf.setBoolean("yarn.scheduler.fair.allow-undeclared-pools", false);
-            conf.setBoolean("yarn.scheduler.fair.user-as-default-queue", false);
+            conf.set(YarnConfiguration.RM_SCHEDULER, scheduler.getName());
+            if (allocations != null) {
+                Path allocationFile = dir.resolve("fair-scheduler.xml");
+                Files.writeString(allocationFile, allocations);
+                conf.set("yarn.scheduler.fair.allocation.file", allocationFile.toString());
+                conf.setBoolean("yarn.scheduler.fair.allow-undeclared-pools", false);
+                conf.setBoolean("yarn.scheduler.fair.user-as-default-queue", false);
+            }
             conf.setInt(YarnConfiguration.RM_SCHEDULER_MINIMUM_ALLOCATION_MB, 128);
             conf.setInt(YarnConfiguration.NM_PMEM_MB, NODE_MEMORY_MB);
             conf.setInt(YarnConfiguration.NM_VCORES, NODE_VCORES);
@@ -99,6 +115,10 @@ final class MiniYarn implements AutoCloseable {
 
     FairledgerFairScheduler scheduler() {
         return (FairledgerFairScheduler) cluster.getResourceManager().getResourceScheduler();
+    }
+
+    FairledgerCapacityScheduler capacityScheduler() {
+        return (FairledgerCapacityScheduler) cluster.getResourceManager().getResourceScheduler();
     }
 
     Configuration config() {

@@ -46,8 +46,8 @@ public final class GrantsClient implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(GrantsClient.class);
     private static volatile GrantsClient installed;
 
-    /** A child's grant: its place in the order to serve (0 first) and its targets. */
-    public record Target(int rank, double vcores, double memoryMb, double gpus) {
+    /** A child's grant: its place in the order to serve (0 first), its targets and its granted dominant share. */
+    public record Target(int rank, double vcores, double memoryMb, double gpus, double share) {
     }
 
     /** The grants document's levels, and the interval the server says they hold for. */
@@ -201,7 +201,7 @@ public final class GrantsClient implements AutoCloseable {
             for (Object g : (List<Object>) level.get("grants")) {
                 Map<String, Object> grant = (Map<String, Object>) g;
                 children.put((String) grant.get("tenant"), new Target(rank++, number(grant.get("vcores")),
-                        number(grant.get("memoryMb")), number(grant.get("gpus"))));
+                        number(grant.get("memoryMb")), number(grant.get("gpus")), number(grant.get("share"))));
             }
             levels.put((String) level.get("parent"), Map.copyOf(children));
         }

@@ -18,7 +18,7 @@ class GrantsClientTest {
                 + "{\"parent\":\"root.empty\",\"grants\":[]}]}";
         var levels = GrantsClient.parse(body, 1000).levels();
         assertThat(levels.get("root").get("root.steady"))
-                .isEqualTo(new GrantsClient.Target(0, 3.5, 4096, 0));
+                .isEqualTo(new GrantsClient.Target(0, 3.5, 4096, 0, 0.4));
         assertThat(levels.get("root").get("root.bursty").rank()).isEqualTo(1);
         assertThat(levels.get("root.empty")).isEmpty();
     }
