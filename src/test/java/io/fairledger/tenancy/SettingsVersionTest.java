@@ -80,7 +80,7 @@ class SettingsVersionTest {
     void aMalformedIfMatchIsABadRequestAndChangesNothing() {
         register("etag-malformed");
         String version = putSettings("etag-malformed", null, "1", "1", 200);
-        for (String bad : new String[]{"abc", "W/" + version, "\"unclosed", "", version + " junk"}) {
+        for (String bad : new String[]{"abc", "W/" + version, "\"unclosed", version + " junk"}) {
             given().contentType(ContentType.JSON).body("{\"weight\":9}").header("If-Match", bad)
                     .put(CLUSTERS + "/etag-malformed/tenants/root.a").then().statusCode(400)
                     .contentType("application/problem+json").body("detail", containsString("If-Match"));
