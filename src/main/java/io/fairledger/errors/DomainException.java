@@ -6,7 +6,7 @@ package io.fairledger.errors;
  * turns them into dead letters. The message says what is wrong in the caller's terms and never leaks internals.
  */
 public abstract sealed class DomainException extends RuntimeException
-        permits NotFound, Conflict, Invalid, NotReady, AccessDenied {
+        permits NotFound, Conflict, Invalid, NotReady, AccessDenied, PreconditionFailed {
 
     protected DomainException(String detail) {
         super(detail);

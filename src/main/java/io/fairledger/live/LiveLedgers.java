@@ -1,6 +1,7 @@
 package io.fairledger.live;
 
 import java.sql.SQLException;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -37,6 +38,7 @@ import io.fairledger.facts.FactCursor;
 import io.fairledger.observability.MetricNames;
 import io.fairledger.tenancy.LedgerSettings;
 import io.fairledger.tenancy.RegisteredCluster;
+import io.fairledger.tenancy.ServedConfiguration;
 import io.fairledger.tenancy.TenancyService;
 
 /**
@@ -50,7 +52,7 @@ import io.fairledger.tenancy.TenancyService;
  * closed. Readers never wait for the tick; the time of each phase is published ({@link MetricNames#LIVE_TICK}).
  */
 @ApplicationScoped
-public class LiveLedgers implements EndedPeriods {
+public class LiveLedgers implements EndedPeriods, ServedConfiguration {
 
     private static final Logger LOG = Logger.getLogger(LiveLedgers.class);
 
@@ -112,6 +114,8 @@ public class LiveLedgers implements EndedPeriods {
     private static final String CLOSE = "close";
     private static final String PUBLISH = "publish";
     private final Map<String, Timer> phases = new ConcurrentHashMap<>();
+    /** Read-your-writes: which tick served which cluster ({@link #awaitServed}). */
+    private final TickWaits waits = new TickWaits();
     /** The clusters whose ledger could not be built, left alone until their settings change or a back-off ends. */
     private final Quarantine quarantine = new Quarantine();
 
@@ -202,12 +206,14 @@ public class LiveLedgers implements EndedPeriods {
             if (stored) {
                 stores.incrementAndGet();
             }
-            if (schedule.due(stored, System.nanoTime())) {
+            if (waits.asked() || schedule.due(stored, System.nanoTime())) {
+                long number = waits.start();
                 ticking = true;
                 try {
-                    tick(next);
+                    tick(next, number);
                 } finally {
                     ticking = false;
+                    waits.finish(number);
                 }
             }
         } catch (SQLException | RuntimeException e) {
@@ -215,8 +221,11 @@ public class LiveLedgers implements EndedPeriods {
         }
     }
 
-    /** Applies what was stored before {@code next}, the fact cursor's horizon now. */
-    private void tick(String next) throws SQLException {
+    /**
+     * Applies what was stored before {@code next}, the fact cursor's horizon now; {@code number} counts the ticks, for
+     * {@link #awaitServed}.
+     */
+    private void tick(String next, long number) throws SQLException {
         // before the first tick every ledger is built from its checkpoint and the facts after it
         Map<String, Long> earliest = horizon.equals(FactCursor.START)
                 ? Map.of()
@@ -225,10 +234,13 @@ public class LiveLedgers implements EndedPeriods {
         for (RegisteredCluster cluster : tenancy.clusters()) {
             String id = cluster.id();
             clusters.put(id, cluster.hasLedgerSettings());
-            if (cluster.hasLedgerSettings()
-                    && !quarantine.waits(id, () -> tenancy.configurationVersion(id), System.nanoTime())) {
+            if (!cluster.hasLedgerSettings()) {
+                // its reads answer 409 from the clusters just put, as its configuration says
+                waits.served(id, number);
+            } else if (!quarantine.waits(id, () -> tenancy.configurationVersion(id), System.nanoTime())) {
                 try {
                     changed |= update(id, earliest.get(id), next);
+                    waits.served(id, number);
                     quarantine.release(id);
                 } catch (RuntimeException | OutOfMemoryError | StackOverflowError e) {
                     ledgers.remove(id);
@@ -322,6 +334,16 @@ public class LiveLedgers implements EndedPeriods {
         for (String phase : List.of(APPLY, REBUILD, VIEW, STORE, CLOSE, PUBLISH)) {
             phases.put(phase, tickTimer(registry, phase));
         }
+    }
+
+    /**
+     * Waits until a tick that started after the call, and so read every configuration change committed before it, has
+     * finished ({@link TickWaits}), at most {@code bound}; whether it served {@code clusterId}. False also when the
+     * cluster's update failed or it waits in quarantine.
+     */
+    @Override
+    public boolean awaitServed(String clusterId, Duration bound) throws InterruptedException {
+        return waits.await(clusterId, bound);
     }
 
     /** The ended periods of the latest view; none before the cluster's first view (right after start-up). */

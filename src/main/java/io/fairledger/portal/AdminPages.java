@@ -38,6 +38,7 @@ import io.fairledger.errors.DomainException;
 import io.fairledger.errors.Invalid;
 import io.fairledger.live.LiveLedgers;
 import io.fairledger.tenancy.ConfigurationChanges;
+import io.fairledger.tenancy.ExpectedVersion;
 import io.fairledger.tenancy.LedgerSettings;
 import io.fairledger.tenancy.RegisteredCluster;
 import io.fairledger.tenancy.TenancyService;
@@ -110,6 +111,8 @@ public class AdminPages {
     @Operation(hidden = true)
     public TemplateInstance cluster(@PathParam("cluster") String cluster, @QueryParam("applied") String applied) {
         Viewer viewer = admin();
+        // the version first: should a change come between, the form's is older than the page and applying gets 412
+        String version = changes.version(cluster);
         List<PortalModel.TenantRow> tenants = tenancy.tenants(cluster).stream()
                 .map(t -> new PortalModel.TenantRow(t.path(), t.parent(), t.weight(), t.discountRateOverride()))
                 .toList();
@@ -131,7 +134,7 @@ public class AdminPages {
                 ? null
                 : "Applied: tenant " + applied + " now has the weight and discount "
                         + "rate shown below; the change is in the audit trail.";
-        return PortalTemplates.cluster(viewer, cluster, tenants, policy, notice, books, booksNote);
+        return PortalTemplates.cluster(viewer, cluster, tenants, policy, notice, books, booksNote, version);
     }
 
     @POST
@@ -140,7 +143,8 @@ public class AdminPages {
     @Operation(hidden = true)
     public TemplateInstance preview(@PathParam("cluster") String cluster, @FormParam("tenant") String tenant,
             @FormParam("weight") String weight, @FormParam("discountRateOverride") String discount,
-            @HeaderParam("Origin") String origin, @HeaderParam("Host") String host) {
+            @FormParam("version") String version, @HeaderParam("Origin") String origin,
+            @HeaderParam("Host") String host) {
         SameOrigin.require(origin, host);
         Viewer viewer = admin();
         PortalModel.TenantRow proposed = new PortalModel.TenantRow(required(tenant, "tenant"), null,
@@ -162,14 +166,15 @@ public class AdminPages {
         WhatIfComparison.Range range = WhatIfComparison.range(live, ledgers.view(cluster), PREVIEW_PERIODS,
                 config.whatIf().maxWindow());
         if (WhatIfComparison.empty(range)) {
-            return PortalTemplates.preview(viewer, cluster, proposed, today, List.of());
+            return PortalTemplates.preview(viewer, cluster, proposed, today, List.of(), version);
         }
         // the preview's what-ifs stop only at the deadline: the page waits for them
         List<WhatIfService.WhatIfPeriod> now = whatIfs.whatIf(cluster, null, range.from(), range.until(),
                 () -> false).periods();
         List<WhatIfService.WhatIfPeriod> then = whatIfs.whatIf(cluster, live.withTenants(changed), range.from(),
                 range.until(), () -> false).periods();
-        return PortalTemplates.preview(viewer, cluster, proposed, today, WhatIfComparison.compare(now, then));
+        return PortalTemplates.preview(viewer, cluster, proposed, today, WhatIfComparison.compare(now, then),
+                version);
     }
 
     @POST
@@ -178,11 +183,15 @@ public class AdminPages {
     @Operation(hidden = true)
     public Response apply(@PathParam("cluster") String cluster, @FormParam("tenant") String tenant,
             @FormParam("weight") String weight, @FormParam("discountRateOverride") String discount,
-            @HeaderParam("Origin") String origin, @HeaderParam("Host") String host) {
+            @FormParam("version") String version, @HeaderParam("Origin") String origin,
+            @HeaderParam("Host") String host) {
         SameOrigin.require(origin, host);
         admin();
         String path = required(tenant, "tenant");
-        changes.putTenant(cluster, path, decimal(weight, "weight", true), decimal(discount, "discount rate", false));
+        // made on the version the cluster page was loaded at: a change by someone else since is a 412, not lost
+        changes.putTenant(cluster, path, decimal(weight, "weight", true), decimal(discount, "discount rate", false),
+                version == null || version.isBlank() ? ExpectedVersion.ANY : new ExpectedVersion(List.of(version)));
+        changes.awaitServed(cluster);
         return Response.seeOther(URI.create("/portal/admin/clusters/" + encode(cluster) + "?applied="
                 + encode(path))).build();
     }

@@ -26,10 +26,10 @@ final class PortalTemplates {
             List<AuditChanges.Row> audit);
 
     static native TemplateInstance cluster(Viewer viewer, String cluster, List<PortalModel.TenantRow> tenants,
-            String policy, String notice, PortalModel.Books books, String booksNote);
+            String policy, String notice, PortalModel.Books books, String booksNote, String version);
 
     static native TemplateInstance preview(Viewer viewer, String cluster, PortalModel.TenantRow proposed,
-            PortalModel.TenantRow current, List<PortalModel.ComparedPeriod> periods);
+            PortalModel.TenantRow current, List<PortalModel.ComparedPeriod> periods, String version);
 
     static native TemplateInstance error(int status, String title, String detail);
 

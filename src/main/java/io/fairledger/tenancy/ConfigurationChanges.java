@@ -1,6 +1,7 @@
 package io.fairledger.tenancy;
 
 import java.math.BigDecimal;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -21,6 +22,7 @@ import io.fairledger.core.model.TenantPath;
 import io.fairledger.core.replay.TooManyPeriods;
 import io.fairledger.errors.Conflict;
 import io.fairledger.errors.Invalid;
+import io.fairledger.errors.PreconditionFailed;
 
 /**
  * The one way a cluster's configuration changes, whoever asks: the admin API and the registration events from Kafka
@@ -47,6 +49,34 @@ public class ConfigurationChanges {
 
     @Inject
     AuditTrail audit;
+
+    @Inject
+    ServedConfiguration served;
+
+    /**
+     * How long a change's answer waits for this replica's reads to serve it ({@link #awaitServed}): a rebuild of a
+     * ledger of 1,000 tenants takes about a second (docs/benchmarks.md), a few times that is a ledger in trouble.
+     */
+    static final Duration SERVED_WAIT = Duration.ofSeconds(10);
+
+    /** The cluster's configuration version, for {@code ETag} ({@link TenancyService#configurationTag}). */
+    public String version(String clusterId) {
+        return tenancy.configurationTag(clusterId);
+    }
+
+    /**
+     * Waits, after a change committed, until this replica's reads of {@code clusterId} serve it, at most
+     * {@link #SERVED_WAIT}; whether they do. Never in a transaction: the change must be committed for the live ledger
+     * to read it.
+     */
+    public boolean awaitServed(String clusterId) {
+        try {
+            return served.awaitServed(clusterId, SERVED_WAIT);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
+        }
+    }
 
     /** Registers a new cluster; {@code Conflict} if the id is taken. Audited. */
     @Transactional
@@ -94,6 +124,17 @@ public class ConfigurationChanges {
      */
     @Transactional
     public TenantView putTenant(String clusterId, String path, BigDecimal weight, BigDecimal discountRateOverride) {
+        return putTenant(clusterId, path, weight, discountRateOverride, ExpectedVersion.ANY).value();
+    }
+
+    /**
+     * {@link #putTenant(String, String, BigDecimal, BigDecimal)} made only on one of the {@code expected} versions,
+     * else {@code PreconditionFailed}; returns the tenant as stored with the version it made.
+     */
+    @Transactional
+    public Changed<TenantView> putTenant(String clusterId, String path, BigDecimal weight,
+            BigDecimal discountRateOverride, ExpectedVersion expected) {
+        checkVersion(clusterId, expected);
         List<Invalid.Field> problems = new ArrayList<>(SettingsLimits.tenantProblems("", weight, discountRateOverride));
         problems.addAll(pathProblems(clusterId, "path", path));
         if (!problems.isEmpty()) {
@@ -105,7 +146,7 @@ public class ConfigurationChanges {
         TenantView before = existing == null ? null : TenantView.of(existing);
         TenantView after = tenancy.upsertTenant(clusterId, path, weight, discountRateOverride);
         audit.record(clusterId, "tenant " + path, before, after, effectiveFrom == null ? Instant.now() : effectiveFrom);
-        return after;
+        return changed(clusterId, after);
     }
 
     /**
@@ -172,6 +213,17 @@ public class ConfigurationChanges {
      */
     @Transactional
     public LedgerSettings putLedgerSettings(String clusterId, LedgerSettings settings) {
+        return putLedgerSettings(clusterId, settings, ExpectedVersion.ANY).value();
+    }
+
+    /**
+     * {@link #putLedgerSettings(String, LedgerSettings)} made only on one of the {@code expected} versions, else
+     * {@code PreconditionFailed}; returns the settings now in effect with the version they made.
+     */
+    @Transactional
+    public Changed<LedgerSettings> putLedgerSettings(String clusterId, LedgerSettings settings,
+            ExpectedVersion expected) {
+        checkVersion(clusterId, expected);
         settings.validate(clusterId);
         List<String> paths = new ArrayList<>();
         List<Invalid.Field> problems = new ArrayList<>();
@@ -191,6 +243,26 @@ public class ConfigurationChanges {
         LedgerSettings after = tenancy.ledgerSettings(clusterId);
         audit.record(clusterId, "ledger-settings", before, after,
                 effectiveFrom == null ? after.registeredAt() : effectiveFrom);
-        return after;
+        return changed(clusterId, after);
+    }
+
+    /**
+     * Locks the cluster for the rest of the change ({@link TenancyService#lock}) and refuses it when its configuration
+     * version is not one {@code expected} allows.
+     */
+    private void checkVersion(String clusterId, ExpectedVersion expected) {
+        tenancy.lock(clusterId);
+        String current = tenancy.configurationTag(clusterId);
+        if (!expected.allows(current)) {
+            throw new PreconditionFailed("the configuration of cluster '" + clusterId + "' is now at version \""
+                    + current + "\", not the one If-Match names: someone changed it since you read it. Read it "
+                    + "again (GET, its ETag) and make your change on what is there now.");
+        }
+    }
+
+    /** {@code value} with the cluster's configuration version as this transaction leaves it. */
+    private <T> Changed<T> changed(String clusterId, T value) {
+        ClusterEntity.getEntityManager().flush();
+        return new Changed<>(value, tenancy.configurationTag(clusterId));
     }
 }

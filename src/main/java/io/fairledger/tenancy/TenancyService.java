@@ -1,17 +1,22 @@
 package io.fairledger.tenancy;
 
 import java.math.BigDecimal;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
 import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
+import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
+import jakarta.persistence.LockModeType;
 import jakarta.transaction.Transactional;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
@@ -115,6 +120,32 @@ public class TenancyService {
                 .setParameter(1, clusterId)
                 .getResultStream().findFirst().orElse(null);
         return version == null ? "" : version.toString();
+    }
+
+    /**
+     * {@link #configurationVersion} as a short token, what the admin API sends as {@code ETag} and takes back as
+     * {@code If-Match}: the first 32 hex digits of its SHA-256 (the version itself holds spaces, which a tag may not).
+     */
+    public String configurationTag(String clusterId) {
+        try {
+            byte[] hash = MessageDigest.getInstance("SHA-256")
+                    .digest(configurationVersion(clusterId).getBytes(StandardCharsets.UTF_8));
+            return HexFormat.of().formatHex(hash, 0, 16);
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException("every JVM has SHA-256", e);
+        }
+    }
+
+    /**
+     * Locks the cluster's row until the transaction ends, so configuration changes of one cluster run one at a time
+     * and a version checked in one ({@link ExpectedVersion}) cannot change before it commits; {@code NotFound} when
+     * there is no such cluster.
+     */
+    void lock(String clusterId) {
+        ClusterEntity cluster = ClusterEntity.findById(clusterId, LockModeType.PESSIMISTIC_WRITE);
+        if (cluster == null) {
+            throw new NotFound("no cluster '" + clusterId + "' is registered");
+        }
     }
 
     /** Whether the cluster has ledger settings yet. */

@@ -8,6 +8,7 @@ import io.fairledger.errors.DomainException;
 import io.fairledger.errors.Invalid;
 import io.fairledger.errors.NotFound;
 import io.fairledger.errors.NotReady;
+import io.fairledger.errors.PreconditionFailed;
 
 /**
  * A failure as HTTP sees it: status, RFC 9457 title, detail, rejected fields and, for 503, how long to wait. Built
@@ -41,6 +42,9 @@ public final class ProblemException extends RuntimeException {
         }
         if (e instanceof Conflict) {
             return new ProblemException(409, "Conflict", e.getMessage());
+        }
+        if (e instanceof PreconditionFailed) {
+            return new ProblemException(412, "Precondition Failed", e.getMessage());
         }
         if (e instanceof AccessDenied) {
             return new ProblemException(403, "Forbidden", e.getMessage());

@@ -39,8 +39,11 @@ import io.fairledger.accounting.StatementService;
 import io.fairledger.accounting.StatementView;
 import io.fairledger.accounting.WhatIfService;
 import io.fairledger.errors.Invalid;
+import io.fairledger.tenancy.Changed;
 import io.fairledger.tenancy.ConfigurationChanges;
+import io.fairledger.tenancy.ExpectedVersion;
 import io.fairledger.tenancy.LedgerSettings;
+import io.fairledger.web.IfMatch;
 import io.fairledger.web.QueryParameters;
 
 /** Admin API for a cluster's ledger settings and its statements. */
@@ -66,26 +69,32 @@ public class StatementResource {
     @PUT
     @Path("ledger-settings")
     @Operation(summary = "Set how the cluster's books are kept (audited; counts from the earliest period not closed)")
-    @APIResponse(responseCode = "200", description = "the settings now in effect")
-    @APIResponse(responseCode = "400", description = "malformed body")
+    @APIResponse(responseCode = "200", description = "the settings now in effect; ETag their version, "
+            + IfMatch.VISIBLE + " whether this replica's reads serve them yet")
+    @APIResponse(responseCode = "400", description = "malformed body or If-Match")
     @APIResponse(responseCode = "404", description = "no such cluster")
+    @APIResponse(responseCode = "412", description = "If-Match names a version other than the current one")
     @APIResponse(responseCode = "422", description = "invalid settings")
     @Consumes(MediaType.APPLICATION_JSON)
     @Produces(MediaType.APPLICATION_JSON)
-    public LedgerSettings putSettings(@PathParam("clusterId") String clusterId,
+    public Response putSettings(@PathParam("clusterId") String clusterId, @HeaderParam("If-Match") String ifMatch,
             @NotNull(message = "a JSON body is required") LedgerSettings body) {
-        return changes.putLedgerSettings(clusterId, body);
+        Changed<LedgerSettings> changed = changes.putLedgerSettings(clusterId, body,
+                new ExpectedVersion(IfMatch.versions(ifMatch)));
+        return IfMatch.changed(changed.value(), changed.version(), changes.awaitServed(clusterId));
     }
 
     @GET
     @Path("ledger-settings")
     @Operation(summary = "How the cluster's books are kept, with its tenant tree")
-    @APIResponse(responseCode = "200", description = "the settings")
+    @APIResponse(responseCode = "200", description = "the settings; ETag their version, for If-Match")
     @APIResponse(responseCode = "404", description = "no such cluster")
     @APIResponse(responseCode = "409", description = "no ledger settings yet")
     @Produces(MediaType.APPLICATION_JSON)
-    public LedgerSettings settings(@PathParam("clusterId") String clusterId) {
-        return inForce.settings(clusterId);
+    public Response settings(@PathParam("clusterId") String clusterId) {
+        // the version first: should a change come between, the tag is older than the body and a PUT on it gets 412
+        String version = changes.version(clusterId);
+        return IfMatch.tagged(inForce.settings(clusterId), version);
     }
 
     /** The most statements (periods) one page holds, and how many a request without {@code limit} gets. */

@@ -16,6 +16,7 @@ import jakarta.validation.constraints.Pattern;
 import jakarta.validation.constraints.Size;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.GET;
+import jakarta.ws.rs.HeaderParam;
 import jakarta.ws.rs.POST;
 import jakarta.ws.rs.PUT;
 import jakarta.ws.rs.Path;
@@ -27,11 +28,14 @@ import jakarta.ws.rs.core.Response;
 import org.eclipse.microprofile.openapi.annotations.Operation;
 import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
 
+import io.fairledger.tenancy.Changed;
 import io.fairledger.tenancy.ClusterView;
 import io.fairledger.tenancy.ConfigurationChanges;
+import io.fairledger.tenancy.ExpectedVersion;
 import io.fairledger.tenancy.ResourceManagerKind;
 import io.fairledger.tenancy.TenancyService;
 import io.fairledger.tenancy.TenantView;
+import io.fairledger.web.IfMatch;
 
 /** Admin API for clusters and their tenant trees. */
 @Path("/api/v1/admin/clusters")
@@ -91,36 +95,47 @@ public class ClusterAdminResource {
     @GET
     @Path("{clusterId}/tenants")
     @Operation(summary = "A cluster's tenant tree")
-    @APIResponse(responseCode = "200", description = "every node, in path order")
+    @APIResponse(responseCode = "200", description = "every node, in path order; ETag the cluster's configuration "
+            + "version, for If-Match")
     @APIResponse(responseCode = "404", description = "no such cluster")
-    public List<TenantView> tenants(@PathParam("clusterId") String clusterId) {
-        return tenancy.tenants(clusterId);
+    public Response tenants(@PathParam("clusterId") String clusterId) {
+        // the version first: should a change come between, the tag is older than the body and a PUT on it gets 412
+        String version = changes.version(clusterId);
+        return IfMatch.tagged(tenancy.tenants(clusterId), version);
     }
 
     @GET
     @Path("{clusterId}/tenants/{path: .+}")
     @Operation(summary = "One tenant's configuration")
-    @APIResponse(responseCode = "200", description = "the tenant")
+    @APIResponse(responseCode = "200", description = "the tenant; ETag the cluster's configuration version, for "
+            + "If-Match")
     @APIResponse(responseCode = "404", description = "no such cluster or tenant")
-    public TenantView tenant(@PathParam("clusterId") String clusterId, @PathParam("path") String path) {
-        return tenancy.tenant(clusterId, path);
+    public Response tenant(@PathParam("clusterId") String clusterId, @PathParam("path") String path) {
+        String version = changes.version(clusterId);
+        return IfMatch.tagged(tenancy.tenant(clusterId, path), version);
     }
 
     /**
      * Creates or updates a tenant (YARN queue path or Mesos role, URL-encoded), creating missing ancestors. Like every
      * configuration change it takes effect from the start of the earliest period not closed (closable periods are
-     * closed first) and is audited.
+     * closed first) and is audited. With {@code If-Match} it is made only on the configuration version named (the
+     * ETag of any GET of the cluster's tenants or ledger settings: one version covers both); it answers once this
+     * replica's reads serve it, or after a bounded wait ({@link ConfigurationChanges#awaitServed}).
      */
     @PUT
     @Path("{clusterId}/tenants/{path: .+}")
-    @Transactional
     @Operation(summary = "Create or update a tenant's weight and discount-rate override (audited)")
-    @APIResponse(responseCode = "200", description = "the tenant as stored")
-    @APIResponse(responseCode = "400", description = "invalid body")
+    @APIResponse(responseCode = "200", description = "the tenant as stored; ETag the new configuration version, "
+            + IfMatch.VISIBLE + " whether this replica's reads serve it yet")
+    @APIResponse(responseCode = "400", description = "invalid body or If-Match")
     @APIResponse(responseCode = "404", description = "no such cluster")
+    @APIResponse(responseCode = "412", description = "If-Match names a version other than the current one")
     @APIResponse(responseCode = "422", description = "an invalid tenant path")
-    public TenantView putTenant(@PathParam("clusterId") String clusterId, @PathParam("path") String path,
+    public Response putTenant(@PathParam("clusterId") String clusterId, @PathParam("path") String path,
+            @HeaderParam("If-Match") String ifMatch,
             @NotNull(message = "a JSON body is required") @Valid TenantSettings body) {
-        return changes.putTenant(clusterId, path, body.weight(), body.discountRateOverride());
+        Changed<TenantView> changed = changes.putTenant(clusterId, path, body.weight(), body.discountRateOverride(),
+                new ExpectedVersion(IfMatch.versions(ifMatch)));
+        return IfMatch.changed(changed.value(), changed.version(), changes.awaitServed(clusterId));
     }
 }

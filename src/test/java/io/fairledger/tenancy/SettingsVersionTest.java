@@ -1,0 +1,114 @@
+package io.fairledger.tenancy;
+
+import static io.restassured.RestAssured.given;
+import static org.hamcrest.Matchers.containsString;
+import static org.hamcrest.Matchers.equalTo;
+import static org.hamcrest.Matchers.not;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+
+import io.quarkus.test.common.TestResourceScope;
+import io.quarkus.test.common.WithTestResource;
+import io.quarkus.test.junit.QuarkusTest;
+import io.restassured.http.ContentType;
+import org.junit.jupiter.api.Test;
+
+import io.fairledger.testsupport.KafkaResource;
+import io.fairledger.testsupport.PostgresResource;
+
+/**
+ * Settings changes that are safe and visible (docs/api.md, "Concurrent changes" and "Read-your-writes"): every GET and
+ * PUT of a cluster's configuration carries its version as a strong {@code ETag}; a PUT on a stale one is refused with
+ * 412, a malformed {@code If-Match} with 400; a PUT answers once this replica's reads serve it.
+ */
+@QuarkusTest
+@WithTestResource(value = PostgresResource.class, scope = TestResourceScope.GLOBAL)
+@WithTestResource(value = KafkaResource.class, scope = TestResourceScope.GLOBAL)
+class SettingsVersionTest {
+
+    private static final String CLUSTERS = "/api/v1/admin/clusters";
+
+    private static final String SETTINGS = """
+            {"registeredAt":"2026-01-01T00:00:00Z","capacity":{"vcores":8,"memoryMb":8192,"gpus":0},
+             "period":{"length":"PT1H"},"discountRate":%s,"tenants":[{"path":"root.a","weight":%s}]}""";
+
+    private static void register(String cluster) {
+        given().contentType(ContentType.JSON).body("{\"id\":\"" + cluster + "\",\"resourceManager\":\"YARN\"}")
+                .post(CLUSTERS).then().statusCode(201);
+    }
+
+    private static String putSettings(String cluster, String ifMatch, String rate, String weight, int status) {
+        var request = given().contentType(ContentType.JSON).body(SETTINGS.formatted(rate, weight));
+        if (ifMatch != null) {
+            request = request.header("If-Match", ifMatch);
+        }
+        return request.put(CLUSTERS + "/" + cluster + "/ledger-settings").then().statusCode(status)
+                .extract().header("ETag");
+    }
+
+    @Test
+    void aChangeOnAStaleVersionIsRefusedAndOneOnTheCurrentIsMade() {
+        register("etag-stale");
+        String first = putSettings("etag-stale", null, "1", "1", 200);
+        String read = given().get(CLUSTERS + "/etag-stale/ledger-settings").then().statusCode(200)
+                .extract().header("ETag");
+        assertEquals(first, read, "the PUT's ETag is the version a GET then reads");
+        assertEquals(read, given().get(CLUSTERS + "/etag-stale/tenants").then().statusCode(200)
+                .extract().header("ETag"), "one version covers the settings and the tenant tree");
+
+        // admin 1 changes the weight on what it read; admin 2, who read the same version, is refused
+        String second = putSettings("etag-stale", read, "1", "2", 200);
+        assertNotEquals(read, second);
+        given().contentType(ContentType.JSON).body(SETTINGS.formatted("1", "3")).header("If-Match", read)
+                .put(CLUSTERS + "/etag-stale/ledger-settings").then().statusCode(412)
+                .contentType("application/problem+json")
+                .body("detail", containsString(second)).body("detail", containsString("someone changed it"));
+        given().contentType(ContentType.JSON).body("{\"weight\":5}").header("If-Match", read)
+                .put(CLUSTERS + "/etag-stale/tenants/root.a").then().statusCode(412);
+        given().get(CLUSTERS + "/etag-stale/tenants/root.a").then().statusCode(200).header("ETag", second)
+                .body("weight", equalTo(2.0f));
+
+        // a list naming the current version, *, and no header all make the change
+        given().contentType(ContentType.JSON).body("{\"weight\":5}").header("If-Match", read + ", " + second)
+                .put(CLUSTERS + "/etag-stale/tenants/root.a").then().statusCode(200).header("ETag", not(second))
+                .body("weight", equalTo(5));
+        putSettings("etag-stale", "*", "1", "6", 200);
+        putSettings("etag-stale", null, "1", "7", 200);
+    }
+
+    @Test
+    void aMalformedIfMatchIsABadRequestAndChangesNothing() {
+        register("etag-malformed");
+        String version = putSettings("etag-malformed", null, "1", "1", 200);
+        for (String bad : new String[]{"abc", "W/" + version, "\"unclosed", version + " junk"}) {
+            given().contentType(ContentType.JSON).body("{\"weight\":9}").header("If-Match", bad)
+                    .put(CLUSTERS + "/etag-malformed/tenants/root.a").then().statusCode(400)
+                    .contentType("application/problem+json").body("detail", containsString("If-Match"));
+        }
+        given().get(CLUSTERS + "/etag-malformed/ledger-settings").then().statusCode(200).header("ETag", version);
+    }
+
+    @Test
+    void theReadsRightAfterAChangeServeIt() {
+        register("etag-visible");
+        // the first settings: the grants read right after answer 200, not 409 "no ledger settings yet"
+        given().contentType(ContentType.JSON).body(SETTINGS.formatted("1", "1"))
+                .put(CLUSTERS + "/etag-visible/ledger-settings").then().statusCode(200)
+                .header("Fairledger-Visible", "true");
+        given().get("/api/v1/clusters/etag-visible/grants").then().statusCode(200);
+        given().get("/api/v1/clusters/etag-visible/tenants/root.a").then().statusCode(200)
+                .body("weight", equalTo(1.0f)).body("discountRate", equalTo(1.0f));
+
+        given().contentType(ContentType.JSON).body(SETTINGS.formatted("0.5", "4"))
+                .put(CLUSTERS + "/etag-visible/ledger-settings").then().statusCode(200)
+                .header("Fairledger-Visible", "true");
+        given().get("/api/v1/clusters/etag-visible/tenants/root.a").then().statusCode(200)
+                .body("weight", equalTo(4.0f)).body("discountRate", equalTo(0.5f));
+
+        given().contentType(ContentType.JSON).body("{\"weight\":7,\"discountRateOverride\":0.25}")
+                .put(CLUSTERS + "/etag-visible/tenants/root.a").then().statusCode(200)
+                .header("Fairledger-Visible", "true");
+        given().get("/api/v1/clusters/etag-visible/tenants/root.a").then().statusCode(200)
+                .body("weight", equalTo(7.0f)).body("discountRate", equalTo(0.25f));
+    }
+}
