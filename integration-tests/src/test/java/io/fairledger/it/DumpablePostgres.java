@@ -8,6 +8,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.stream.Stream;
 import java.util.zip.ZipEntry;
@@ -56,7 +57,7 @@ final class DumpablePostgres implements AutoCloseable {
 
     /** zonky's resolver: the {@code postgres-<system>-<machine>.txz} inside one of the copied jars. */
     private static InputStream binaries(String system, String machine) throws IOException {
-        String entryName = "postgres-" + system + "-" + machine + ".txz";
+        String entryName = "postgres-" + system.toLowerCase(Locale.ROOT) + "-" + machine + ".txz";
         Path dir = Path.of(System.getProperty("fairledger.postgres15.dir", "target/postgres-15"));
         List<Path> jars = new ArrayList<>();
         if (Files.isDirectory(dir)) {
