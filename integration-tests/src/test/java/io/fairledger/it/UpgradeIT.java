@@ -33,7 +33,7 @@ import io.fairledger.testsupport.RealDependency;
 class UpgradeIT {
 
     private static final String CLUSTER = "it-upgrade";
-    /** The fixture's events: the first half of the scenario's, up to a220 (finished 04:30), closing periods 0 to 3. */
+    /** The fixture's events: the scenario's up to a240 and b240 (the latest finished 04:50), closing periods 0 to 3. */
     private static final int FIXTURE_EVENTS = 26;
     private static final String FIXTURE_UNTIL = "2026-11-20T04:00:00Z";
     private static final String UNTIL = "2026-11-20T08:00:00Z";
