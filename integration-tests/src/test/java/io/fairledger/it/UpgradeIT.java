@@ -26,8 +26,8 @@ import io.fairledger.testsupport.RealDependency;
 /**
  * Today's server on a database an earlier version wrote (src/test/resources/upgrade, its README says how it was made):
  * the database is restored into a fresh PostgreSQL, the Kafka topic given the same events at the same offsets, and
- * today's server started on them migrates the schema, serves the old version's closed statements byte for byte, resumes
- * its live ledger from the old checkpoints and facts, and goes on ingesting and closing periods, which equal
+ * today's server started on them migrates the schema, serves the old version's closed statements byte for byte, builds
+ * its live ledger from what the old version stored, and goes on ingesting and closing periods, which equal
  * {@code fairledger account}'s.
  */
 class UpgradeIT {
