@@ -3,11 +3,6 @@ package io.fairledger.it;
 import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.sql.Connection;
-import java.sql.PreparedStatement;
-import java.sql.ResultSet;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -16,22 +11,14 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import io.restassured.http.ContentType;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.NewTopic;
-import org.apache.kafka.clients.producer.KafkaProducer;
-import org.apache.kafka.clients.producer.ProducerConfig;
-import org.apache.kafka.clients.producer.ProducerRecord;
-import org.apache.kafka.common.serialization.StringSerializer;
 import org.awaitility.Awaitility;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import picocli.CommandLine;
 
-import io.fairledger.cli.AccountCommand;
 import io.fairledger.testsupport.KafkaDependency;
 import io.fairledger.testsupport.PostgresDependency;
 import io.fairledger.testsupport.RealDependency;
@@ -46,24 +33,21 @@ import io.fairledger.testsupport.RealDependency;
  */
 class ClusterWriterIT {
 
-    private static final String TOPIC = "fairledger.yarn.containers";
     private static final String CLUSTER = "it-writer";
-    private static final ObjectMapper JSON = new ObjectMapper();
-    private static final String SETTINGS = """
-            {"registeredAt":"2026-11-20T00:00:00Z","capacity":{"vcores":10,"memoryMb":10240,"gpus":0},
-             "memory":{"mode":"FULL"},"period":{"length":"PT1H"},"allowedLateness":"PT30M",
-             "chargeback":{"model":"USAGE","plans":[{"name":"std","perVcoreHour":"1","perGbHour":"0",
-             "perGpuHour":"0"}]},"tenants":[{"path":"root.a","weight":1},{"path":"root.b","weight":2}]}""";
 
     private static RealDependency.Running postgres;
     private static RealDependency.Running kafka;
+    private static LedgerScenario scenario;
 
     @BeforeAll
     static void start() throws Exception {
         postgres = PostgresDependency.start();
         kafka = KafkaDependency.start();
-        try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap()))) {
-            admin.createTopics(List.of(new NewTopic(TOPIC, 2, (short) 1))).all().get(30, TimeUnit.SECONDS);
+        String bootstrap = kafka.config().get("kafka.bootstrap.servers");
+        scenario = new LedgerScenario(CLUSTER, postgres.config(), bootstrap);
+        try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap))) {
+            admin.createTopics(List.of(new NewTopic(LedgerScenario.TOPIC, 2, (short) 1))).all().get(30,
+                    TimeUnit.SECONDS);
         }
     }
 
@@ -80,26 +64,23 @@ class ClusterWriterIT {
     @Test
     void oneReplicaClosesEachPeriodOnceAndTheOtherTakesOverWhenItDies() throws Exception {
         // containers of root.a and root.b every 20 minutes for 8 hours; the first half published before the kill
-        List<String> events = new ArrayList<>();
-        for (int minute = 0; minute <= 8 * 60; minute += 20) {
-            events.add(container("a" + minute, "root.a", 2, minute, 50));
-            events.add(container("b" + minute, "root.b", 5, minute + 5, 30));
-        }
-        int half = events.indexOf(container("a240", "root.a", 2, 240, 50));
+        List<String> events = scenario.events(8);
+        // the first half: up to a220 and b220; a240 is at 24
+        int half = 24;
         String until = "2026-11-20T08:00:00Z";
-        JsonNode offline = account(events, until);
+        JsonNode offline = LedgerScenario.account(events, until);
         assertThat(offline.size()).as("periods 0 to 7").isEqualTo(8);
 
         List<ServerProcess> replicas = new ArrayList<>();
         try {
-            replicas.add(ServerProcess.start(serverEnv(), "serve"));
-            register(replicas.get(0));
-            replicas.add(ServerProcess.start(serverEnv(), "serve"));
-            publish(events.subList(0, half));
+            replicas.add(ServerProcess.start(scenario.serverEnv(), "serve"));
+            scenario.register(replicas.get(0));
+            replicas.add(ServerProcess.start(scenario.serverEnv(), "serve"));
+            scenario.publish(events.subList(0, half));
             // periods 0 to 3 close: the latest event time, 04:30 (a220's finish), reaches period 3's end plus
             // the lateness
             Awaitility.await("periods 0 to 3 closed").atMost(120, TimeUnit.SECONDS).pollInterval(1, TimeUnit.SECONDS)
-                    .until(() -> closedPeriods() == 4);
+                    .until(() -> scenario.closedPeriods() == 4);
             ServerProcess writer = awaitOneWriter(replicas);
             ServerProcess other = replicas.get(0) == writer ? replicas.get(1) : replicas.get(0);
             double closedByWriter = metric(writer, "fairledger_closing_periods_total");
@@ -116,19 +97,17 @@ class ClusterWriterIT {
             assertThat(writer.kill()).as("exit status of the killed writer: SIGKILL").isEqualTo(128 + 9);
             replicas.remove(writer);
             System.out.println("[fairledger-it] writer with pid " + writer.pid() + " killed; its log " + writer.log);
-            publish(events.subList(half, events.size()));
+            scenario.publish(events.subList(half, events.size()));
 
             Awaitility.await("the survivor writes").atMost(60, TimeUnit.SECONDS).pollInterval(500,
                     TimeUnit.MILLISECONDS).until(() -> metric(other, "fairledger_cluster_writer") == 1);
             // the latest event, 08:50, passed 08:30: periods 0 to 7 close
             Awaitility.await("periods 0 to 7 closed").atMost(120, TimeUnit.SECONDS).pollInterval(1, TimeUnit.SECONDS)
-                    .until(() -> closedPeriods() == 8);
+                    .until(() -> scenario.closedPeriods() == 8);
             assertThat(closedByWriter + metric(other, "fairledger_closing_periods_total"))
-                    .as("each period closed once, by one replica").isEqualTo(closedPeriods());
-            String body = given().baseUri(other.baseUrl()).accept(ContentType.JSON).queryParam("until", until)
-                    .get("/api/v1/admin/clusters/" + CLUSTER + "/statements").then().statusCode(200).extract()
-                    .asString();
-            assertThat(ServerProcess.withoutChain(JSON.readTree(body))).isEqualTo(offline);
+                    .as("each period closed once, by one replica").isEqualTo(scenario.closedPeriods());
+            JsonNode served = LedgerScenario.JSON.readTree(scenario.statements(other, until));
+            assertThat(ServerProcess.withoutChain(served)).isEqualTo(offline);
         } finally {
             replicas.forEach(ServerProcess::close);
         }
@@ -159,70 +138,5 @@ class ClusterWriterIT {
                 .asString();
         Matcher m = Pattern.compile("(?m)^" + name + "\\{cluster=\"" + CLUSTER + "\"[^}]*} (\\S+)$").matcher(text);
         return m.find() ? Double.parseDouble(m.group(1)) : 0;
-    }
-
-    private static long closedPeriods() throws Exception {
-        try (Connection db = database();
-                PreparedStatement st = db
-                        .prepareStatement("select count(*) from closed_statement where cluster_id = ?")) {
-            st.setString(1, CLUSTER);
-            try (ResultSet rs = st.executeQuery()) {
-                rs.next();
-                return rs.getLong(1);
-            }
-        }
-    }
-
-    private static String container(String id, String queue, int vcores, int minute, int length) {
-        return ("{\"type\":\"YarnContainerEvent\",\"eventId\":\"%s\",\"cluster\":\"%s\",\"eventTime\":\"%s\","
-                + "\"applicationId\":\"application_1_0001\",\"attemptId\":\"appattempt_1_0001_01\","
-                + "\"containerId\":\"%s\",\"queue\":\"%s\",\"user\":\"u\",\"allocatedMemoryMb\":0,"
-                + "\"allocatedVcores\":%d,\"node\":\"n1\",\"state\":\"COMPLETE\",\"createdTime\":\"%s\","
-                + "\"finishedTime\":\"%s\"}").formatted(id, CLUSTER, at(minute + length), id, queue, vcores,
-                        at(minute), at(minute + length));
-    }
-
-    private static String at(int minute) {
-        return "2026-11-20T%02d:%02d:00Z".formatted(minute / 60, minute % 60);
-    }
-
-    private static JsonNode account(List<String> lines, String until) throws Exception {
-        Path dir = Files.createTempDirectory("fairledger-account");
-        Files.write(dir.resolve("events.jsonl"), lines);
-        Files.writeString(dir.resolve("settings.json"), SETTINGS);
-        int exit = new CommandLine(new AccountCommand()).execute("--events", dir.resolve("events.jsonl").toString(),
-                "--config", dir.resolve("settings.json").toString(), "--out", dir.resolve("out").toString(),
-                "--until", until);
-        assertThat(exit).isZero();
-        return JSON.readTree(dir.resolve("out/statements.json").toFile());
-    }
-
-    private static void publish(List<String> lines) {
-        try (KafkaProducer<String, String> producer = new KafkaProducer<>(
-                Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap(), ProducerConfig.LINGER_MS_CONFIG, 5),
-                new StringSerializer(), new StringSerializer())) {
-            lines.forEach(line -> producer.send(new ProducerRecord<>(TOPIC, CLUSTER, line)));
-            producer.flush();
-        }
-    }
-
-    private static void register(ServerProcess server) {
-        given().baseUri(server.baseUrl()).contentType(ContentType.JSON)
-                .body("{\"id\":\"" + CLUSTER + "\",\"resourceManager\":\"YARN\"}").post("/api/v1/admin/clusters")
-                .then().statusCode(201);
-        given().baseUri(server.baseUrl()).contentType(ContentType.JSON).body(SETTINGS)
-                .put("/api/v1/admin/clusters/" + CLUSTER + "/ledger-settings").then().statusCode(200);
-    }
-
-    private static Connection database() throws Exception {
-        return ServerProcess.database(postgres);
-    }
-
-    private static String bootstrap() {
-        return kafka.config().get("kafka.bootstrap.servers");
-    }
-
-    private static Map<String, String> serverEnv() {
-        return ServerProcess.environment(postgres, kafka);
     }
 }
