@@ -7,7 +7,9 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Predicate;
 
+import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
 import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonProperty;
 import org.eclipse.microprofile.openapi.annotations.media.Schema;
 
 import io.fairledger.core.chain.ChainLink;
@@ -71,10 +73,22 @@ public record StatementView(String cluster, String period, Instant start, Instan
         this(cluster, period, start, end, state, model, currency, totalCharge, lines, null, null);
     }
 
+    /**
+     * One tenant's line; {@code own} (in the JSON only when true) marks the own line of a tenant with children, the
+     * tasks it ran itself (docs/domain.md section 2).
+     */
+    @JsonIgnoreProperties(value = "own", allowGetters = true)
     public record Line(String tenant, boolean inner, BigDecimal vcoreSeconds, BigDecimal memoryMbSeconds,
             BigDecimal gpuSeconds, BigDecimal counted, BigDecimal actual, BigDecimal entitled, Double rho,
             BigDecimal lent, BigDecimal borrowed, BigDecimal owed, BigDecimal balance, BigDecimal charge,
             List<Adjustment> adjustments, BigDecimal total) {
+
+        /** True for an own line ({@link TenantPath#isOwnLine}). */
+        @JsonProperty("own")
+        @JsonInclude(JsonInclude.Include.NON_DEFAULT)
+        public boolean own() {
+            return TenantPath.parse(tenant).isOwnLine();
+        }
     }
 
     public record Adjustment(String correctedPeriod, BigDecimal amount, String reason) {

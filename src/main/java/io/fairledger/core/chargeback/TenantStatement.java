@@ -47,6 +47,14 @@ public record TenantStatement(TenantPath tenant, boolean inner, List<BigDecimal>
         adjustments = List.copyOf(adjustments);
     }
 
+    /**
+     * True for the own line of a tenant ({@link TenantPath#isOwnLine}): the tasks the tenant ran itself, billed as a
+     * leaf's (docs/domain.md section 2, "Own lines").
+     */
+    public boolean own() {
+        return tenant.isOwnLine();
+    }
+
     /** Charge plus adjustments. */
     public BigDecimal total() {
         BigDecimal t = charge;

@@ -39,7 +39,7 @@ import io.fairledger.core.model.TenantPath;
  * ignored. Both are counted in {@link #ignoredEvents()}. Every check happens before the first mutation, so an event is
  * applied entirely or not at all.</li>
  * <li>A tenant first seen in an event is created with the default weight 1 (docs/domain.md section 1), with any missing
- * ancestors.</li>
+ * ancestors. The tasks and demand of a tenant with children go to its own line ({@link OwnLines}).</li>
  * <li>A demand change replaces one application's pending demand; a tenant's own pending demand is the sum over its
  * applications (docs/domain.md section 3), so simultaneous changes of several applications commute.</li>
  * <li>{@code S_i} is {@code w_i / sum of all configured siblings' weights} times the parent's share (resource as you
@@ -169,7 +169,7 @@ public final class ClusterLedger {
 
     /** Integrates {@code event}; never leaves the ledger half-updated. */
     public Outcome apply(LedgerEvent event) {
-        Outcome o = applyChecked(event);
+        Outcome o = applyChecked(EventChecks.fromRegistration(event, config.registeredAt()));
         outcomes[o.ordinal()]++;
         return o;
     }
@@ -225,14 +225,19 @@ public final class ClusterLedger {
 
     /** The node of {@code path} (created when first seen, every share recomputed), its path advanced to {@code t}. */
     private TenantNode leaf(TenantPath path, long t) {
-        TenantNode leaf = tree.get(path);
+        TenantNode leaf = holder(path);
         if (leaf == null) {
             advanceAll(t);
-            leaf = ensure(path, t);
+            leaf = ensure(OwnLines.holderPath(tree, path), t);
             recomputeAll();
         }
         touchPath(leaf, t);
         return leaf;
+    }
+
+    /** The node that holds the tasks and demand named for {@code path} ({@link OwnLines}), or null when not yet. */
+    TenantNode holder(TenantPath path) {
+        return tree.get(OwnLines.holderPath(tree, path));
     }
 
     private void touchPath(TenantNode leaf, long t) {
@@ -267,7 +272,18 @@ public final class ClusterLedger {
         return newNode(path, parent, TenantConfig.DEFAULT_WEIGHT, Double.NaN, "", t);
     }
 
+    /** A new node; a leaf gaining its first child first hands what it held to its own line ({@link OwnLines}). */
     private TenantNode newNode(TenantPath path, TenantNode parent, double weight, double discount, String plan,
+            long t) {
+        if (parent != null && OwnLines.handsOver(parent, path)) {
+            TenantNode own = addNode(parent.path.ownLine(), parent, TenantConfig.DEFAULT_WEIGHT,
+                    parent.discountOverride, parent.pricePlan, t);
+            OwnLines.handOver(parent, own, tasks.values());
+        }
+        return addNode(path, parent, weight, discount, plan, t);
+    }
+
+    private TenantNode addNode(TenantPath path, TenantNode parent, double weight, double discount, String plan,
             long t) {
         TenantNode n = tree.add(path, parent, weight, discount, plan, t);
         if (parent != null) {

@@ -19,6 +19,25 @@ final class EventChecks {
     }
 
     /**
+     * {@code event} as the ledger of a cluster registered at {@code registeredAt} applies it: a task start or finish
+     * stated before the registration (a container created before it, docs/domain.md section 3) counts from the
+     * registration instant; any other event is left as it is.
+     */
+    static LedgerEvent fromRegistration(LedgerEvent event, long registeredAt) {
+        if (event.at() >= registeredAt) {
+            return event;
+        }
+        if (event instanceof TaskStarted s) {
+            return new TaskStarted(s.clusterId(), s.taskId(), s.tenant(), s.applicationId(), s.resources(),
+                    registeredAt);
+        }
+        if (event instanceof TaskFinished f) {
+            return new TaskFinished(f.clusterId(), f.taskId(), registeredAt);
+        }
+        return event;
+    }
+
+    /**
      * Why {@code ledger} does not apply {@code event}, or empty when it does.
      *
      * @throws ArithmeticException
@@ -44,7 +63,7 @@ final class EventChecks {
                 return Optional.of(Outcome.IGNORED_UNKNOWN_TASK);
             }
         } else if (event instanceof DemandChanged d) {
-            TenantNode n = ledger.tree.get(d.tenant());
+            TenantNode n = ledger.holder(d.tenant());
             ResourceVector before = n == null
                     ? ResourceVector.ZERO
                     : n.pendingByApplication.getOrDefault(d.applicationId(), ResourceVector.ZERO);

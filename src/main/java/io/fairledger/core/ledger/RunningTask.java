@@ -6,7 +6,8 @@ import io.fairledger.core.model.ResourceVector;
 final class RunningTask {
 
     final String taskId;
-    final TenantNode tenant;
+    /** The leaf holding the task; its own line takes it over when the leaf gains a child ({@link OwnLines}). */
+    TenantNode tenant;
     final AdaptiveQuantum.App app;
     final ResourceVector resources;
     final long start;

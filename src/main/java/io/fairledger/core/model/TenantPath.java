@@ -21,6 +21,9 @@ public record TenantPath(List<String> segments) implements Comparable<TenantPath
     /** The root of the tree (the whole cluster). */
     public static final TenantPath ROOT = new TenantPath(List.of());
 
+    /** The last segment of an own line ({@link #ownLine}). */
+    public static final String OWN_SEGMENT = "(own)";
+
     private static final Pattern STRICT_SEGMENT = Pattern.compile("[A-Za-z0-9_-]{1,64}");
 
     /** How a resource manager writes its tenant paths. */
@@ -166,6 +169,19 @@ public record TenantPath(List<String> segments) implements Comparable<TenantPath
         var list = new ArrayList<>(segments);
         list.add(segment);
         return new TenantPath(list);
+    }
+
+    /**
+     * The line of this tenant's own tasks (docs/domain.md section 2, "Own lines"): the child {@value #OWN_SEGMENT}, a
+     * segment no registered tenant can have, so it never clashes with a real child.
+     */
+    public TenantPath ownLine() {
+        return child(OWN_SEGMENT);
+    }
+
+    /** True for the own line of a tenant ({@link #ownLine}). */
+    public boolean isOwnLine() {
+        return !isRoot() && segments.get(segments.size() - 1).equals(OWN_SEGMENT);
     }
 
     /** The YARN form, {@code root.a.b}. */
