@@ -36,6 +36,7 @@ import io.fairledger.facts.LedgerFact;
 import io.fairledger.ingest.Intake;
 import io.fairledger.ingest.SeenStarts;
 import io.fairledger.ingest.TenantBound;
+import io.fairledger.ingest.WaitingStarts;
 import io.fairledger.ingest.schema.EventDecoder;
 import io.fairledger.live.LiveLedger;
 import io.fairledger.live.LiveView;
@@ -114,6 +115,8 @@ public final class AccountCommand implements Callable<Integer> {
                     ? List.of()
                     : settings.tenants().stream().map(LedgerSettings.Tenant::path).toList();
             Intake intake = new Intake(anyCluster -> registeredAt, starts, TenantBound.of(anyCluster -> tenants));
+            // a Mesos start without resources waits for them as on the server, under the settings' lateness
+            WaitingStarts<Line> waiting = new WaitingStarts<>(anyCluster -> settings.lateness());
             int lineNumber = 0;
             ByteArrayOutputStream buffer = new ByteArrayOutputStream();
             for (byte[] line = nextLine(in, buffer); line != null; line = nextLine(in, buffer)) {
@@ -123,17 +126,26 @@ public final class AccountCommand implements Callable<Integer> {
                     continue;
                 }
                 Intake.Outcome outcome = intake.accept(decoder.decodeJson(line));
+                Line read = new Line(lineNumber, new String(line, StandardCharsets.UTF_8));
                 if (outcome instanceof Intake.Rejected rejected) {
-                    deadLetters.add(JSON.createObjectNode().put("line", lineNumber).put("reason", rejected.reason())
-                            .put("value", new String(line, StandardCharsets.UTF_8)).toString());
+                    deadLetters.add(read.deadLetter(rejected.reason()));
                 } else if (outcome instanceof Intake.Admission admission) {
                     clusters.add(admission.event().cluster());
+                } else if (outcome instanceof Intake.Waiting w) {
+                    clusters.add(w.event().cluster());
+                    waiting.hold(w.start(), read);
+                    expire(waiting.advance(w.event().cluster(), w.start().at()), deadLetters);
                 } else if (outcome instanceof Intake.Facts f) {
                     clusters.add(f.event().cluster());
                     facts.addAll(f.facts());
                     starts.saw(f.event(), f.facts());
+                    if (f.resourced()) {
+                        facts.addAll(waiting.release(f.facts()));
+                    }
+                    expire(waiting.advance(f.event().cluster(), f.event().eventTime().toEpochMilli()), deadLetters);
                 }
             }
+            expire(waiting.rest(), deadLetters);
             progress.finish();
         } catch (NoSuchFileException e) {
             err.println("fairledger account: no events file " + events);
@@ -169,6 +181,20 @@ public final class AccountCommand implements Callable<Integer> {
         spec.commandLine().getOut().printf("%d statement(s) for %s up to %s from %d fact(s); %d dead letter(s) -> %s%n",
                 statements.size(), clusterId, end, ofCluster.size(), deadLetters.size(), out);
         return 0;
+    }
+
+    /** One line of the events file, as its dead letter shows it. */
+    private record Line(int number, String value) {
+        String deadLetter(String reason) {
+            return JSON.createObjectNode().put("line", number).put("reason", reason).put("value", value).toString();
+        }
+    }
+
+    /** The dead letters of the starts that waited in vain for their resources. */
+    private static void expire(List<WaitingStarts.Expired<Line>> expired, List<String> deadLetters) {
+        for (WaitingStarts.Expired<Line> e : expired) {
+            deadLetters.add(e.source().deadLetter(e.reason()));
+        }
     }
 
     /** The next line's bytes without its line end ({@code \n} or {@code \r\n}), or null at the end of the file. */

@@ -32,7 +32,8 @@ final class BatchDecoder {
 
     /** What the decoder needs of the consumer: its decoding and the stores of what it learnt. */
     record Parts(EventDecoder decoder, Intake intake, RegisteredClusters clusters, StoredStarts knownStarts,
-            CommittedStarts starts, Registrations registrations, DeadLetters deadLetters, IngestMeters meters) {
+            CommittedStarts starts, WaitingStarts<ConsumerRecord<byte[], byte[]>> waiting,
+            Registrations registrations, DeadLetters deadLetters, IngestMeters meters) {
     }
 
     private final Parts parts;
@@ -98,10 +99,20 @@ final class BatchDecoder {
                     framed ? encoder.toAvro(event) : record.value())));
             return "admission";
         }
+        if (outcome instanceof Intake.Waiting w) {
+            parts.waiting().hold(w.start(), record);
+            expire(w.event().cluster(), w.start().at());
+            return "waiting";
+        }
         Intake.Facts accepted = (Intake.Facts) outcome;
         parts.knownStarts().saw(accepted.event(), accepted.facts());
-        List<SourcedFact> facts = new ArrayList<>(accepted.facts().size());
-        for (LedgerFact fact : accepted.facts()) {
+        List<LedgerFact> all = new ArrayList<>(accepted.facts());
+        if (accepted.resourced()) {
+            all.addAll(parts.waiting().release(accepted.facts()));
+        }
+        expire(accepted.event().cluster(), accepted.event().eventTime().toEpochMilli());
+        List<SourcedFact> facts = new ArrayList<>(all.size());
+        for (LedgerFact fact : all) {
             if (parts.starts().known(fact)) {
                 knownInBatch++;
             } else {
@@ -113,6 +124,13 @@ final class BatchDecoder {
             shares.add(new Share(record, facts, null));
         }
         return accepted.facts().isEmpty() ? "ignored" : "accepted";
+    }
+
+    /** The starts waiting for their resources that the cluster's watermark passes now: dead letters. */
+    private void expire(String clusterId, long eventTime) {
+        for (WaitingStarts.Expired<ConsumerRecord<byte[], byte[]>> e : parts.waiting().advance(clusterId, eventTime)) {
+            deadLetter(e.source(), WaitingStarts.CODE, e.reason());
+        }
     }
 
     private String register(ConsumerRecord<byte[], byte[]> record) {

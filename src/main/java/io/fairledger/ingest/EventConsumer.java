@@ -40,6 +40,7 @@ import io.fairledger.ingest.schema.EventTopics;
 import io.fairledger.kafka.KafkaClientConfig;
 import io.fairledger.kafka.KafkaConnectionCheck;
 import io.fairledger.observability.MetricNames;
+import io.fairledger.tenancy.LedgerSettings;
 import io.fairledger.tenancy.TenancyService;
 import io.fairledger.tenancy.TenantView;
 
@@ -146,7 +147,7 @@ public class EventConsumer {
         RegisteredClusters clusters = new RegisteredClusters(tenancy::registrations, retentionFloors::all);
         batches = new BatchDecoder(new BatchDecoder.Parts(ConsumerDecoder.of(tuning.registry(), Clock.systemUTC()),
                 new Intake(clusters, knownStarts, TenantBound.of(this::registeredTenants)), clusters, knownStarts,
-                starts, registrations, deadLetters,
+                starts, new WaitingStarts<>(this::lateness), registrations, deadLetters,
                 ingestMeters));
         pipeline = new CommitPipeline(store, groupId, deadLetters, meters, committed -> {
             traces.committed(committed);
@@ -171,6 +172,13 @@ public class EventConsumer {
             consumer.wakeup();
             thread.join(30_000);
         }
+    }
+
+    /** {@code clusterId}'s allowed lateness, for the Mesos starts that wait for their resources. */
+    private Duration lateness(String clusterId) {
+        return tenancy.hasLedgerSettings(clusterId)
+                ? tenancy.ledgerSettings(clusterId).lateness()
+                : LedgerSettings.DEFAULT_ALLOWED_LATENESS;
     }
 
     /** The consumer group of every replica: {@code kafka.group.id}, {@code fairledger} by default. */

@@ -9,6 +9,7 @@ import io.fairledger.facts.Dedupe;
 import io.fairledger.facts.LedgerFact;
 import io.fairledger.ingest.schema.Decoded;
 import io.fairledger.ingest.schema.FairledgerEvent;
+import io.fairledger.ingest.schema.MesosTaskStatus;
 
 /**
  * The one intake of an event, for the consumer and for {@code fairledger account}: a decoded record (decoded and
@@ -37,8 +38,17 @@ public final class Intake {
     public record Admission(FairledgerEvent event) implements Outcome {
     }
 
-    /** Ledger facts; none when the event has no accounting meaning. */
-    public record Facts(FairledgerEvent event, List<LedgerFact> facts) implements Outcome {
+    /**
+     * Ledger facts; none when the event has no accounting meaning.
+     *
+     * @param resourced whether the event is a Mesos task's that carries its resources: its start releases the task's
+     *                  {@link WaitingStarts}
+     */
+    public record Facts(FairledgerEvent event, List<LedgerFact> facts, boolean resourced) implements Outcome {
+    }
+
+    /** A Mesos task start without resources, none of its task known yet: it waits ({@link WaitingStarts}). */
+    public record Waiting(FairledgerEvent event, Normaliser.Unresourced start) implements Outcome {
     }
 
     /** What the intake knows of the registered clusters. */
@@ -109,6 +119,9 @@ public final class Intake {
         if (result instanceof Normaliser.Admission) {
             return new Admission(event);
         }
+        if (result instanceof Normaliser.Unresourced start) {
+            return new Waiting(event, start);
+        }
         List<LedgerFact> facts = ((Normaliser.Facts) result).facts();
         for (LedgerFact fact : facts) {
             TenantPath tenant = tenantOf(fact);
@@ -122,7 +135,7 @@ public final class Intake {
             long from = keptFrom.toEpochMilli();
             facts = facts.stream().filter(f -> f.at() >= from).toList();
         }
-        return new Facts(event, facts);
+        return new Facts(event, facts, event instanceof MesosTaskStatus m && Normaliser.carriesResources(m));
     }
 
     /** The tenant a fact creates when the ledger does not know it yet, or null. */

@@ -10,7 +10,7 @@ import io.fairledger.core.ledger.LedgerEvent;
 @FunctionalInterface
 public interface KnownStarts {
 
-    /** None known: every start without resources is then invalid. */
+    /** None known: every start without resources then waits for them ({@link WaitingStarts}). */
     KnownStarts NONE = (clusterId, taskId) -> null;
 
     /** The start of {@code taskId} in {@code clusterId} stored or seen so far, or null when none is known. */

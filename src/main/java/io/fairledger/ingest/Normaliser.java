@@ -23,7 +23,7 @@ import io.fairledger.ingest.schema.YarnContainerEvent;
  * states a finish; KILLING, UNREACHABLE and UNKNOWN change nothing (the task may still come back). Task ids are
  * qualified by the framework, as Mesos only makes them unique within one. A status update carries no resources (only
  * the task does): a start without them takes the tenant, application and resources of the task's earlier start
- * ({@link KnownStarts}), and is invalid only when none is known. CPUs count in thousandths (Mesos keeps scalars to
+ * ({@link KnownStarts}), and waits for them when none is known ({@link Unresourced}, {@link WaitingStarts}). CPUs count in thousandths (Mesos keeps scalars to
  * three decimals), memory in whole MB and GPUs whole; the decoder refuses other amounts, nothing is rounded.</li>
  * <li>A finish before its start: a finish that carries the container's start time ({@code createdTime} or
  * {@code startedTime}) also yields that start, under the same dedupe key as the start itself, so whichever arrives
@@ -51,10 +51,24 @@ public final class Normaliser {
     public record Invalid(String reason) implements Result {
     }
 
+    /**
+     * A Mesos task start without resources whose task has no start known yet: it waits for the task's resources
+     * ({@link WaitingStarts}).
+     *
+     * @param taskId the task id qualified by its framework
+     * @param state  the Mesos state it reports
+     * @param at     its event time, epoch milliseconds
+     */
+    public record Unresourced(String clusterId, String taskId, String state, long at) implements Result {
+    }
+
     private Normaliser() {
     }
 
-    /** The facts of {@code event}; {@code known} gives a task's earlier start to a Mesos update without resources. */
+    /**
+     * The facts of {@code event}; {@code known} gives a task's earlier start to a Mesos update without resources, which
+     * is {@link Unresourced} when none is known.
+     */
     public static Result normalise(FairledgerEvent event, KnownStarts known) {
         try {
             if (event instanceof YarnContainerEvent y) {
@@ -98,11 +112,10 @@ public final class Normaliser {
         String taskId = (m.frameworkId() == null ? "" : m.frameworkId() + "/") + m.taskId();
         return switch (m.state()) {
             case TASK_STAGING, TASK_STARTING, TASK_RUNNING -> {
-                if (m.cpus() == null && m.memMb() == null && m.gpus() == null) {
+                if (!carriesResources(m)) {
                     LedgerEvent.TaskStarted earlier = known.find(m.cluster(), taskId);
                     if (earlier == null) {
-                        yield new Invalid("a Mesos task start (" + m.state() + ") without resources (cpus, mem, gpus),"
-                                + " and no earlier event of task '" + taskId + "' is known to take them from");
+                        yield new Unresourced(m.cluster(), taskId, m.state().name(), millis(m.eventTime()));
                     }
                     yield facts(start(m.cluster(), taskId, earlier.tenant(), earlier.applicationId(),
                             earlier.resources(), millis(m.eventTime())));
@@ -117,6 +130,11 @@ public final class Normaliser {
                         LedgerFact.taskKey(taskId, false)));
             case TASK_KILLING, TASK_UNREACHABLE, TASK_UNKNOWN -> facts();
         };
+    }
+
+    /** Whether a Mesos event states its task's resources (a status update does not; the task's TASK_ADDED does). */
+    static boolean carriesResources(MesosTaskStatus m) {
+        return m.cpus() != null || m.memMb() != null || m.gpus() != null;
     }
 
     private static Result capacity(CapacityChanged c) {

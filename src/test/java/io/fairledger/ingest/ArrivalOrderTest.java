@@ -102,14 +102,47 @@ class ArrivalOrderTest {
     }
 
     @Test
-    void aMesosRunningUpdateWithoutResourcesAndNoEarlierEventIsADeadLetterWithItsReason() throws IOException {
+    void aMesosRunningUpdateWithoutResourcesWhoseTaskNeverStatesThemIsADeadLetterWithItsReason() throws IOException {
         String running = mesos("t9-running", "00:00:05", "TASK_RUNNING", null);
 
         Result result = account(List.of(running), "2026-11-20T01:00:00Z");
 
         assertThat(result.deadLetters()).hasSize(1);
-        assertThat(result.deadLetters().get(0).get("reason").asText()).startsWith("invalid: ")
-                .contains("without resources").contains("no earlier event of task");
+        assertThat(result.deadLetters().get(0).get("reason").asText()).isEqualTo("invalid: a Mesos task start "
+                + "(TASK_RUNNING at 2026-11-20T00:00:05Z) of task 'f1/t1' carries no resources (cpus, mem, gpus), and "
+                + "no event of the task that carries them, at most the allowed lateness (PT1H) after it, arrived among "
+                + "the events");
+    }
+
+    @Test
+    void aMesosRunningUpdateWithoutResourcesWaitsForItsTasksStagingThatArrivesLater() throws IOException {
+        String running = mesos("t1-running", "00:00:05", "TASK_RUNNING", null);
+        String staging = mesos("t1-staging", "00:00:00", "TASK_STAGING", "\"cpus\":1.5,\"memMb\":1024.0");
+        String finished = mesos("t1-finished", "01:00:00", "TASK_FINISHED", null);
+
+        Result inOrder = account(List.of(staging, running, finished), "2026-11-20T01:00:00Z");
+        Result runningFirst = account(List.of(running, finished, staging), "2026-11-20T01:00:00Z");
+
+        assertThat(runningFirst.deadLetters()).isEmpty();
+        assertThat(line(runningFirst.statements(), 0, "a").get("vcoreSeconds").decimalValue())
+                .isEqualByComparingTo("5400");
+        assertThat(runningFirst.statements()).isEqualTo(inOrder.statements());
+    }
+
+    @Test
+    void aMesosRunningUpdateWithoutResourcesExpiresOnceTheWatermarkPassesItByTwiceTheLateness() throws IOException {
+        String running = mesos("t1-running", "00:00:05", "TASK_RUNNING", null);
+        String later = mesos("t2-staging", "02:00:06", "TASK_STAGING", "\"cpus\":1,\"memMb\":1")
+                .replace("\"taskId\":\"t1\"", "\"taskId\":\"t2\"");
+        String staging = mesos("t1-staging", "00:00:00", "TASK_STAGING", "\"cpus\":1.5,\"memMb\":1024.0");
+
+        // the staging comes two hours after the watermark passed its time: later than the lateness allows
+        Result result = account(List.of(running, later, staging), "2026-11-20T03:00:00Z");
+
+        assertThat(result.deadLetters()).hasSize(1);
+        assertThat(result.deadLetters().get(0).get("line").asInt()).isEqualTo(1);
+        assertThat(result.deadLetters().get(0).get("reason").asText()).endsWith("arrived before the watermark of "
+                + "cluster 'c' passed 2026-11-20T02:00:05Z (its time plus twice the lateness)");
     }
 
     @Test
