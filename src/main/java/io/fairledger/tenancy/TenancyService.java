@@ -88,7 +88,15 @@ public class TenancyService {
 
     /** Every registered cluster, by id. */
     public List<RegisteredCluster> clusters() {
-        return clusterEntities().stream().map(RegisteredCluster::of).toList();
+        // values, not managed entities: the live tick reads this list first and a cluster's settings later in the same
+        // session, and an entity this list had loaded would hand it the settings as they were then while the version
+        // query already sees a change committed since (the ledger would keep stale settings under the new version)
+        return ClusterEntity.getEntityManager().createQuery("SELECT c.id, c.name, c.resourceManager, "
+                + "CASE WHEN c.ledgerSettings IS NULL THEN false ELSE true END FROM ClusterEntity c ORDER BY c.id",
+                Object[].class).getResultStream()
+                .map(r -> new RegisteredCluster((String) r[0], (String) r[1], (ResourceManagerKind) r[2],
+                        (Boolean) r[3]))
+                .toList();
     }
 
     /** A registered cluster; {@code NotFound} when there is none with that id. */
