@@ -3,8 +3,6 @@ package io.fairledger.integrations.bridgetests;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
@@ -28,10 +26,7 @@ import org.junit.jupiter.api.Test;
 import io.fairledger.integrations.yarn.BridgeConfig;
 import io.fairledger.integrations.yarn.FairledgerCapacityScheduler;
 import io.fairledger.integrations.yarn.GrantsClient;
-import io.fairledger.testsupport.KafkaDependency;
-import io.fairledger.testsupport.PostgresDependency;
 import io.fairledger.testsupport.Processes;
-import io.fairledger.testsupport.RealDependency;
 
 /**
  * A real YARN (MiniYARNCluster) running {@link FairledgerCapacityScheduler} with two queues in weight mode, the
@@ -46,43 +41,28 @@ class CapacitySchedulerIT {
 
     private static final String CLUSTER = "it-yarn-capacity";
 
-    private static RealDependency.Running postgres;
-    private static RealDependency.Running kafka;
-    private static FairledgerServer server;
-    private static Path dir;
+    private static ServerStack stack;
 
     @BeforeAll
-    static void start() throws Exception {
-        postgres = PostgresDependency.start();
-        kafka = KafkaDependency.start();
-        server = FairledgerServer.start(postgres, kafka, Map.of());
-        dir = Files.createTempDirectory("fairledger-capacity-it");
-        server.register(CLUSTER, "YARN", YarnBridgeIT.settings(Instant.now().minus(1, ChronoUnit.HOURS)));
+    static void start() {
+        stack = ServerStack.start("fairledger-capacity-it", Map.of());
+        stack.server().register(CLUSTER, "YARN", YarnBridgeIT.settings(Instant.now().minus(1, ChronoUnit.HOURS)));
     }
 
     @AfterAll
     static void stop() {
-        if (server != null) {
-            server.close();
-        }
-        if (kafka != null) {
-            kafka.close();
-        }
-        if (postgres != null) {
-            postgres.close();
-        }
-        if (dir != null) {
-            Processes.deleteTree(dir);
+        if (stack != null) {
+            stack.close();
         }
     }
 
     @Test
     void queuesFollowTheGrantsAndGetTheOperatorsSettingsBackWithoutThem() throws Exception {
         Map<String, String> keys = Map.of(BridgeConfig.CLUSTER, CLUSTER, BridgeConfig.BOOTSTRAP,
-                kafka.config().get("kafka.bootstrap.servers"), GrantsClient.URL, server.baseUrl(),
+                stack.bootstrap(), GrantsClient.URL, stack.server().baseUrl(),
                 GrantsClient.POLL_MS, "300", BridgeConfig.DEMAND_INTERVAL, "500",
                 "yarn.scheduler.configuration.store.class", "memory");
-        try (MiniYarn yarn = MiniYarn.capacity("fairledger-capacity-it", keys, dir)) {
+        try (MiniYarn yarn = MiniYarn.capacity("fairledger-capacity-it", keys, stack.dir())) {
             FairledgerCapacityScheduler scheduler = yarn.capacityScheduler();
             ApplicationId warmUp = yarn.submit("root.bursty", 2, 512, 1, 2);
             Awaitility.await("warm-up finished").atMost(180, TimeUnit.SECONDS).until(() -> yarn.finished(warmUp));
@@ -174,7 +154,7 @@ class CapacitySchedulerIT {
     /** The grants of root's children now, in the order to serve them: tenant to granted share. */
     private static Map<String, Double> grants() throws Exception {
         JsonNode grants = new ObjectMapper().readTree(Http.expect(200,
-                Http.send("GET", server.baseUrl() + "/api/v1/clusters/" + CLUSTER + "/grants", null)));
+                Http.send("GET", stack.server().baseUrl() + "/api/v1/clusters/" + CLUSTER + "/grants", null)));
         Map<String, Double> shares = new LinkedHashMap<>();
         for (JsonNode level : grants.get("levels")) {
             if (level.get("parent").asText().equals("root")) {

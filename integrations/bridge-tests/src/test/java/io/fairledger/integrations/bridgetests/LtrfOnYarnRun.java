@@ -20,8 +20,6 @@ import org.knowm.xchart.XYChartBuilder;
 import io.fairledger.integrations.yarn.BridgeConfig;
 import io.fairledger.integrations.yarn.FairledgerGrantsPolicy;
 import io.fairledger.integrations.yarn.GrantsClient;
-import io.fairledger.testsupport.KafkaDependency;
-import io.fairledger.testsupport.PostgresDependency;
 import io.fairledger.testsupport.RealDependency;
 
 /**
@@ -54,9 +52,9 @@ public final class LtrfOnYarnRun {
         int repeats = args.length > 2 ? Integer.parseInt(args[2]) : 2;
         Files.createDirectories(out);
         List<Run> runs = new ArrayList<>();
-        try (RealDependency.Running postgres = PostgresDependency.start();
-                RealDependency.Running kafka = KafkaDependency.start();
-                FairledgerServer server = FairledgerServer.start(postgres, kafka, Map.of())) {
+        try (ServerStack stack = ServerStack.start("ltrf-on-yarn", Map.of())) {
+            FairledgerServer server = stack.server();
+            RealDependency.Running kafka = stack.kafka();
             for (int i = 1; i <= repeats; i++) {
                 runs.add(new Run("fair", i, run(server, kafka, "ltrf-fair-" + i, "fair", seconds, out)));
                 runs.add(new Run("fairledger", i, run(server, kafka, "ltrf-fairledger-" + i,

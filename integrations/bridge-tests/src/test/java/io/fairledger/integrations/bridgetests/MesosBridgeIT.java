@@ -33,9 +33,6 @@ import io.fairledger.integrations.mesos.GrantWeights;
 import io.fairledger.integrations.mesos.KafkaSink;
 import io.fairledger.integrations.mesos.MesosBridge;
 import io.fairledger.integrations.yarn.YarnEvents;
-import io.fairledger.testsupport.KafkaDependency;
-import io.fairledger.testsupport.PostgresDependency;
-import io.fairledger.testsupport.RealDependency;
 
 /**
  * The Mesos bridge against {@link FakeMesosMaster}: it is sent to the leader by a 307, its stream breaks in the middle
@@ -50,32 +47,22 @@ class MesosBridgeIT {
     private static final String FW = "fw-0001";
     private static final double T0 = 1_795_400_000.125;
 
-    private static RealDependency.Running postgres;
-    private static RealDependency.Running kafka;
-    private static FairledgerServer server;
+    private static ServerStack stack;
 
     @BeforeAll
     static void start() {
-        postgres = PostgresDependency.start();
-        kafka = KafkaDependency.start();
-        server = FairledgerServer.start(postgres, kafka, Map.of());
+        stack = ServerStack.start("fairledger-mesos-it", Map.of());
         String settings = "{\"registeredAt\":\"" + Instant.ofEpochSecond((long) T0).minus(1, ChronoUnit.HOURS)
                 + "\",\"capacity\":{\"vcores\":16,\"memoryMb\":32768,\"gpus\":0},\"period\":{\"length\":\"PT1H\"},"
                 + "\"tenants\":[{\"path\":\"analytics\",\"weight\":1},{\"path\":\"science\",\"weight\":1}]}";
-        server.register(BRIDGED, "MESOS", settings);
-        server.register(DIRECT, "MESOS", settings);
+        stack.server().register(BRIDGED, "MESOS", settings);
+        stack.server().register(DIRECT, "MESOS", settings);
     }
 
     @AfterAll
     static void stop() {
-        if (server != null) {
-            server.close();
-        }
-        if (kafka != null) {
-            kafka.close();
-        }
-        if (postgres != null) {
-            postgres.close();
+        if (stack != null) {
+            stack.close();
         }
     }
 
@@ -135,14 +122,15 @@ class MesosBridgeIT {
                         .pollInterval(1, TimeUnit.SECONDS).untilAsserted(() -> {
                             Map<String, Integer> directKinds = new HashMap<>();
                             Map<String, Integer> bridgedKinds = new HashMap<>();
-                            Map<String, LedgerFacts.Task> direct = LedgerFacts.tasks(postgres, DIRECT, directKinds);
-                            Map<String, LedgerFacts.Task> bridged = LedgerFacts.tasks(postgres, BRIDGED,
+                            Map<String, LedgerFacts.Task> direct = LedgerFacts.tasks(stack.postgres(), DIRECT,
+                                    directKinds);
+                            Map<String, LedgerFacts.Task> bridged = LedgerFacts.tasks(stack.postgres(), BRIDGED,
                                     bridgedKinds);
                             assertThat(direct).hasSize(4);
                             assertThat(direct.values()).allMatch(t -> t.finish() != null);
                             assertThat(bridged).isEqualTo(direct);
-                            assertThat(LedgerFacts.nodes(postgres, BRIDGED)).as("node capacity facts")
-                                    .containsAll(LedgerFacts.nodes(postgres, DIRECT))
+                            assertThat(LedgerFacts.nodes(stack.postgres(), BRIDGED)).as("node capacity facts")
+                                    .containsAll(LedgerFacts.nodes(stack.postgres(), DIRECT))
                                     .anyMatch(n -> n.startsWith("agent-S1 0/0"));
                         });
                 assertThat(bridge.subscriptions()).as("subscriptions, each with its snapshot")
@@ -159,7 +147,7 @@ class MesosBridgeIT {
     @Test
     void grantsBecomeRoleWeightsAtTheLeadingMaster() throws Exception {
         String cluster = "it-mesos-weights";
-        server.register(cluster, "MESOS", "{\"registeredAt\":\""
+        stack.server().register(cluster, "MESOS", "{\"registeredAt\":\""
                 + Instant.now().minus(1, ChronoUnit.HOURS).truncatedTo(ChronoUnit.SECONDS)
                 + "\",\"capacity\":{\"vcores\":16,\"memoryMb\":32768,\"gpus\":0},\"period\":{\"length\":\"PT1H\"},"
                 + "\"tenants\":[{\"path\":\"analytics\",\"weight\":1},{\"path\":\"science\",\"weight\":1}]}");
@@ -175,7 +163,8 @@ class MesosBridgeIT {
                 .pollInterval(500, TimeUnit.MILLISECONDS).untilAsserted(() -> {
                     shares.clear();
                     JsonNode grants = new ObjectMapper().readTree(Http.expect(200,
-                            Http.send("GET", server.baseUrl() + "/api/v1/clusters/" + cluster + "/grants", null)));
+                            Http.send("GET", stack.server().baseUrl() + "/api/v1/clusters/" + cluster + "/grants",
+                                    null)));
                     for (JsonNode level : grants.path("levels")) {
                         for (JsonNode grant : level.path("grants")) {
                             shares.put(grant.get("tenant").asText(), grant.get("share").asDouble());
@@ -186,7 +175,7 @@ class MesosBridgeIT {
                     assertThat(shares.get("root.analytics")).isGreaterThan(shares.get("root.science"));
                 });
         try (FakeMesosMaster master = new FakeMesosMaster();
-                GrantWeights weights = new GrantWeights(server.baseUrl(), cluster, null,
+                GrantWeights weights = new GrantWeights(stack.server().baseUrl(), cluster, null,
                         List.of(URI.create(master.notLeader())), Duration.ofMillis(500)).start()) {
             Map<String, Double> sent = master.awaitWeightUpdate();
             assertThat(sent.keySet()).containsExactly("analytics", "science");
@@ -256,6 +245,6 @@ class MesosBridgeIT {
     }
 
     private static String bootstrap() {
-        return kafka.config().get("kafka.bootstrap.servers");
+        return stack.bootstrap();
     }
 }

@@ -34,10 +34,7 @@ import io.fairledger.integrations.common.GrantsAge;
 import io.fairledger.integrations.yarn.BridgeConfig;
 import io.fairledger.integrations.yarn.FairledgerGrantsPolicy;
 import io.fairledger.integrations.yarn.GrantsClient;
-import io.fairledger.testsupport.KafkaDependency;
 import io.fairledger.testsupport.KeycloakDependency;
-import io.fairledger.testsupport.PostgresDependency;
-import io.fairledger.testsupport.Processes;
 import io.fairledger.testsupport.RealDependency;
 
 /**
@@ -58,38 +55,21 @@ class YarnBridgeCredentialsIT {
     private static final long RUN_MILLIS = 60_000;
     private static final ObjectMapper JSON = new ObjectMapper();
 
-    private static RealDependency.Running postgres;
-    private static RealDependency.Running kafka;
     private static RealDependency.Running keycloak;
-    private static FairledgerServer server;
-    private static Path dir;
+    private static ServerStack stack;
     private static String realm;
 
     @BeforeAll
     static void start() throws Exception {
-        postgres = PostgresDependency.start();
-        kafka = KafkaDependency.start();
         keycloak = KeycloakDependency.start();
         realm = keycloak.config().get("quarkus.oidc.auth-server-url");
         shortenTokenLifespan(realm, TOKEN_SECONDS);
-        server = FairledgerServer.start(postgres, kafka, Map.of("QUARKUS_OIDC_AUTH_SERVER_URL", realm));
-        dir = Files.createTempDirectory("fairledger-yarn-tokens-it");
+        stack = ServerStack.start("fairledger-yarn-tokens-it", Map.of("QUARKUS_OIDC_AUTH_SERVER_URL", realm));
     }
 
     @AfterAll
     static void stop() {
-        for (AutoCloseable c : new AutoCloseable[]{server, keycloak, kafka, postgres}) {
-            try {
-                if (c != null) {
-                    c.close();
-                }
-            } catch (Exception e) {
-                System.out.println("[fairledger-integrations] cannot stop " + c + ": " + e);
-            }
-        }
-        if (dir != null) {
-            Processes.deleteTree(dir);
-        }
+        ServerStack.closeAll(stack, keycloak);
     }
 
     @Test
@@ -99,20 +79,20 @@ class YarnBridgeCredentialsIT {
         // Keycloak counts expires_in from the instant it answers, so a token issued late in a second says one less
         assertThat(issued.get("expires_in").asInt()).as("the realm's access token lifespan")
                 .isBetween(TOKEN_SECONDS - 1, TOKEN_SECONDS);
-        server.register(CLUSTER, "YARN", YarnBridgeIT.settings(Instant.now().minus(1, ChronoUnit.HOURS)),
+        stack.server().register(CLUSTER, "YARN", YarnBridgeIT.settings(Instant.now().minus(1, ChronoUnit.HOURS)),
                 () -> userToken("alice"));
         assertThat(Http.send("GET", grantsUrl(), null).statusCode()).as("the server requires a token").isEqualTo(401);
 
-        Path secret = dir.resolve("yarn-bridge.secret");
+        Path secret = stack.dir().resolve("yarn-bridge.secret");
         Files.writeString(secret, "change-me-yarn-bridge\n");
         Map<String, String> keys = new HashMap<>(Map.of(BridgeConfig.CLUSTER, CLUSTER, BridgeConfig.BOOTSTRAP,
-                kafka.config().get("kafka.bootstrap.servers"), GrantsClient.URL, server.baseUrl(),
+                stack.bootstrap(), GrantsClient.URL, stack.server().baseUrl(),
                 GrantsClient.POLL_MS, "1000"));
         keys.put(GrantsClient.CREDENTIALS_PREFIX + "client-id", "yarn-bridge");
         keys.put(GrantsClient.CREDENTIALS_PREFIX + "issuer", realm);
         keys.put(GrantsClient.CREDENTIALS_PREFIX + "client-secret-file", secret.toString());
         try (MiniYarn yarn = new MiniYarn("fairledger-tokens-it", keys,
-                YarnBridgeIT.allocations(FairledgerGrantsPolicy.class.getName()), dir)) {
+                YarnBridgeIT.allocations(FairledgerGrantsPolicy.class.getName()), stack.dir())) {
             FSParentQueue root = yarn.scheduler().getQueueManager().getParentQueue("root", false);
             FairledgerGrantsPolicy policy = (FairledgerGrantsPolicy) root.getPolicy();
             GrantsClient client = GrantsClient.installed();
@@ -186,7 +166,7 @@ class YarnBridgeCredentialsIT {
     }
 
     private static String grantsUrl() {
-        return server.baseUrl() + "/api/v1/clusters/" + CLUSTER + "/grants";
+        return stack.server().baseUrl() + "/api/v1/clusters/" + CLUSTER + "/grants";
     }
 
     /** The children of root in the order of the server's grants, as an admin asks them (a token lasts 10 s). */
