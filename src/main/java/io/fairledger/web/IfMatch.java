@@ -43,14 +43,21 @@ public final class IfMatch {
     }
 
     /**
-     * The versions an {@code If-Match} header names: null (any version) for no header or {@code *}, else the list of
-     * its strong tags, unquoted.
+     * The versions the {@code If-Match} header of a request names: null (any version) for no header or {@code *}, else
+     * the list of its strong tags, unquoted. Read from the headers themselves, not a header parameter, which gives an
+     * empty header as none: an empty {@code If-Match} would then change whatever version stands.
      *
      * @throws ProblemException 400 naming {@code header.If-Match} when it is neither {@code *} nor a list of strong
-     *                          tags
+     *                          tags (an empty one included)
      */
-    public static List<String> versions(String header) {
-        if (header == null || header.strip().equals("*")) {
+    public static List<String> versions(HttpHeaders headers) {
+        List<String> lines = headers.getRequestHeader(HttpHeaders.IF_MATCH);
+        // several field lines are one list (RFC 9110 section 5.3)
+        return lines == null || lines.isEmpty() ? null : versions(String.join(",", lines));
+    }
+
+    static List<String> versions(String header) {
+        if (header.strip().equals("*")) {
             return null;
         }
         List<String> out = new ArrayList<>();

@@ -7,8 +7,14 @@ import static org.hamcrest.Matchers.not;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+
 import io.quarkus.test.common.TestResourceScope;
 import io.quarkus.test.common.WithTestResource;
+import io.quarkus.test.common.http.TestHTTPResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.http.ContentType;
 import org.junit.jupiter.api.Test;
@@ -27,6 +33,9 @@ import io.fairledger.testsupport.PostgresResource;
 class SettingsVersionTest {
 
     private static final String CLUSTERS = "/api/v1/admin/clusters";
+
+    @TestHTTPResource("/")
+    URI base;
 
     private static final String SETTINGS = """
             {"registeredAt":"2026-01-01T00:00:00Z","capacity":{"vcores":8,"memoryMb":8192,"gpus":0},
@@ -77,13 +86,22 @@ class SettingsVersionTest {
     }
 
     @Test
-    void aMalformedIfMatchIsABadRequestAndChangesNothing() {
+    void aMalformedIfMatchIsABadRequestAndChangesNothing() throws Exception {
         register("etag-malformed");
         String version = putSettings("etag-malformed", null, "1", "1", 200);
         for (String bad : new String[]{"abc", "W/" + version, "\"unclosed", version + " junk"}) {
             given().contentType(ContentType.JSON).body("{\"weight\":9}").header("If-Match", bad)
                     .put(CLUSTERS + "/etag-malformed/tenants/root.a").then().statusCode(400)
                     .contentType("application/problem+json").body("detail", containsString("If-Match"));
+        }
+        for (String blank : new String[]{"", "   "}) {
+            // sent as is (a client library may leave an empty header out)
+            HttpResponse<String> answer = HttpClient.newHttpClient().send(HttpRequest.newBuilder(
+                    URI.create(base + CLUSTERS.substring(1) + "/etag-malformed/tenants/root.a"))
+                    .header("Content-Type", "application/json").header("If-Match", blank)
+                    .PUT(HttpRequest.BodyPublishers.ofString("{\"weight\":9}")).build(),
+                    HttpResponse.BodyHandlers.ofString());
+            assertEquals(400, answer.statusCode(), "If-Match '" + blank + "': " + answer.body());
         }
         given().get(CLUSTERS + "/etag-malformed/ledger-settings").then().statusCode(200).header("ETag", version);
     }

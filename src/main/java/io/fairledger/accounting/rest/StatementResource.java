@@ -77,10 +77,10 @@ public class StatementResource {
     @APIResponse(responseCode = "422", description = "invalid settings")
     @Consumes(MediaType.APPLICATION_JSON)
     @Produces(MediaType.APPLICATION_JSON)
-    public Response putSettings(@PathParam("clusterId") String clusterId, @HeaderParam("If-Match") String ifMatch,
+    public Response putSettings(@PathParam("clusterId") String clusterId, @Context HttpHeaders headers,
             @NotNull(message = "a JSON body is required") LedgerSettings body) {
         Changed<LedgerSettings> changed = changes.putLedgerSettings(clusterId, body,
-                new ExpectedVersion(IfMatch.versions(ifMatch)));
+                new ExpectedVersion(IfMatch.versions(headers)));
         return IfMatch.changed(changed.value(), changed.version(), changes.awaitServed(clusterId));
     }
 

@@ -16,12 +16,13 @@ import jakarta.validation.constraints.Pattern;
 import jakarta.validation.constraints.Size;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.GET;
-import jakarta.ws.rs.HeaderParam;
 import jakarta.ws.rs.POST;
 import jakarta.ws.rs.PUT;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.PathParam;
 import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.core.Context;
+import jakarta.ws.rs.core.HttpHeaders;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 
@@ -132,10 +133,10 @@ public class ClusterAdminResource {
     @APIResponse(responseCode = "412", description = "If-Match names a version other than the current one")
     @APIResponse(responseCode = "422", description = "an invalid tenant path")
     public Response putTenant(@PathParam("clusterId") String clusterId, @PathParam("path") String path,
-            @HeaderParam("If-Match") String ifMatch,
+            @Context HttpHeaders headers,
             @NotNull(message = "a JSON body is required") @Valid TenantSettings body) {
         Changed<TenantView> changed = changes.putTenant(clusterId, path, body.weight(), body.discountRateOverride(),
-                new ExpectedVersion(IfMatch.versions(ifMatch)));
+                new ExpectedVersion(IfMatch.versions(headers)));
         return IfMatch.changed(changed.value(), changed.version(), changes.awaitServed(clusterId));
     }
 }
