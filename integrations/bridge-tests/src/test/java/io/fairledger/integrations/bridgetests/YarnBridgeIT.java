@@ -196,7 +196,8 @@ class YarnBridgeIT {
      * (work-preserving recovery): the first application's containers run across the restart, the second's complete
      * while no ResourceManager is there, a third application runs after it. Every container the NodeManagers launched
      * is in the books once, started and finished, in its queue; the NodeManagers registering again do not add their
-     * capacity twice; the application run after the restart has exactly YARN's own usage.
+     * capacity twice; the application whose containers completed during the stop and the one run after the restart
+     * have exactly YARN's own usage.
      */
     @Test
     void resourceManagerRestartLosesAndDoubleCountsNoContainer() throws Exception {
@@ -256,30 +257,29 @@ class YarnBridgeIT {
                         });
                         assertThat(kinds.get("TaskStarted")).as("one start per container").isEqualTo(tasks.size());
                         assertThat(kinds.get("TaskFinished")).as("one finish per container").isEqualTo(tasks.size());
-                        assertApplication(after.toString(), "root.bursty",
-                                yarn.report(after).getApplicationResourceUsageReport(), tasks);
+                        // YARN's own usage, also of the application whose containers completed while no
+                        // ResourceManager was active: each is finished when YARN finished it at its recovery
+                        for (ApplicationId id : List.of(during, after)) {
+                            assertApplication(id.toString(), queues.get(id.toString()),
+                                    yarn.report(id).getApplicationResourceUsageReport(), tasks);
+                        }
                     });
+            // for the record, not asserted: for an application whose containers ran across the restart, YARN's
+            // memory-seconds were seen to differ from the books by 2 to 152 MB-seconds (vcore-seconds equal); cause
+            // not found (the creation and finish times the bridge records are YARN's own)
+            Map<String, LedgerFacts.Task> booked = LedgerFacts.tasks(stack.postgres(), cluster, new HashMap<>());
+            ApplicationResourceUsageReport usage = yarn.report(across).getApplicationResourceUsageReport();
+            long memorySeconds = 0;
+            for (LedgerFacts.Task t : booked.values()) {
+                if (across.toString().equals(t.application())) {
+                    memorySeconds += t.memoryMb() * (t.finish() - t.start()) / 1000;
+                }
+            }
+            System.out.println("[fairledger-integrations] restart: " + across + " books " + memorySeconds
+                    + " MB-s, YARN " + usage.getMemorySeconds() + " MB-s");
             List<String> nodes = LedgerFacts.nodes(stack.postgres(), cluster);
             System.out.println("[fairledger-integrations] restart: facts by kind " + kinds + ", node facts " + nodes
                     + ", launched " + launched.size());
-            Map<String, LedgerFacts.Task> booked = LedgerFacts.tasks(stack.postgres(), cluster, new HashMap<>());
-            for (ApplicationId id : List.of(across, during)) {
-                // for the record, not asserted: YARN's aggregates of an application running across the restart were
-                // seen to differ from the books by 2 to 23 MB-seconds (memory; vcores equal) in some runs; cause not
-                // analysed
-                ApplicationResourceUsageReport usage = yarn.report(id).getApplicationResourceUsageReport();
-                long vcoreSeconds = 0;
-                long memorySeconds = 0;
-                for (LedgerFacts.Task t : booked.values()) {
-                    if (id.toString().equals(t.application())) {
-                        vcoreSeconds += t.millicores() / 1000 * (t.finish() - t.start()) / 1000;
-                        memorySeconds += t.memoryMb() * (t.finish() - t.start()) / 1000;
-                    }
-                }
-                System.out.println("[fairledger-integrations] restart: " + id + " books " + vcoreSeconds
-                        + " vcore-s " + memorySeconds + " MB-s, YARN " + usage.getVcoreSeconds() + " vcore-s "
-                        + usage.getMemorySeconds() + " MB-s");
-            }
             assertThat(nodes).as("each NodeManager registered with both ResourceManagers").hasSize(2 * MiniYarn.NODES);
             assertThat(nodes.stream().map(n -> n.substring(0, n.indexOf(' '))).distinct().count())
                     .as("the same NodeManagers").isEqualTo(MiniYarn.NODES);
@@ -339,7 +339,8 @@ class YarnBridgeIT {
                 mine.add(t);
             }
         }
-        assertThat(mine).as(application + " containers").hasSizeGreaterThanOrEqualTo(4);
+        assertThat(mine).as(application + " containers: its tasks and application master")
+                .hasSizeGreaterThanOrEqualTo(3);
         long vcoreSeconds = 0;
         long memorySeconds = 0;
         for (LedgerFacts.Task t : mine) {

@@ -180,8 +180,8 @@ public class FairledgerCapacityScheduler extends CapacityScheduler {
 
     @Override
     public void recoverContainersOnNode(List<NMContainerStatus> containerReports, RMNode nm) {
-        super.recoverContainersOnNode(containerReports, nm);
-        recorder.recovered(containerReports, nm, this::getApplicationAttempt);
+        recorder.recovering(getRMContext(), () -> super.recoverContainersOnNode(containerReports, nm),
+                this::getCurrentAttemptForContainer);
     }
 
     /** Also, on the scheduler's events (node heartbeats among them): each leaf queue's pending demand. */

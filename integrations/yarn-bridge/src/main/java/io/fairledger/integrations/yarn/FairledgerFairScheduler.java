@@ -98,8 +98,8 @@ public class FairledgerFairScheduler extends FairScheduler {
 
     @Override
     public void recoverContainersOnNode(List<NMContainerStatus> containerReports, RMNode nm) {
-        super.recoverContainersOnNode(containerReports, nm);
-        recorder.recovered(containerReports, nm, this::getSchedulerApp);
+        recorder.recovering(getRMContext(), () -> super.recoverContainersOnNode(containerReports, nm),
+                this::getCurrentAttemptForContainer);
     }
 
     @Override

@@ -11,10 +11,9 @@ import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.yarn.api.records.ApplicationAttemptId;
 import org.apache.hadoop.yarn.api.records.Container;
 import org.apache.hadoop.yarn.api.records.ContainerId;
-import org.apache.hadoop.yarn.api.records.ContainerState;
 import org.apache.hadoop.yarn.api.records.ContainerStatus;
 import org.apache.hadoop.yarn.api.records.Resource;
-import org.apache.hadoop.yarn.server.api.protocolrecords.NMContainerStatus;
+import org.apache.hadoop.yarn.server.resourcemanager.RMContext;
 import org.apache.hadoop.yarn.server.resourcemanager.rmcontainer.RMContainer;
 import org.apache.hadoop.yarn.server.resourcemanager.rmnode.RMNode;
 import org.apache.hadoop.yarn.server.resourcemanager.scheduler.Allocation;
@@ -112,36 +111,25 @@ final class SchedulerRecorder {
     }
 
     /**
-     * A NodeManager (re)registering with a ResourceManager that just started or became active reports its containers.
-     * Running ones are recovered into the scheduler and their completion comes later through {@link #completed}. Ones
-     * that completed while no ResourceManager was active are only marked completed by YARN (its container record is
-     * finished at this instant, and the scheduler never sees them), so without this their start would stay open in the
-     * books forever: they are recorded here, finished now, as YARN charges them.
+     * Runs {@code recovery}, the scheduler's own recovery of the containers a NodeManager reports when it (re)registers
+     * with a ResourceManager that just started or became active. Running ones are recovered into the scheduler and
+     * their completion comes later through {@link #completed}. Ones that completed while no ResourceManager was active
+     * YARN finishes at this instant and charges, but the scheduler never sees them ({@link RecoveredFinishes}): they
+     * are recorded here, finished when YARN finished them, so that the books equal YARN's own usage of the application.
+     * Containers YARN does not recover (of an application or attempt it no longer has) it charges nothing, nor do the
+     * books.
      */
-    void recovered(List<NMContainerStatus> containerReports, RMNode nm,
-            Function<ApplicationAttemptId, SchedulerApplicationAttempt> apps) {
-        if (containerReports == null) {
-            return;
-        }
-        long now = System.currentTimeMillis();
-        for (NMContainerStatus report : containerReports) {
-            if (report.getContainerState() != ContainerState.COMPLETE) {
+    void recovering(RMContext context, Runnable recovery, Function<ContainerId, SchedulerApplicationAttempt> apps) {
+        for (RMContainer container : RecoveredFinishes.during(context, recovery)) {
+            SchedulerApplicationAttempt app = apps.apply(container.getContainerId());
+            if (app == null || container.getFinishTime() <= 0) {
                 continue;
             }
-            ApplicationAttemptId attempt = report.getContainerId().getApplicationAttemptId();
-            SchedulerApplicationAttempt app = apps.apply(attempt);
-            if (app == null) {
-                // YARN does not recover a container of an application it no longer has, and accounts nothing
-                continue;
-            }
-            YarnEvents.Container container = new YarnEvents.Container(attempt.getApplicationId().toString(),
-                    attempt.toString(), report.getContainerId().toString(), app.getQueueName(), app.getUser(),
-                    report.getAllocatedResource(), nm.getNodeID().toString(), report.getCreationTime());
             LOG.info("fairledger bridge: container {} completed while no ResourceManager was active; recorded as "
-                    + "finished at its recovery", report.getContainerId());
-            journal.append(YarnEvents.CONTAINERS, config.cluster(),
-                    YarnEvents.finished(config.cluster(), container, "COMPLETED", report.getContainerExitStatus(),
-                            now));
+                    + "finished at its recovery", container.getContainerId());
+            journal.append(YarnEvents.CONTAINERS, config.cluster(), YarnEvents.finished(config.cluster(),
+                    describe(app, container), container.getState().name(), container.getContainerExitStatus(),
+                    container.getFinishTime()));
         }
     }
 
