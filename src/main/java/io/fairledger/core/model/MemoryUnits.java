@@ -41,6 +41,26 @@ public final class MemoryUnits {
         return (long) whole;
     }
 
+    /**
+     * An exact decimal MB amount in thousandths.
+     *
+     * @throws ArithmeticException
+     *             when it has more than three decimals or does not fit a {@code long} of thousandths
+     */
+    public static long fromMb(BigDecimal mb) {
+        return mb.movePointRight(3).longValueExact();
+    }
+
+    /**
+     * Thousandth-MB-seconds as MB-seconds, at the scale statements have always shown them (3 decimals: milliseconds
+     * of whole MB), or finer when a fraction of a MB needs it (up to 6 decimals): 4096 MB for one second is
+     * {@code 4096.000}, 600.5 MB for one millisecond {@code 0.6005}.
+     */
+    public static BigDecimal mbSeconds(BigDecimal thousandthSeconds) {
+        BigDecimal mbSeconds = thousandthSeconds.movePointLeft(3);
+        return mbSeconds.setScale(Math.max(3, mbSeconds.stripTrailingZeros().scale()));
+    }
+
     /** Thousandths of a MB printed as a decimal MB number without trailing zeros: 600500 is "600.5", 4096000 "4096". */
     public static String toMb(long thousandths) {
         return BigDecimal.valueOf(thousandths, 3).stripTrailingZeros().toPlainString();
