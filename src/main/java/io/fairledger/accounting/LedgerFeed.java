@@ -111,10 +111,18 @@ public final class LedgerFeed {
 
     /** The feed {@link #write} wrote, ready for the facts after it. */
     public static LedgerFeed read(DataInput in) throws IOException {
-        LedgerFeed feed = new LedgerFeed(LedgerCodec.readVector(in));
+        return read(in, 1);
+    }
+
+    /**
+     * The feed an older {@link #write} wrote, ready for the facts after it; its memory amounts multiplied by {@code memoryScale}
+     * ({@link LedgerCodec#read(DataInput, long)}).
+     */
+    public static LedgerFeed read(DataInput in, long memoryScale) throws IOException {
+        LedgerFeed feed = new LedgerFeed(LedgerCodec.readVector(in, memoryScale));
         int count = in.readInt();
         for (int i = 0; i < count; i++) {
-            feed.nodes.put(LedgerCodec.readString(in), LedgerCodec.readVector(in));
+            feed.nodes.put(LedgerCodec.readString(in), LedgerCodec.readVector(in, memoryScale));
         }
         return feed;
     }

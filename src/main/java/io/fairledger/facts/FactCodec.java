@@ -9,6 +9,7 @@ import com.fasterxml.jackson.core.io.JsonStringEncoder;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
 import io.fairledger.core.ledger.LedgerEvent;
+import io.fairledger.core.model.MemoryUnits;
 import io.fairledger.core.model.ResourceVector;
 import io.fairledger.core.model.TenantPath;
 
@@ -100,7 +101,10 @@ public final class FactCodec {
         }
 
         Json resources(ResourceVector v) {
-            return number("millicores", v.millicores()).number("memoryMb", v.memoryMb()).number("gpus", v.gpus());
+            number("millicores", v.millicores());
+            // memory as a decimal number of MB, exact: 600.5 for a Mesos task, 4096 as whole MB always were
+            name("memoryMb").append(MemoryUnits.toMb(v.memoryMilliMb()));
+            return number("gpus", v.gpus());
         }
 
         String end() {
@@ -143,7 +147,7 @@ public final class FactCodec {
         private String application;
         private String node;
         private long millicores;
-        private long memoryMb;
+        private long memoryMilliMb;
         private long gpus;
         private double weight;
         private final String json;
@@ -166,7 +170,7 @@ public final class FactCodec {
                         case "application" -> m.application = text(p);
                         case "node" -> m.node = text(p);
                         case "millicores" -> m.millicores = p.getValueAsLong();
-                        case "memoryMb" -> m.memoryMb = p.getValueAsLong();
+                        case "memoryMb" -> m.memoryMilliMb = MemoryUnits.fromMb(p.getDecimalValue());
                         case "gpus" -> m.gpus = p.getValueAsLong();
                         case "weight" -> m.weight = p.getValueAsDouble();
                         default -> p.skipChildren(); // kind, cluster, at, key of older rows: the columns say them
@@ -198,7 +202,7 @@ public final class FactCodec {
         }
 
         ResourceVector resources() {
-            return new ResourceVector(millicores, memoryMb, gpus);
+            return new ResourceVector(millicores, memoryMilliMb, gpus);
         }
     }
 }

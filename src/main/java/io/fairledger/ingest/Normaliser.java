@@ -4,6 +4,7 @@ import java.time.Instant;
 import java.util.List;
 
 import io.fairledger.core.ledger.LedgerEvent;
+import io.fairledger.core.model.MemoryUnits;
 import io.fairledger.core.model.ResourceVector;
 import io.fairledger.core.model.TenantPath;
 import io.fairledger.facts.LedgerFact;
@@ -78,8 +79,8 @@ public final class Normaliser {
                 return mesos(m, known);
             }
             if (event instanceof DemandReported d) {
-                ResourceVector pending = new ResourceVector(Math.round(d.pendingCpus() * 1000), d.pendingMemoryMb(),
-                        Math.round(d.pendingGpus()));
+                ResourceVector pending = ResourceVector.ofMillicores(Math.round(d.pendingCpus() * 1000),
+                        d.pendingMemoryMb(), Math.round(d.pendingGpus()));
                 tenant(d.tenant());
                 return facts(new LedgerFact.Demand(d.cluster(), d.tenant(),
                         d.applicationId() == null ? "" : d.applicationId(), pending, millis(d.eventTime()),
@@ -138,7 +139,8 @@ public final class Normaliser {
     }
 
     private static Result capacity(CapacityChanged c) {
-        ResourceVector size = new ResourceVector(Math.round(c.cpus() * 1000), c.memoryMb(), Math.round(c.gpus()));
+        ResourceVector size = ResourceVector.ofMillicores(Math.round(c.cpus() * 1000), c.memoryMb(),
+                Math.round(c.gpus()));
         long at = millis(c.eventTime());
         String key = LedgerFact.eventKey(c.eventId());
         return switch (c.change()) {
@@ -158,11 +160,11 @@ public final class Normaliser {
     }
 
     /**
-     * Exact: the decoder accepts only whole thousandths of a CPU, whole MB and whole GPUs, as Mesos keeps them;
+     * Exact: the decoder accepts only whole thousandths of a CPU and of a MB and whole GPUs, as Mesos keeps them;
      * {@code round} only removes the binary noise of a decimal ({@code 0.1 * 1000}).
      */
     private static ResourceVector mesosSize(MesosTaskStatus m) {
-        return new ResourceVector(Math.round(orZero(m.cpus()) * 1000), Math.round(orZero(m.memMb())),
+        return new ResourceVector(Math.round(orZero(m.cpus()) * 1000), MemoryUnits.fromDecimalMb(orZero(m.memMb())),
                 Math.round(orZero(m.gpus())));
     }
 

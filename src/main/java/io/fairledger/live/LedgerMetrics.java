@@ -18,6 +18,7 @@ import io.micrometer.core.instrument.Tags;
 import io.fairledger.accounting.StatementView;
 import io.fairledger.config.FairledgerConfig;
 import io.fairledger.core.ledger.TenantAccount;
+import io.fairledger.core.model.MemoryUnits;
 import io.fairledger.core.model.ResourceVector;
 import io.fairledger.observability.MetricNames;
 
@@ -111,7 +112,7 @@ public class LedgerMetrics {
             cluster.get(Kind.JAIN).put(c, view.fairness().jainFairness());
             ResourceVector cap = view.capacity();
             cluster.get(Kind.CPU).put(c, cap.millicores() / 1000.0);
-            cluster.get(Kind.MEMORY).put(c, cap.memoryMb() * BYTES_PER_MB);
+            cluster.get(Kind.MEMORY).put(c, cap.memoryMilliMb() / (double) MemoryUnits.PER_MB * BYTES_PER_MB);
             cluster.get(Kind.GPU).put(c, cap.gpus());
             cluster.get(Kind.UTILIZATION).put(c, view.accounts().get(0).now().g());
             List<TenantAccount> tenants = view.tenants();

@@ -17,6 +17,7 @@ import io.fairledger.core.grant.GrantPolicy;
 import io.fairledger.core.grant.LongTermMaxMin;
 import io.fairledger.core.grant.TreeGrants;
 import io.fairledger.core.ledger.TenantAccount;
+import io.fairledger.core.model.MemoryUnits;
 import io.fairledger.core.replay.Checkpoint;
 import io.fairledger.core.replay.Replay;
 import io.fairledger.core.replay.ReplayConfig;
@@ -39,7 +40,9 @@ public final class LiveLedger {
 
     private static final GrantPolicy GRANTS = new LongTermMaxMin();
     /** The version of what {@link #checkpoint} writes after the core's checkpoint. */
-    private static final int SHELL_FORMAT = 1;
+    private static final int SHELL_FORMAT = 2;
+    /** The version before memory was kept in thousandths of a MB (the feed's capacities in whole MB). */
+    private static final int SHELL_FORMAT_WHOLE_MB = 1;
 
     private final String clusterId;
     private final Replay replay;
@@ -106,13 +109,14 @@ public final class LiveLedger {
         try (DataInputStream in = new DataInputStream(new ByteArrayInputStream(state))) {
             Replay replay = Checkpoint.read(config, in);
             int format = in.readUnsignedByte();
-            if (format != SHELL_FORMAT) {
+            if (format != SHELL_FORMAT && format != SHELL_FORMAT_WHOLE_MB) {
                 throw new IllegalArgumentException("live ledger checkpoint format version " + format
-                        + " is unknown: this server reads version " + SHELL_FORMAT + " only");
+                        + " is unknown: this server reads versions " + SHELL_FORMAT_WHOLE_MB + " and " + SHELL_FORMAT
+                        + " only");
             }
             long lastApplied = in.readLong();
             long facts = in.readLong();
-            LedgerFeed feed = LedgerFeed.read(in);
+            LedgerFeed feed = LedgerFeed.read(in, format == SHELL_FORMAT_WHOLE_MB ? MemoryUnits.PER_MB : 1);
             return new LiveLedger(clusterId, settings.currency(), replay, feed, lastApplied, facts);
         } catch (IOException e) {
             throw new IllegalArgumentException("live ledger checkpoint is unreadable: " + e.getMessage(), e);

@@ -13,6 +13,7 @@ import io.fairledger.core.grant.Claimant;
 import io.fairledger.core.grant.GrantLevel;
 import io.fairledger.core.grant.Grants;
 import io.fairledger.core.ledger.TenantAccount;
+import io.fairledger.core.model.MemoryUnits;
 
 /** The JSON bodies of the live views (docs/api.md). Resources in vcores, MB and GPUs; usage in capacity-hours. */
 public final class LiveViewsModel {
@@ -24,7 +25,7 @@ public final class LiveViewsModel {
     public record Grant(String tenant, double vcores, double memoryMb, double gpus, double share) {
         static Grant of(Grants.Grant g) {
             double[] a = g.allocation();
-            return new Grant(g.id(), a[0] / 1000.0, a[1], a[2], g.share());
+            return new Grant(g.id(), a[0] / 1000.0, a[1] / MemoryUnits.PER_MB, a[2], g.share());
         }
     }
 
@@ -54,7 +55,8 @@ public final class LiveViewsModel {
             return new FairnessView(v.cluster(), v.asOf(), v.openStatement().period(),
                     v.fairness().sharingBenefit(), v.fairness().sharingLoss(), v.fairness().jainFairness(),
                     v.fairness().equality(), v.accounts().get(0).now().g(), v.capacity().millicores() / 1000.0,
-                    v.capacity().memoryMb(), v.capacity().gpus(), v.leaves().size());
+                    // a capacity is whole MB: the settings and capacity events give it so
+                    v.capacity().memoryMilliMb() / MemoryUnits.PER_MB, v.capacity().gpus(), v.leaves().size());
         }
     }
 
@@ -99,7 +101,7 @@ public final class LiveViewsModel {
                 lent.subtract(owed), line != null && line.inner(), line == null ? null : line.charge());
         return new TenantView(v.cluster(), id, v.asOf(), v.openStatement().period(), a.weight(), a.share(),
                 a.discountRate(), Now.of(a.now()), usage,
-                g == null ? null : new Grant(id, g[0] / 1000.0, g[1], g[2], a.share()));
+                g == null ? null : new Grant(id, g[0] / 1000.0, g[1] / MemoryUnits.PER_MB, g[2], a.share()));
     }
 
     /** rho of one period. */
@@ -129,7 +131,8 @@ public final class LiveViewsModel {
                     + "capacity: 3600 per capacity-hour)") double schedulingValue,
             double discountRate) {
         static ClaimantInput of(Claimant c) {
-            return new ClaimantInput(c.id(), c.weight(), c.share(), c.demand()[0] / 1000.0, c.demand()[1],
+            return new ClaimantInput(c.id(), c.weight(), c.share(), c.demand()[0] / 1000.0,
+                    c.demand()[1] / MemoryUnits.PER_MB,
                     c.demand()[2], c.accumulated() / 1000.0, c.discountRate());
         }
     }
@@ -145,7 +148,7 @@ public final class LiveViewsModel {
             Grant grant = level.grants().grants().stream().filter(g -> g.id().equals(tenant)).map(Grant::of)
                     .findFirst().orElseThrow();
             return new GrantExplanation(v.cluster(), tenant, v.asOf(), RULE, level.parent().toString(),
-                    av[0] / 1000.0, av[1], av[2], level.request().interval() / 1000.0,
+                    av[0] / 1000.0, av[1] / MemoryUnits.PER_MB, av[2], level.request().interval() / 1000.0,
                     level.request().claimants().stream().map(ClaimantInput::of).toList(), level.grants().order(),
                     grant);
         }

@@ -54,7 +54,7 @@ public record LedgerSettings(Instant registeredAt, Capacity capacity, Double dis
     /** Capacity in whole or fractional vcores (stored exactly as millicores), MB and GPUs. */
     public record Capacity(double vcores, long memoryMb, long gpus) {
         ResourceVector toVector() {
-            return new ResourceVector(Math.round(vcores * 1000), memoryMb, gpus);
+            return ResourceVector.ofMillicores(Math.round(vcores * 1000), memoryMb, gpus);
         }
     }
 

@@ -9,12 +9,13 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import org.junit.jupiter.api.Test;
 
 import io.fairledger.core.ledger.LedgerEvent;
+import io.fairledger.core.model.MemoryUnits;
 import io.fairledger.core.model.ResourceVector;
 import io.fairledger.core.model.TenantPath;
 
 class FactCodecTest {
 
-    private static final ResourceVector SIZE = new ResourceVector(1500, 4096, 1);
+    private static final ResourceVector SIZE = ResourceVector.ofMillicores(1500, 4096, 1);
     /** Quotes, a backslash, a tab, a newline, a control character and non-ASCII text. */
     private static final String AWKWARD = "a\"b\\c\td\ne\u0001f é 漢 😀";
 
@@ -54,6 +55,20 @@ class FactCodecTest {
         assertThat(FactCodec.kind(fact)).isEqualTo("TaskStarted");
         assertThat(FactCodec.encode(new LedgerFact.Event(new LedgerEvent.TaskFinished("c1", "t", 43), "task:t:finish")))
                 .isEqualTo("{\"task\":\"t\"}");
+    }
+
+    /** A Mesos task's fraction of a MB is stored as the decimal it is, and read back exactly. */
+    @Test
+    void memoryWithAFractionOfAMbIsStoredAsItsDecimal() {
+        for (long thousandths : new long[]{600_500, 1, 4_096_001, 0}) {
+            LedgerFact fact = new LedgerFact.Event(new LedgerEvent.TaskStarted("c1", "fw/t", TenantPath.parse("a"),
+                    "fw", new ResourceVector(500, thousandths, 0), 42), "task:fw/t:start");
+            String text = FactCodec.encode(fact);
+            assertThat(text).contains("\"memoryMb\":" + MemoryUnits.toMb(thousandths) + ",");
+            assertThat(stored(fact, text)).isEqualTo(fact);
+        }
+        assertThat(FactCodec.encode(new LedgerFact.NodeCapacity("c1", "n", new ResourceVector(0, 600_500, 0), 1,
+                "event:e1"))).isEqualTo("{\"node\":\"n\",\"millicores\":0,\"memoryMb\":600.5,\"gpus\":0}");
     }
 
     /** Rows stored before the common members became columns only repeat them in the JSON: they read the same. */

@@ -146,25 +146,34 @@ class ArrivalOrderTest {
     }
 
     @Test
-    void mesosMemoryIsCountedExactlyAndAFractionOfAMegabyteIsRefusedNotRounded() throws IOException {
+    void mesosMemoryIsCountedToTheThousandthOfAMegabyteAndAFourthDecimalIsRefusedNotRounded() throws IOException {
         String staging = mesos("t1-staging", "00:00:00", "TASK_STAGING", "\"cpus\":0.001,\"memMb\":1537.0");
         String finished = mesos("t1-finished", "00:00:10", "TASK_FINISHED", null);
-        String fractional = mesos("t2-staging", "00:00:00", "TASK_STAGING", "\"cpus\":1,\"memMb\":1536.4")
-                .replace("\"taskId\":\"t1\"", "\"taskId\":\"t2\"");
-        String tenThousandths = mesos("t3-staging", "00:00:00", "TASK_STAGING", "\"cpus\":0.0005,\"memMb\":1")
-                .replace("\"taskId\":\"t1\"", "\"taskId\":\"t3\"");
+        String fractional = task("t2", "00:00:00", "TASK_STAGING", "\"cpus\":1,\"memMb\":1536.4");
+        String fractionalFinished = task("t2", "00:00:10", "TASK_FINISHED", null);
+        String fourthDecimal = task("t3", "00:00:00", "TASK_STAGING", "\"cpus\":1,\"memMb\":600.0005");
+        String tenThousandths = task("t4", "00:00:00", "TASK_STAGING", "\"cpus\":0.0005,\"memMb\":1");
+        String huge = task("t5", "00:00:00", "TASK_STAGING", "\"cpus\":1,\"memMb\":9223372036854775.807");
 
-        Result result = account(List.of(staging, finished, fractional, tenThousandths), "2026-11-20T01:00:00Z");
+        Result result = account(List.of(staging, finished, fractional, fractionalFinished, fourthDecimal,
+                tenThousandths, huge), "2026-11-20T01:00:00Z");
 
         JsonNode a = line(result.statements(), 0, "a");
-        assertThat(a.get("memoryMbSeconds").decimalValue()).isEqualByComparingTo(BigDecimal.valueOf(1537 * 10));
-        assertThat(a.get("vcoreSeconds").decimalValue()).isEqualByComparingTo(new BigDecimal("0.01"));
-        assertThat(result.deadLetters()).hasSize(2);
-        assertThat(result.deadLetters().get(0).get("reason").asText())
-                .isEqualTo("invalid-resources: memMb: 1536.4 is not a whole number of MB: the books count memory in "
-                        + "whole MB");
-        assertThat(result.deadLetters().get(1).get("reason").asText()).isEqualTo("invalid-resources: cpus: 5.0E-4 is "
-                + "not a whole number of thousandths of a CPU: Mesos keeps scalars to three decimals");
+        // (1537 + 1536.4) MB for 10 s
+        assertThat(a.get("memoryMbSeconds").decimalValue()).isEqualByComparingTo("30734");
+        assertThat(a.get("vcoreSeconds").decimalValue()).isEqualByComparingTo("10.01");
+        assertThat(result.deadLetters()).extracting(d -> d.get("reason").asText()).containsExactly(
+                "invalid-resources: memMb: 600.0005 is not a whole number of thousandths of a MB: Mesos keeps "
+                        + "scalars to three decimals",
+                "invalid-resources: cpus: 5.0E-4 is not a whole number of thousandths of a CPU: Mesos keeps scalars "
+                        + "to three decimals",
+                "invalid-resources: memMb: 9223372036854776 is beyond the limit of 1099511627776");
+    }
+
+    /** A status of Mesos task {@code task} of framework f1, role a. */
+    private static String task(String task, String time, String state, String resources) {
+        return mesos(task + "-" + state, time, state, resources).replace("\"taskId\":\"t1\"",
+                "\"taskId\":\"" + task + "\"");
     }
 
     @Test

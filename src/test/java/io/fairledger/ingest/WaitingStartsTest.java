@@ -30,7 +30,7 @@ class WaitingStartsTest {
         assertThat(released).hasSize(1);
         LedgerEvent.TaskStarted s = (LedgerEvent.TaskStarted) ((LedgerFact.Event) released.get(0)).event();
         assertThat(s.at()).isEqualTo(T);
-        assertThat(s.resources()).isEqualTo(new ResourceVector(2000, 512, 0));
+        assertThat(s.resources()).isEqualTo(ResourceVector.ofMillicores(2000, 512, 0));
         assertThat(waiting.size()).isZero();
         assertThat(waiting.advance("c", T + 3 * HOUR)).isEmpty();
     }
@@ -73,6 +73,6 @@ class WaitingStartsTest {
 
     private static LedgerFact start(String task, long at) {
         return new LedgerFact.Event(new LedgerEvent.TaskStarted("c", task, TenantPath.parse("root.a"), "f",
-                new ResourceVector(2000, 512, 0), at), LedgerFact.taskKey(task, true));
+                ResourceVector.ofMillicores(2000, 512, 0), at), LedgerFact.taskKey(task, true));
     }
 }

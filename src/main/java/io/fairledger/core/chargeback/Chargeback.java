@@ -13,6 +13,7 @@ import java.util.Set;
 
 import io.fairledger.core.fairness.FairnessDegree;
 import io.fairledger.core.ledger.TenantAccount;
+import io.fairledger.core.model.MemoryUnits;
 import io.fairledger.core.model.PricePlan;
 import io.fairledger.core.model.TenantPath;
 
@@ -50,8 +51,9 @@ public final class Chargeback {
 
     private static final MathContext MC = MathContext.DECIMAL128;
     private static final BigDecimal MS_PER_HOUR = BigDecimal.valueOf(3_600_000L);
-    private static final BigDecimal[] UNITS_PER_PRICED_UNIT = {BigDecimal.valueOf(1000), BigDecimal.valueOf(1024),
-            BigDecimal.ONE};
+    /** Ledger units in a priced unit: millicores in a vcore, thousandths of a MB in a GB (1024 MB), GPUs. */
+    private static final BigDecimal[] UNITS_PER_PRICED_UNIT = {BigDecimal.valueOf(1000),
+            BigDecimal.valueOf(1024 * MemoryUnits.PER_MB), BigDecimal.ONE};
 
     private Chargeback() {
     }
@@ -240,8 +242,13 @@ public final class Chargeback {
         List<BigDecimal> seconds = new ArrayList<>();
         for (int r = 0; r < a.period().resourceMs().size(); r++) {
             BigDecimal unitSeconds = a.period().resourceSeconds(r);
-            // the ledger counts CPU in millicores; statements report vcore-seconds, as YARN's vcoreSeconds
-            seconds.add(r == 0 ? unitSeconds.movePointLeft(3) : unitSeconds);
+            // the ledger counts CPU in millicores and memory in thousandths of a MB; statements report vcore-seconds
+            // and MB-seconds, as YARN's vcoreSeconds and memorySeconds
+            seconds.add(switch (r) {
+                case 0 -> unitSeconds.movePointLeft(3);
+                case 1 -> MemoryUnits.mbSeconds(unitSeconds);
+                default -> unitSeconds;
+            });
         }
         var p = a.period();
         BigDecimal lent = capacityHours(p.lent());

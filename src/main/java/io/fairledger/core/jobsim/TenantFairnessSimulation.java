@@ -207,7 +207,7 @@ public record TenantFairnessSimulation(int tenants, int capacity, double phaseSe
                     free--;
                     demandChanged[best] = true;
                     ledger.apply(new LedgerEvent.TaskStarted(CLUSTER, id, TenantPath.parse(names.get(best)),
-                            names.get(best), new ResourceVector(MILLICORES_PER_TASK, MB_PER_TASK, 0), now));
+                            names.get(best), ResourceVector.ofMillicores(MILLICORES_PER_TASK, MB_PER_TASK, 0), now));
                 }
             }
             for (int i = 0; i < tenants; i++) {
@@ -221,7 +221,7 @@ public record TenantFairnessSimulation(int tenants, int capacity, double phaseSe
 
     private static LedgerEvent pendingEvent(String tenant, int tasks, long now) {
         return new LedgerEvent.DemandChanged(CLUSTER, TenantPath.parse(tenant),
-                new ResourceVector(tasks * MILLICORES_PER_TASK, tasks * MB_PER_TASK, 0), now);
+                ResourceVector.ofMillicores(tasks * MILLICORES_PER_TASK, tasks * MB_PER_TASK, 0), now);
     }
 
     private static List<TenantAccount> leaves(List<TenantAccount> accounts) {

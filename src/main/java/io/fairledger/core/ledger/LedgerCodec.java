@@ -41,6 +41,9 @@ import io.fairledger.core.model.TenantPath;
  */
 public final class LedgerCodec {
 
+    /** The index of memory among the resource types ({@link ResourceVector#get}). */
+    private static final int MEMORY = 1;
+
     private LedgerCodec() {
     }
 
@@ -67,9 +70,21 @@ public final class LedgerCodec {
      *             when the bytes end early or do not hold a ledger state
      */
     public static LedgerState read(DataInput in) throws IOException {
+        return read(in, 1);
+    }
+
+    /**
+     * The state a writer whose memory unit was {@code memoryScale} of today's wrote: every amount of memory it holds
+     * (resource vectors, memory's resource integrals) is multiplied by {@code memoryScale}. The only change of unit a
+     * checkpoint has seen: format 2 kept memory in whole MB, so its reader passes {@link io.fairledger.core.model.MemoryUnits#PER_MB}.
+     *
+     * @throws IOException
+     *             when the bytes end early or do not hold a ledger state
+     */
+    public static LedgerState read(DataInput in, long memoryScale) throws IOException {
         try {
-            return new LedgerState(in.readLong(), readVector(in), readLongs(in), readList(in, LedgerCodec::readNode),
-                    readQuanta(in), readTasks(in));
+            return new LedgerState(in.readLong(), readVector(in, memoryScale), readLongs(in),
+                    readList(in, i -> readNode(i, memoryScale)), readQuanta(in), readTasks(in, memoryScale));
         } catch (IllegalArgumentException e) {
             throw new IOException(e.getMessage(), e);
         }
@@ -114,24 +129,26 @@ public final class LedgerCodec {
         out.writeBoolean(q.quantumDirty());
     }
 
-    private static Node readNode(DataInput in) throws IOException {
+    private static Node readNode(DataInput in, long memoryScale) throws IOException {
         return new Node(readPath(in), in.readInt(), in.readDouble(), in.readDouble(), readString(in), in.readDouble(),
-                in.readDouble(), readVector(in), readVector(in), readVector(in), readPendingByApplication(in),
+                in.readDouble(), readVector(in, memoryScale), readVector(in, memoryScale), readVector(in, memoryScale),
+                readPendingByApplication(in, memoryScale),
                 in.readInt(),
                 new Rates(in.readDouble(), in.readDouble(), in.readDouble(), in.readDouble(), in.readDouble(),
                         in.readDouble()),
-                readIntegrals(in),
+                readIntegrals(in, memoryScale),
                 new Pool(in.readDouble(), in.readDouble(), in.readLong(), in.readDouble(), in.readDouble(),
                         in.readInt()),
                 new QuantumSums(in.readInt(), in.readDouble(), in.readDouble(), in.readDouble(), in.readDouble(),
                         in.readInt(), in.readBoolean()));
     }
 
-    private static Map<String, ResourceVector> readPendingByApplication(DataInput in) throws IOException {
+    private static Map<String, ResourceVector> readPendingByApplication(DataInput in, long memoryScale)
+            throws IOException {
         int count = in.readInt();
         Map<String, ResourceVector> byApp = new TreeMap<>();
         for (int i = 0; i < count; i++) {
-            byApp.put(readString(in), readVector(in));
+            byApp.put(readString(in), readVector(in, memoryScale));
         }
         return byApp;
     }
@@ -157,7 +174,7 @@ public final class LedgerCodec {
         out.writeLong(a.arrivalAt());
     }
 
-    private static Integrals readIntegrals(DataInput in) throws IOException {
+    private static Integrals readIntegrals(DataInput in, long memoryScale) throws IOException {
         long last = in.readLong();
         double[] v = new double[13];
         for (int i = 0; i < v.length; i++) {
@@ -172,10 +189,12 @@ public final class LedgerCodec {
         for (int r = 0; r < types; r++) {
             resourceMs.add(Int128.value(in.readLong(), in.readLong()));
         }
+        resourceMs.set(MEMORY, resourceMs.get(MEMORY).multiply(BigInteger.valueOf(memoryScale)));
         List<Double> uncounted = new ArrayList<>(types);
         for (int r = 0; r < types; r++) {
             uncounted.add(in.readDouble());
         }
+        uncounted.set(MEMORY, uncounted.get(MEMORY) * memoryScale);
         return new Integrals(last, v[0], v[1], v[2], v[3], v[4], v[5], v[6], v[7], v[8], v[9], v[10], v[11], v[12],
                 resourceMs, uncounted, in.readLong(), in.readLong(), in.readBoolean(), in.readLong());
     }
@@ -238,15 +257,15 @@ public final class LedgerCodec {
         }
     }
 
-    private static Tasks readTasks(DataInput in) throws IOException {
-        return new Tasks(readList(in, LedgerCodec::readTask), readList(in, i -> new Running(readString(i),
+    private static Tasks readTasks(DataInput in, long memoryScale) throws IOException {
+        return new Tasks(readList(in, i -> readTask(i, memoryScale)), readList(in, i -> new Running(readString(i),
                 i.readInt())), in.readLong(), readList(in, DataInput::readInt),
                 readList(in, i -> new Bucket(i.readLong(), readList(i, DataInput::readInt))));
     }
 
-    private static Task readTask(DataInput in) throws IOException {
+    private static Task readTask(DataInput in, long memoryScale) throws IOException {
         return new Task(readString(in), in.readInt(), in.readBoolean() ? Optional.of(readString(in)) : Optional.empty(),
-                readVector(in), in.readLong(), in.readDouble(), in.readLong(), in.readBoolean());
+                readVector(in, memoryScale), in.readLong(), in.readDouble(), in.readLong(), in.readBoolean());
     }
 
     /** Reads one element of a list. */
@@ -282,13 +301,22 @@ public final class LedgerCodec {
     /** A resource vector as three longs. */
     public static void writeVector(DataOutput out, ResourceVector v) throws IOException {
         out.writeLong(v.millicores());
-        out.writeLong(v.memoryMb());
+        out.writeLong(v.memoryMilliMb());
         out.writeLong(v.gpus());
     }
 
     /** A resource vector {@link #writeVector} wrote. */
     public static ResourceVector readVector(DataInput in) throws IOException {
-        return new ResourceVector(in.readLong(), in.readLong(), in.readLong());
+        return readVector(in, 1);
+    }
+
+    /** A resource vector written with memory in units {@code memoryScale} times today's (see {@link #read}). */
+    public static ResourceVector readVector(DataInput in, long memoryScale) throws IOException {
+        try {
+            return new ResourceVector(in.readLong(), Math.multiplyExact(in.readLong(), memoryScale), in.readLong());
+        } catch (ArithmeticException e) {
+            throw new IOException("checkpoint holds an amount of memory beyond the ledger's range", e);
+        }
     }
 
     /** A tenant path as its segments (its text form does not round-trip segments holding a separator). */

@@ -7,22 +7,22 @@ public sealed interface UsageMeasure {
 
     /** The share of {@code amount} against {@code capacity}; types with zero capacity are ignored. */
     default double share(ResourceVector amount, ResourceVector capacity) {
-        return share(amount.millicores(), amount.memoryMb(), amount.gpus(), capacity);
+        return share(amount.millicores(), amount.memoryMilliMb(), amount.gpus(), capacity);
     }
 
     /** The share of the given amounts against {@code capacity}, without building a vector (the ledger's hot path). */
-    double share(long millicores, long memoryMb, long gpus, ResourceVector capacity);
+    double share(long millicores, long memory, long gpus, ResourceVector capacity);
 
     /** Dominant share {@code max_r alloc_r / R_r} (DRF), the default. */
     record Dominant() implements UsageMeasure {
         @Override
-        public double share(long millicores, long memoryMb, long gpus, ResourceVector capacity) {
+        public double share(long millicores, long memory, long gpus, ResourceVector capacity) {
             double best = 0;
             if (capacity.millicores() > 0) {
                 best = (double) millicores / capacity.millicores();
             }
-            if (capacity.memoryMb() > 0) {
-                best = Math.max(best, (double) memoryMb / capacity.memoryMb());
+            if (capacity.memoryMilliMb() > 0) {
+                best = Math.max(best, (double) memory / capacity.memoryMilliMb());
             }
             if (capacity.gpus() > 0) {
                 best = Math.max(best, (double) gpus / capacity.gpus());
@@ -45,13 +45,13 @@ public sealed interface UsageMeasure {
         }
 
         @Override
-        public double share(long millicores, long memoryMb, long gpus, ResourceVector capacity) {
+        public double share(long millicores, long memory, long gpus, ResourceVector capacity) {
             double sum = 0;
             if (capacity.millicores() > 0) {
                 sum += vcoreWeight * millicores / capacity.millicores();
             }
-            if (capacity.memoryMb() > 0) {
-                sum += memoryWeight * memoryMb / capacity.memoryMb();
+            if (capacity.memoryMilliMb() > 0) {
+                sum += memoryWeight * memory / capacity.memoryMilliMb();
             }
             if (capacity.gpus() > 0) {
                 sum += gpuWeight * gpus / capacity.gpus();

@@ -32,7 +32,9 @@ import io.fairledger.core.ledger.ClusterLedger;
 import io.fairledger.core.ledger.LedgerCodec;
 import io.fairledger.core.model.ClusterConfig;
 import io.fairledger.core.model.MemoryMode;
+import io.fairledger.core.model.MemoryUnits;
 import io.fairledger.core.model.PricePlan;
+import io.fairledger.core.model.ResourceVector;
 import io.fairledger.core.model.TenantConfig;
 import io.fairledger.core.model.TenantPath;
 import io.fairledger.core.model.UsageMeasure;
@@ -56,8 +58,14 @@ import io.fairledger.core.model.UsageMeasure;
  */
 public final class Checkpoint {
 
-    /** The format this class writes and the only one it reads. */
-    public static final int FORMAT = 2;
+    /**
+     * The format this class writes. It also reads format 2, whose only difference is the ledger's memory unit: whole
+     * MB there, thousandths of a MB since (docs/domain.md section 3).
+     */
+    public static final int FORMAT = 3;
+
+    /** The format before memory was kept in thousandths of a MB. */
+    private static final int FORMAT_WHOLE_MB = 2;
 
     private static final int MAGIC = 0x464C4350;
     private static final int DIGEST_BYTES = 32;
@@ -114,9 +122,10 @@ public final class Checkpoint {
             throw new IllegalArgumentException("not a ledger checkpoint (magic " + Integer.toHexString(magic) + ")");
         }
         int format = in.readUnsignedByte();
-        if (format != FORMAT) {
-            throw new IllegalArgumentException("ledger checkpoint format version " + format
-                    + " is unknown: this server reads version " + FORMAT + " only; replay from the facts instead");
+        if (format != FORMAT && format != FORMAT_WHOLE_MB) {
+            throw new IllegalArgumentException("ledger checkpoint format version " + format + " is unknown: this server"
+                    + " reads version " + FORMAT + " and, its memory converted to thousandths of a MB, version "
+                    + FORMAT_WHOLE_MB + "; replay from the facts instead");
         }
         byte[] digest = new byte[DIGEST_BYTES];
         in.readFully(digest);
@@ -135,7 +144,8 @@ public final class Checkpoint {
                     Chargeback.prorated(s.model(), config.periods().proration(s.period()))));
             fairness.add(readFairness(in));
         }
-        ClusterLedger ledger = ClusterLedger.restore(config.cluster(), LedgerCodec.read(in));
+        long memoryScale = format == FORMAT_WHOLE_MB ? MemoryUnits.PER_MB : 1;
+        ClusterLedger ledger = ClusterLedger.restore(config.cluster(), LedgerCodec.read(in, memoryScale));
         return new Replay(config, ledger, statements, fairness, open);
     }
 
@@ -161,12 +171,29 @@ public final class Checkpoint {
         }
     }
 
+    /**
+     * The capacity as the settings version has always encoded it, so that settings made when memory was counted in
+     * whole MB keep their version: memory in whole MB; a capacity with a fraction of a MB (which the settings do not
+     * allow, but a configuration built in code may have) as -1 and its thousandths, which no whole amount begins with.
+     */
+    private static void writeCapacity(DataOutput out, ResourceVector capacity) throws IOException {
+        out.writeLong(capacity.millicores());
+        long memory = capacity.memoryMilliMb();
+        if (memory % MemoryUnits.PER_MB == 0) {
+            out.writeLong(memory / MemoryUnits.PER_MB);
+        } else {
+            out.writeLong(-1);
+            out.writeLong(memory);
+        }
+        out.writeLong(capacity.gpus());
+    }
+
     /** A canonical encoding of {@code config} (price plans by name), for {@link #settingsVersion}. */
     private static void writeConfig(DataOutput out, ReplayConfig config) throws IOException {
         ClusterConfig c = config.cluster();
         LedgerCodec.writeString(out, c.clusterId());
         out.writeLong(c.registeredAt());
-        LedgerCodec.writeVector(out, c.capacity());
+        writeCapacity(out, c.capacity());
         out.writeInt(c.tenants().size());
         for (TenantConfig t : c.tenants()) {
             LedgerCodec.writePath(out, t.path());

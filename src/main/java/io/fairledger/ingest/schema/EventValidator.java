@@ -12,6 +12,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
+import io.fairledger.core.model.MemoryUnits;
 import io.fairledger.core.model.PlainText;
 import io.fairledger.tenancy.SettingsLimits;
 
@@ -106,7 +107,10 @@ final class EventValidator {
         }
         if (e.memMb() != null) {
             amount(e.memMb(), ResourceLimits.MAX_MEMORY_MB, "memMb", Rejection.Reason.INVALID_RESOURCES);
-            whole(e.memMb(), "memMb", "MB: the books count memory in whole MB", e.memMb());
+            if (MemoryUnits.fromDecimalMb(e.memMb()) < 0) {
+                throw new RejectedException(Rejection.Reason.INVALID_RESOURCES, "memMb", e.memMb()
+                        + " is not a whole number of thousandths of a MB: Mesos keeps scalars to three decimals");
+            }
         }
         if (e.gpus() != null) {
             gpus(e.gpus(), "gpus");

@@ -42,7 +42,7 @@ public final class RandomStreams {
             if (kind < 4 || running.isEmpty()) {
                 String id = "t" + next++;
                 String leaf = LEAVES.get(rnd.nextInt(LEAVES.size()));
-                var v = new ResourceVector(250L * (1 + rnd.nextInt(16)), 256L * rnd.nextInt(16),
+                var v = ResourceVector.ofMillicores(250L * (1 + rnd.nextInt(16)), 256L * rnd.nextInt(16),
                         rnd.nextInt(8) == 0 ? 1 : 0);
                 out.add(new LedgerEvent.TaskStarted("c", id, TenantPath.parse(leaf), "app" + rnd.nextInt(2), v, t));
                 running.put(id, t);

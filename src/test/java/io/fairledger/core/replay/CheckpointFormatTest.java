@@ -20,8 +20,9 @@ import io.fairledger.core.model.PricePlan;
 
 /**
  * The bytes of checkpoint format {@link Checkpoint#FORMAT} stay what they were. The fixtures under
- * {@code src/test/resources/checkpoints/} were written, from a replay of a noisy random stream stopped between two
- * events, by the code of this format as it was before the ledger's state became the {@code LedgerState} records. Each
+ * {@code src/test/resources/checkpoints/} were written from a replay of a noisy random stream stopped between two
+ * events: format 2 by the code as it was before the ledger's state became the {@code LedgerState} records, format 3
+ * when memory became thousandths of a MB; format 2 is still read. Each
  * must still be read and written back byte for byte, and the same replay made now must write exactly those bytes. A
  * change of the ledger's state or of its encoding fails here until the format version is raised and the fixtures are
  * written anew; while it passes, a stored checkpoint of this format stays readable.
@@ -47,18 +48,25 @@ class CheckpointFormatTest {
 
     /** The replay fixture {@code name} holds: the first {@link #APPLIED} events of a noisy random stream. */
     static Replay replay(String name) {
-        long seed = name.hashCode();
-        List<LedgerEvent> events = FeedNoise.addedTo(new ArrayList<>(RandomStreams.events(seed, 500, true)), seed,
-                500);
         Replay replay = new Replay(config(name));
-        events.subList(0, APPLIED).forEach(replay::apply);
+        events(name).subList(0, APPLIED).forEach(replay::apply);
         return replay;
     }
 
+    /** The noisy random stream of fixture {@code name}. */
+    static List<LedgerEvent> events(String name) {
+        long seed = name.hashCode();
+        return FeedNoise.addedTo(new ArrayList<>(RandomStreams.events(seed, 500, true)), seed, 500);
+    }
+
     static byte[] fixture(String name) throws IOException {
+        return fixture(name, Checkpoint.FORMAT);
+    }
+
+    static byte[] fixture(String name, int format) throws IOException {
         try (InputStream in = CheckpointFormatTest.class
-                .getResourceAsStream("/checkpoints/format" + Checkpoint.FORMAT + "-" + name + ".bin")) {
-            assertThat(in).as("fixture %s of format %d", name, Checkpoint.FORMAT).isNotNull();
+                .getResourceAsStream("/checkpoints/format" + format + "-" + name + ".bin")) {
+            assertThat(in).as("fixture %s of format %d", name, format).isNotNull();
             return in.readAllBytes();
         }
     }
@@ -69,6 +77,28 @@ class CheckpointFormatTest {
         byte[] stored = fixture(name);
         Replay restored = Checkpoint.fromBytes(config(name), stored);
         assertThat(Checkpoint.toBytes(restored)).isEqualTo(stored);
+    }
+
+    /**
+     * Format 2, written when the ledger counted memory in whole MB (the same replay: its tasks are whole MB), is read
+     * with every amount of memory in thousandths of a MB: continued with the rest of the stream it closes the
+     * statements the format-3 checkpoint of that replay closes. (Not byte for byte: the uncounted memory integral is
+     * a double, and scaling it after the sum rounds differently from summing scaled terms.)
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {"full", "rounds"})
+    void aFormat2CheckpointIsReadWithItsMemoryInThousandthsOfAMb(String name) throws IOException {
+        Replay fromFormat2 = Checkpoint.fromBytes(config(name), fixture(name, 2));
+        Replay fromFormat3 = Checkpoint.fromBytes(config(name), fixture(name));
+        List<LedgerEvent> rest = events(name).subList(APPLIED, events(name).size());
+        rest.forEach(fromFormat2::apply);
+        rest.forEach(fromFormat3::apply);
+        assertThat(fromFormat3.closedStatements()).hasSizeGreaterThan(fixtureStatements(name));
+        assertThat(fromFormat2.closedStatements()).isEqualTo(fromFormat3.closedStatements());
+    }
+
+    private static int fixtureStatements(String name) throws IOException {
+        return Checkpoint.fromBytes(config(name), fixture(name)).closedStatements().size();
     }
 
     @ParameterizedTest

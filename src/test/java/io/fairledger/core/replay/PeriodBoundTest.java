@@ -52,7 +52,7 @@ class PeriodBoundTest {
     }
 
     private static ReplayConfig config(long periodMs) {
-        ClusterConfig cluster = ClusterConfig.defaults("bound", 0, new ResourceVector(10_000, 10_240, 0),
+        ClusterConfig cluster = ClusterConfig.defaults("bound", 0, ResourceVector.ofMillicores(10_000, 10_240, 0),
                 List.of());
         return new ReplayConfig(cluster, new PeriodSchedule(0, periodMs, "p"),
                 ChargebackConfig.usage(new PricePlan("free", BigDecimal.ZERO, BigDecimal.ZERO, BigDecimal.ZERO)),
