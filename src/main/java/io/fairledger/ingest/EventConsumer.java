@@ -13,6 +13,7 @@ import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 import jakarta.inject.Inject;
 
+import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import io.opentelemetry.api.trace.Tracer;
@@ -112,6 +113,7 @@ public class EventConsumer {
     private BatchDecoder batches;
     private volatile CommitPipeline pipeline;
     private StoredPositions positions;
+    private volatile ConsumerWaitingStarts waitingStarts;
     private Timer decodeTimer;
     private BatchTraces traces;
     /** What ended the consumer thread, if an exception did. */
@@ -136,10 +138,15 @@ public class EventConsumer {
         Map<String, Object> fixed = Map.of(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
         consumer = new KafkaConsumer<>(KafkaClientConfig.consumer(kafkaConfig, defaults, fixed),
                 new ByteArrayDeserializer(), new ByteArrayDeserializer());
-        positions = new StoredPositions(consumer, store, groupId, RETRY_PAUSE);
+        waitingStarts = new ConsumerWaitingStarts(this::lateness,
+                partitions -> store.waitingStarts(groupId, partitions));
+        positions = new StoredPositions(consumer, store, groupId, RETRY_PAUSE, waitingStarts);
         deadLetters = new DeadLetters(kafkaConfig);
         decodeTimer = Timer.builder(MetricNames.INGEST_BATCH_DECODE).publishPercentileHistogram().register(meters);
         ingestMeters = new IngestMeters(meters);
+        Gauge.builder(MetricNames.INGEST_WAITING_STARTS, this, EventConsumer::waitingStarts)
+                .description("Mesos task starts of this replica's partitions that wait for their resources")
+                .register(meters);
         SourceTracker sources = new SourceTracker(meters, Clock.systemUTC());
         traces = BatchTraces.of(tracer, tracesOff);
         CommittedStarts starts = new CommittedStarts(tuning.knownStarts());
@@ -147,8 +154,7 @@ public class EventConsumer {
         RegisteredClusters clusters = new RegisteredClusters(tenancy::registrations, retentionFloors::all);
         batches = new BatchDecoder(new BatchDecoder.Parts(ConsumerDecoder.of(tuning.registry(), Clock.systemUTC()),
                 new Intake(clusters, knownStarts, TenantBound.of(this::registeredTenants)), clusters, knownStarts,
-                starts, new WaitingStarts<>(this::lateness), registrations, deadLetters,
-                ingestMeters));
+                starts, waitingStarts, registrations, deadLetters, ingestMeters));
         pipeline = new CommitPipeline(store, groupId, deadLetters, meters, committed -> {
             traces.committed(committed);
             sources.stored(committed);
@@ -179,6 +185,12 @@ public class EventConsumer {
         return tenancy.hasLedgerSettings(clusterId)
                 ? tenancy.ledgerSettings(clusterId).lateness()
                 : LedgerSettings.DEFAULT_ALLOWED_LATENESS;
+    }
+
+    /** How many Mesos starts of this replica's partitions wait for their resources: the gauge's value. */
+    private double waitingStarts() {
+        ConsumerWaitingStarts waiting = waitingStarts;
+        return waiting == null ? 0 : waiting.size();
     }
 
     /** The consumer group of every replica: {@code kafka.group.id}, {@code fairledger} by default. */
@@ -313,6 +325,7 @@ public class EventConsumer {
                 throw new InterruptException(e);
             }
             positions.forget(partitions);
+            waitingStarts.forget(partitions);
             ingestMeters.forgetLag(partitions);
             deadLetters.forget(partitions);
         }
