@@ -37,7 +37,8 @@ final class WaitingStartTable {
     record Row(ConsumerRecord<byte[], byte[]> record, Normaliser.Unresourced start) {
     }
 
-    private record Position(TopicPartition partition, long offset) {
+    /** Where a record is. */
+    record Position(TopicPartition partition, long offset) {
         static Position of(ConsumerRecord<?, ?> record) {
             return new Position(new TopicPartition(record.topic(), record.partition()), record.offset());
         }
@@ -59,6 +60,16 @@ final class WaitingStartTable {
             if (held.remove(position) == null) {
                 gone.add(position);
             }
+        }
+
+        /** The starts this batch holds, to be inserted. */
+        Collection<Row> held() {
+            return held.values();
+        }
+
+        /** The records whose starts, held by earlier batches, this batch released or expired: rows to delete. */
+        List<Position> gone() {
+            return gone;
         }
 
         boolean isEmpty() {
