@@ -3,8 +3,10 @@ package io.fairledger.ingest;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.util.Collection;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.function.Function;
 
@@ -30,13 +32,23 @@ final class ConsumerWaitingStarts {
     }
 
     private final Stored stored;
+    private final Function<String, Duration> lateness;
+    /** Each cluster's allowed lateness as read in this batch: read at most once a batch, so a change applies next. */
+    private final Map<String, Duration> latenessThisBatch = new HashMap<>();
     private final WaitingStarts<ConsumerRecord<byte[], byte[]>> waiting;
     private WaitingStartTable.Changes changes = new WaitingStartTable.Changes();
     private volatile int size;
 
+    /**
+     * @param lateness each cluster's allowed lateness, asked at most once a batch per cluster
+     * @param stored   the stored waiting starts
+     */
     ConsumerWaitingStarts(Function<String, Duration> lateness, Stored stored) {
         this.stored = stored;
-        this.waiting = new WaitingStarts<>(lateness, record -> changes.gone(record));
+        this.lateness = lateness;
+        this.waiting = new WaitingStarts<>(
+                clusterId -> latenessThisBatch.computeIfAbsent(clusterId, this.lateness),
+                record -> changes.gone(record));
     }
 
     /** {@code start}, of {@code record}, waits. */
@@ -61,17 +73,31 @@ final class ConsumerWaitingStarts {
     WaitingStartTable.Changes takeChanges() {
         WaitingStartTable.Changes taken = changes;
         changes = new WaitingStartTable.Changes();
+        latenessThisBatch.clear();
         size = waiting.size();
         return taken;
     }
 
-    /** The partitions are positioned at their stored offsets: their waiting starts become the stored ones. */
+    /**
+     * The partitions are positioned at their stored offsets: their waiting starts become the stored ones, and the
+     * watermarks start afresh (those of records read again would expire starts before their release is read again).
+     * Throws when PostgreSQL cannot be read; the partitions are then positioned again later.
+     */
     void load(Collection<TopicPartition> partitions) throws SQLException {
         List<WaitingStartTable.Row> rows = stored.read(partitions);
         forget(partitions);
+        waiting.forgetWatermarks();
         changes = new WaitingStartTable.Changes();
-        for (WaitingStartTable.Row row : rows) {
-            waiting.hold(row.start(), row.record());
+        latenessThisBatch.clear();
+        try {
+            for (WaitingStartTable.Row row : rows) {
+                waiting.hold(row.start(), row.record());
+            }
+        } catch (RuntimeException e) {
+            // the allowed lateness is read from PostgreSQL too: the partitions are positioned again after a pause
+            forget(partitions);
+            throw new SQLException("cannot read the allowed lateness of a waiting start's cluster: " + e.getMessage(),
+                    e);
         }
         size = waiting.size();
     }

@@ -17,6 +17,7 @@ import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import io.opentelemetry.api.trace.Tracer;
+import io.quarkus.narayana.jta.QuarkusTransaction;
 import io.quarkus.runtime.ShutdownEvent;
 import io.quarkus.runtime.StartupEvent;
 import io.smallrye.common.annotation.Identifier;
@@ -144,7 +145,7 @@ public class EventConsumer {
         deadLetters = new DeadLetters(kafkaConfig);
         decodeTimer = Timer.builder(MetricNames.INGEST_BATCH_DECODE).publishPercentileHistogram().register(meters);
         ingestMeters = new IngestMeters(meters);
-        Gauge.builder(MetricNames.INGEST_WAITING_STARTS, this, EventConsumer::waitingStarts)
+        Gauge.builder(MetricNames.INGEST_WAITING_RECORDS, this, EventConsumer::waitingStarts)
                 .description("Mesos task starts of this replica's partitions that wait for their resources")
                 .register(meters);
         SourceTracker sources = new SourceTracker(meters, Clock.systemUTC());
@@ -180,11 +181,14 @@ public class EventConsumer {
         }
     }
 
-    /** {@code clusterId}'s allowed lateness, for the Mesos starts that wait for their resources. */
+    /**
+     * {@code clusterId}'s allowed lateness, for the Mesos starts that wait for their resources, read in a transaction of
+     * its own (the consumer thread has none).
+     */
     private Duration lateness(String clusterId) {
-        return tenancy.hasLedgerSettings(clusterId)
+        return QuarkusTransaction.requiringNew().call(() -> tenancy.hasLedgerSettings(clusterId)
                 ? tenancy.ledgerSettings(clusterId).lateness()
-                : LedgerSettings.DEFAULT_ALLOWED_LATENESS;
+                : LedgerSettings.DEFAULT_ALLOWED_LATENESS);
     }
 
     /** How many Mesos starts of this replica's partitions wait for their resources: the gauge's value. */

@@ -170,6 +170,14 @@ public final class WaitingStarts<S> {
         byTask.values().removeIf(List::isEmpty);
     }
 
+    /**
+     * Forgets every cluster's watermark: the consumer reads partitions again from their stored state, and a watermark
+     * raised by events it will read again would expire their starts too early. Starting afresh only delays expiry.
+     */
+    public void forgetWatermarks() {
+        watermarks.clear();
+    }
+
     /** How many starts wait. */
     public int size() {
         return byTask.values().stream().mapToInt(List::size).sum();
