@@ -10,9 +10,11 @@ import io.fairledger.ingest.PoisonRecords.Share;
 
 /**
  * One poll's records, decoded: each stored record's share (its facts or admission record), the offsets after the
- * batch, and how many facts were left out as known to be stored ({@link CommittedStarts}).
+ * batch, how many facts were left out as known to be stored ({@link CommittedStarts}), and what it changed of the
+ * Mesos starts that wait for their resources ({@link ConsumerWaitingStarts}).
  */
-record Batch(int records, List<Share> shares, int known, Map<TopicPartition, Long> next) {
+record Batch(int records, List<Share> shares, int known, Map<TopicPartition, Long> next,
+        WaitingStartTable.Changes waiting) {
 
     List<SourcedFact> facts() {
         return PoisonRecords.facts(shares);

@@ -32,7 +32,7 @@ final class BatchDecoder {
 
     /** What the decoder needs of the consumer: its decoding and the stores of what it learnt. */
     record Parts(EventDecoder decoder, Intake intake, RegisteredClusters clusters, StoredStarts knownStarts,
-            CommittedStarts starts, WaitingStarts<ConsumerRecord<byte[], byte[]>> waiting,
+            CommittedStarts starts, ConsumerWaitingStarts waiting,
             Registrations registrations, DeadLetters deadLetters, IngestMeters meters) {
     }
 
@@ -66,7 +66,7 @@ final class BatchDecoder {
             // the letters sent before a failure are remembered as sent, so a batch read again sends none twice
             parts.deadLetters().awaitSent();
         }
-        return new Batch(records.count(), shares, knownInBatch, next);
+        return new Batch(records.count(), shares, knownInBatch, next, parts.waiting().takeChanges());
     }
 
     /**

@@ -21,9 +21,10 @@ import io.fairledger.facts.SourcedFact;
 
 /**
  * One consumer batch in PostgreSQL: its facts ({@link FactWriter}, owner of {@code ledger_fact}), its admission records
- * (the admission package's {@link AdmissionRecordWriter}, owner of {@code admission_event}) and the offsets that follow
- * it ({@code consumer_offset}, owned here), committed in one transaction. So after any crash the stored facts are
- * exactly those of the records before the stored offsets: nothing lost, nothing counted twice.
+ * (the admission package's {@link AdmissionRecordWriter}, owner of {@code admission_event}), what it changed of the
+ * Mesos starts that wait for their resources ({@link WaitingStartTable}) and the offsets that follow it
+ * ({@code consumer_offset}, owned here), committed in one transaction. So after any crash the stored facts and waiting
+ * starts are exactly those of the records before the stored offsets: nothing lost, nothing counted twice.
  */
 @ApplicationScoped
 public class BatchStore {
@@ -41,11 +42,21 @@ public class BatchStore {
     /** Stores the facts and records and moves the offsets, atomically; returns how many facts were new. */
     public int commit(String groupId, List<SourcedFact> facts, List<AdmissionRecord> admissions,
             Map<TopicPartition, Long> nextOffsets) throws SQLException {
+        return commit(groupId, facts, admissions, new WaitingStartTable.Changes(), nextOffsets);
+    }
+
+    /**
+     * Stores the facts and records, the changes of the waiting starts and moves the offsets, atomically; returns how
+     * many facts were new.
+     */
+    int commit(String groupId, List<SourcedFact> facts, List<AdmissionRecord> admissions,
+            WaitingStartTable.Changes waiting, Map<TopicPartition, Long> nextOffsets) throws SQLException {
         try (Connection c = dataSource.getConnection()) {
             c.setAutoCommit(false);
             try {
                 int inserted = FactWriter.insert(c, facts);
                 admissionRecords.insert(c, admissions);
+                WaitingStartTable.write(c, groupId, waiting);
                 try (PreparedStatement ps = c.prepareStatement(UPSERT_OFFSET)) {
                     for (Map.Entry<TopicPartition, Long> e : nextOffsets.entrySet()) {
                         ps.setString(1, groupId);
@@ -78,6 +89,14 @@ public class BatchStore {
             } finally {
                 c.rollback();
             }
+        }
+    }
+
+    /** The waiting starts of {@code groupId}'s {@code partitions} ({@link WaitingStartTable}). */
+    List<WaitingStartTable.Row> waitingStarts(String groupId, Collection<TopicPartition> partitions)
+            throws SQLException {
+        try (Connection c = dataSource.getConnection()) {
+            return WaitingStartTable.read(c, groupId, partitions);
         }
     }
 

@@ -16,8 +16,8 @@ import org.apache.kafka.common.TopicPartition;
 import io.fairledger.observability.MetricNames;
 
 /**
- * The commit side of the consumer: one committer thread writes batch n ({@link BatchStore}: facts, admission records
- * and offsets in one transaction) while the consumer thread decodes batch n+1, which is handed over only once batch n
+ * The commit side of the consumer: one committer thread writes batch n ({@link BatchStore}: facts, admission records,
+ * waiting starts and offsets in one transaction) while the consumer thread decodes batch n+1, which is handed over only once batch n
  * is committed. A record the database refuses ({@link PoisonRecords}) is dead-lettered and the rest committed. A batch
  * that fails for a reason of no known kind ({@link StoreFailures}) is tried {@link StoreFailures#TRIES} times in a row
  * before its lone failing records are dead-lettered; the database away never counts as a try.
@@ -112,10 +112,11 @@ final class CommitPipeline {
         Timer.Sample sample = Timer.start(meters);
         Map<TopicPartition, Long> next = batch.next();
         PoisonRecords.Committed done = PoisonRecords.commit(batch.shares(),
-                (facts, admissions) -> store.commit(groupId, facts, admissions, next), store::trial, this::refused,
+                (facts, admissions) -> store.commit(groupId, facts, admissions, batch.waiting(), next), store::trial,
+                this::refused,
                 lastTry);
         sample.stop(commitTimer);
-        Batch committed = new Batch(batch.records(), done.kept(), batch.known(), next);
+        Batch committed = new Batch(batch.records(), done.kept(), batch.known(), next, batch.waiting());
         int duplicates = committed.facts().size() - done.inserted() + batch.known();
         if (duplicates > 0) {
             meters.counter(MetricNames.INGEST_EVENTS, MetricNames.TOPIC, "all", MetricNames.OUTCOME, "duplicate")

@@ -13,9 +13,11 @@ import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 import jakarta.inject.Inject;
 
+import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import io.opentelemetry.api.trace.Tracer;
+import io.quarkus.narayana.jta.QuarkusTransaction;
 import io.quarkus.runtime.ShutdownEvent;
 import io.quarkus.runtime.StartupEvent;
 import io.smallrye.common.annotation.Identifier;
@@ -112,6 +114,7 @@ public class EventConsumer {
     private BatchDecoder batches;
     private volatile CommitPipeline pipeline;
     private StoredPositions positions;
+    private volatile ConsumerWaitingStarts waitingStarts;
     private Timer decodeTimer;
     private BatchTraces traces;
     /** What ended the consumer thread, if an exception did. */
@@ -136,10 +139,15 @@ public class EventConsumer {
         Map<String, Object> fixed = Map.of(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
         consumer = new KafkaConsumer<>(KafkaClientConfig.consumer(kafkaConfig, defaults, fixed),
                 new ByteArrayDeserializer(), new ByteArrayDeserializer());
-        positions = new StoredPositions(consumer, store, groupId, RETRY_PAUSE);
+        waitingStarts = new ConsumerWaitingStarts(this::lateness,
+                partitions -> store.waitingStarts(groupId, partitions));
+        positions = new StoredPositions(consumer, store, groupId, RETRY_PAUSE, waitingStarts);
         deadLetters = new DeadLetters(kafkaConfig);
         decodeTimer = Timer.builder(MetricNames.INGEST_BATCH_DECODE).publishPercentileHistogram().register(meters);
         ingestMeters = new IngestMeters(meters);
+        Gauge.builder(MetricNames.INGEST_WAITING_RECORDS, this, EventConsumer::waitingStarts)
+                .description("Mesos task starts of this replica's partitions that wait for their resources")
+                .register(meters);
         SourceTracker sources = new SourceTracker(meters, Clock.systemUTC());
         traces = BatchTraces.of(tracer, tracesOff);
         CommittedStarts starts = new CommittedStarts(tuning.knownStarts());
@@ -147,8 +155,7 @@ public class EventConsumer {
         RegisteredClusters clusters = new RegisteredClusters(tenancy::registrations, retentionFloors::all);
         batches = new BatchDecoder(new BatchDecoder.Parts(ConsumerDecoder.of(tuning.registry(), Clock.systemUTC()),
                 new Intake(clusters, knownStarts, TenantBound.of(this::registeredTenants)), clusters, knownStarts,
-                starts, new WaitingStarts<>(this::lateness), registrations, deadLetters,
-                ingestMeters));
+                starts, waitingStarts, registrations, deadLetters, ingestMeters));
         pipeline = new CommitPipeline(store, groupId, deadLetters, meters, committed -> {
             traces.committed(committed);
             sources.stored(committed);
@@ -174,11 +181,20 @@ public class EventConsumer {
         }
     }
 
-    /** {@code clusterId}'s allowed lateness, for the Mesos starts that wait for their resources. */
+    /**
+     * {@code clusterId}'s allowed lateness, for the Mesos starts that wait for their resources, read in a transaction of
+     * its own (the consumer thread has none).
+     */
     private Duration lateness(String clusterId) {
-        return tenancy.hasLedgerSettings(clusterId)
+        return QuarkusTransaction.requiringNew().call(() -> tenancy.hasLedgerSettings(clusterId)
                 ? tenancy.ledgerSettings(clusterId).lateness()
-                : LedgerSettings.DEFAULT_ALLOWED_LATENESS;
+                : LedgerSettings.DEFAULT_ALLOWED_LATENESS);
+    }
+
+    /** How many Mesos starts of this replica's partitions wait for their resources: the gauge's value. */
+    private double waitingStarts() {
+        ConsumerWaitingStarts waiting = waitingStarts;
+        return waiting == null ? 0 : waiting.size();
     }
 
     /** The consumer group of every replica: {@code kafka.group.id}, {@code fairledger} by default. */
@@ -313,6 +329,7 @@ public class EventConsumer {
                 throw new InterruptException(e);
             }
             positions.forget(partitions);
+            waitingStarts.forget(partitions);
             ingestMeters.forgetLag(partitions);
             deadLetters.forget(partitions);
         }

@@ -15,7 +15,8 @@ import org.jboss.logging.Logger;
 
 /**
  * Where the consumer reads each partition from: the offset stored in PostgreSQL with the facts (the partition's
- * beginning when none is), never Kafka's committed one. A partition whose stored offset cannot be read (PostgreSQL
+ * beginning when none is), never Kafka's committed one, with the Mesos starts that wait for their resources stored
+ * with that offset ({@link ConsumerWaitingStarts#load}). A partition whose stored offset cannot be read (PostgreSQL
  * away), or whose batch was not committed, is paused and positioned again after a pause; polling goes on meanwhile, so
  * the consumer keeps its group membership. Consumer thread only.
  */
@@ -27,15 +28,18 @@ final class StoredPositions {
     private final BatchStore store;
     private final String groupId;
     private final Duration pause;
+    private final ConsumerWaitingStarts waitingStarts;
     /** Partitions paused until they are positioned at their stored offsets. */
     private final Set<TopicPartition> waiting = new HashSet<>();
     private long retryAtNanos;
 
-    StoredPositions(KafkaConsumer<?, ?> consumer, BatchStore store, String groupId, Duration pause) {
+    StoredPositions(KafkaConsumer<?, ?> consumer, BatchStore store, String groupId, Duration pause,
+            ConsumerWaitingStarts waitingStarts) {
         this.consumer = consumer;
         this.store = store;
         this.groupId = groupId;
         this.pause = pause;
+        this.waitingStarts = waitingStarts;
     }
 
     /** Newly assigned partitions: positioned now, or after the pause when the stored offsets cannot be read. */
@@ -78,6 +82,8 @@ final class StoredPositions {
 
     private void seek(Collection<TopicPartition> partitions) throws SQLException {
         Map<TopicPartition, Long> stored = store.offsets(groupId, partitions);
+        // the waiting starts of the records before the stored offsets: those of any uncommitted batch are forgotten
+        waitingStarts.load(partitions);
         List<TopicPartition> fresh = new ArrayList<>();
         for (TopicPartition tp : partitions) {
             Long offset = stored.get(tp);

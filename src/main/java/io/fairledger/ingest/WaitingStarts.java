@@ -8,7 +8,9 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.PriorityQueue;
+import java.util.function.Consumer;
 import java.util.function.Function;
+import java.util.function.Predicate;
 
 import io.fairledger.core.ledger.LedgerEvent;
 import io.fairledger.facts.LedgerFact;
@@ -57,13 +59,24 @@ public final class WaitingStarts<S> {
     }
 
     private final Function<String, Duration> lateness;
+    private final Consumer<S> onReleased;
     private final Map<Task, List<Held<S>>> byTask = new HashMap<>();
     private final Map<String, PriorityQueue<Held<S>>> byExpiry = new HashMap<>();
     private final Map<String, Long> watermarks = new HashMap<>();
 
     /** @param lateness each cluster's allowed lateness */
     public WaitingStarts(Function<String, Duration> lateness) {
+        this(lateness, source -> {
+        });
+    }
+
+    /**
+     * @param lateness   each cluster's allowed lateness
+     * @param onReleased told the source of each start {@link #release} releases (the consumer forgets its stored row)
+     */
+    public WaitingStarts(Function<String, Duration> lateness, Consumer<S> onReleased) {
         this.lateness = lateness;
+        this.onReleased = onReleased;
     }
 
     /** {@code start}, from {@code source}, waits for its task's resources. */
@@ -93,6 +106,7 @@ public final class WaitingStarts<S> {
                 for (Held<S> held : waiting) {
                     if (held.start.at() >= latest) {
                         held.released = true;
+                        onReleased.accept(held.source);
                         released.add(new LedgerFact.Event(new LedgerEvent.TaskStarted(with.clusterId(), with.taskId(),
                                 with.tenant(), with.applicationId(), with.resources(), held.start.at()),
                                 LedgerFact.taskKey(with.taskId(), true)));
@@ -144,6 +158,24 @@ public final class WaitingStarts<S> {
         });
         byTask.clear();
         return expired;
+    }
+
+    /**
+     * Forgets the waiting starts whose source {@code whose} matches, neither released nor expired: the consumer drops
+     * those of partitions it no longer holds, or is about to read again from their stored state.
+     */
+    public void drop(Predicate<S> whose) {
+        byExpiry.values().forEach(queue -> queue.removeIf(held -> whose.test(held.source)));
+        byTask.values().forEach(waiting -> waiting.removeIf(held -> whose.test(held.source)));
+        byTask.values().removeIf(List::isEmpty);
+    }
+
+    /**
+     * Forgets every cluster's watermark: the consumer reads partitions again from their stored state, and a watermark
+     * raised by events it will read again would expire their starts too early. Starting afresh only delays expiry.
+     */
+    public void forgetWatermarks() {
+        watermarks.clear();
     }
 
     /** How many starts wait. */

@@ -73,6 +73,8 @@ public final class MetricNames {
     public static final String INGEST_CONSUMER_LAG = "fairledger.ingest.consumer.lag.records";
     /** Gauge: records of every partition of the consumed topics after the group's stored offsets. */
     public static final String INGEST_BACKLOG = "fairledger.ingest.backlog.records";
+    /** Gauge: records of Mesos task starts without resources, of this replica's partitions, that wait for resources. */
+    public static final String INGEST_WAITING_RECORDS = "fairledger.ingest.waiting.records";
     /** Gauge: how long records have waited while nothing was stored (0 while batches are stored or none wait). */
     public static final String INGEST_STALL = "fairledger.ingest.stall.seconds";
 

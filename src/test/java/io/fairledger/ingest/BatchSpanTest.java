@@ -78,7 +78,8 @@ class BatchSpanTest {
         ConsumerRecord<byte[], byte[]> record = new ConsumerRecord<>("fairledger.demand", 0, 7, null, new byte[0]);
         List<Share> shares = List.of(new Share(record, List.of(fact("b"), fact("a")), null), new Share(record,
                 List.of(), new AdmissionRecord("a", "j1", 0, "JobSubmitted", null, new byte[0])));
-        return new Batch(3, shares, 0, Map.of(new TopicPartition("fairledger.demand", 0), 8L));
+        return new Batch(3, shares, 0, Map.of(new TopicPartition("fairledger.demand", 0), 8L),
+                new WaitingStartTable.Changes());
     }
 
     private static SourcedFact fact(String cluster) {

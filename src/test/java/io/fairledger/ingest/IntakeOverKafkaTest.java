@@ -56,7 +56,7 @@ class IntakeOverKafkaTest {
     private static final ObjectMapper JSON = new ObjectMapper();
 
     /** {@code SETTINGS} with the tenants as Mesos roles. */
-    private static final String MESOS_SETTINGS = SETTINGS.replace("root.a", "a").replace("root.b", "b");
+    static final String MESOS_SETTINGS = SETTINGS.replace("root.a", "a").replace("root.b", "b");
 
     @ConfigProperty(name = "kafka.bootstrap.servers")
     String bootstrap;
@@ -184,7 +184,7 @@ class IntakeOverKafkaTest {
         given().get("/api/v1/admin/clusters/nul-name").then().statusCode(404);
     }
 
-    private static void register(String cluster, String resourceManager, String settings) {
+    static void register(String cluster, String resourceManager, String settings) {
         given().contentType(ContentType.JSON)
                 .body("{\"id\":\"" + cluster + "\",\"resourceManager\":\"" + resourceManager + "\"}")
                 .post("/api/v1/admin/clusters").then().statusCode(201);
@@ -205,11 +205,11 @@ class IntakeOverKafkaTest {
     }
 
     /** {@code line} of the offline tests' cluster {@code c}, for {@code cluster}. */
-    private static String of(String cluster, String line) {
+    static String of(String cluster, String line) {
         return line.replace("\"cluster\":\"c\"", "\"cluster\":\"" + cluster + "\"");
     }
 
-    private static JsonNode statements(String cluster, String until) throws Exception {
+    static JsonNode statements(String cluster, String until) throws Exception {
         String instant = until.length() == 8 ? "2026-11-20T" + until + "Z" : until;
         return JSON.readTree(given().accept(ContentType.JSON).queryParam("until", instant)
                 .get("/api/v1/admin/clusters/" + cluster + "/statements").then().statusCode(200).extract()
@@ -224,6 +224,11 @@ class IntakeOverKafkaTest {
 
     /** The reasons of every dead letter of {@code cluster} (the record key) so far. */
     private List<String> deadLetterReasons(String cluster) {
+        return deadLetterReasons(bootstrap, cluster);
+    }
+
+    /** The reasons of every dead letter of {@code cluster} (the record key) so far, read from {@code bootstrap}. */
+    static List<String> deadLetterReasons(String bootstrap, String cluster) {
         List<String> reasons = new ArrayList<>();
         try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(
                 Map.of(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap), new ByteArrayDeserializer(),
