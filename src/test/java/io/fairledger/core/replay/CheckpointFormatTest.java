@@ -21,10 +21,12 @@ import io.fairledger.core.model.PricePlan;
 /**
  * The bytes of checkpoint format {@link Checkpoint#FORMAT} stay what they were. The fixtures under
  * {@code src/test/resources/checkpoints/} were written, from a replay of a noisy random stream stopped between two
- * events, by the code of this format as it was before the ledger's state became the {@code LedgerState} records. Each
- * must still be read and written back byte for byte, and the same replay made now must write exactly those bytes. A
- * change of the ledger's state or of its encoding fails here until the format version is raised and the fixtures are
- * written anew; while it passes, a stored checkpoint of this format stays readable.
+ * events, by the code of their format (format 2 as it was before the ledger's state became the {@code LedgerState}
+ * records; format 3 when a checkpoint began to count its closed periods). Each of the current format must still be read
+ * and written back byte for byte, and the same replay made now must write exactly those bytes. A change of the ledger's
+ * state or of its encoding fails here until the format version is raised and the fixtures are written anew; while it
+ * passes, a stored checkpoint of this format stays readable. A format 2 fixture, which holds every closed period's
+ * statement, is read as the same replay.
  */
 class CheckpointFormatTest {
 
@@ -56,9 +58,13 @@ class CheckpointFormatTest {
     }
 
     static byte[] fixture(String name) throws IOException {
+        return fixture(Checkpoint.FORMAT, name);
+    }
+
+    static byte[] fixture(int format, String name) throws IOException {
         try (InputStream in = CheckpointFormatTest.class
-                .getResourceAsStream("/checkpoints/format" + Checkpoint.FORMAT + "-" + name + ".bin")) {
-            assertThat(in).as("fixture %s of format %d", name, Checkpoint.FORMAT).isNotNull();
+                .getResourceAsStream("/checkpoints/format" + format + "-" + name + ".bin")) {
+            assertThat(in).as("fixture %s of format %d", name, format).isNotNull();
             return in.readAllBytes();
         }
     }
@@ -75,5 +81,14 @@ class CheckpointFormatTest {
     @ValueSource(strings = {"full", "rounds"})
     void theSameReplayWritesTheStoredBytes(String name) throws IOException {
         assertThat(Checkpoint.toBytes(replay(name))).isEqualTo(fixture(name));
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"full", "rounds"})
+    void aFormatTwoCheckpointIsReadAsTheSameReplay(String name) throws IOException {
+        Replay restored = Checkpoint.fromBytes(config(name), fixture(2, name));
+        assertThat(restored.statements()).as("every closed period's statement, held").isNotEmpty()
+                .isEqualTo(replay(name).statements());
+        assertThat(Checkpoint.toBytes(restored)).isEqualTo(fixture(name));
     }
 }
