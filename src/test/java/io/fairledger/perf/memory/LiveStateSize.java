@@ -113,7 +113,7 @@ public final class LiveStateSize {
         System.out.println("where the heap goes (GC.class_histogram, top entries):");
         histogram(HISTOGRAM_LINES).forEach(System.out::println);
         // keep both alive until measured
-        System.out.printf("(%d facts, %d statements)%n", ledger.facts(), periods);
+        System.out.printf("(%d facts, %d periods closed)%n", ledger.facts(), periods);
     }
 
     /** The heap in use after collections no longer free anything (System.gc() until used stops falling). */
