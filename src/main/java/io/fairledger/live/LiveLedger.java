@@ -131,8 +131,8 @@ public final class LiveLedger {
 
     /**
      * Drops the statements of the ended periods that end at or before {@code closedUntil} (null: none closed), which
-     * the period closer has stored, and keeps none of those ending by then that a rebuild passes again: from then on the
-     * ledger holds, and its {@link #checkpoint} carries, only the periods ended and not closed yet
+     * the period closer has stored (nor, should the ledger lag behind the closer, those it ends later that end by
+     * then): from then on it holds, and its {@link #checkpoint} carries, only the periods ended and not closed yet
      * ({@link Replay#release}). The closed ones are read from PostgreSQL.
      */
     public void release(Instant closedUntil) {
