@@ -1,5 +1,8 @@
 package io.fairledger.accounting;
 
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.time.Instant;
@@ -84,7 +87,7 @@ public class ClosingService implements ClosablePeriods {
     /** Per cluster: the configuration version and the watermark at which its next period is due to close. */
     private final Map<String, DueAt> due = new ConcurrentHashMap<>();
 
-    private record DueAt(String version, long watermark) {
+    private record DueAt(String version, long watermark, Instant closedUntil) {
     }
 
     /** {@code fairledger.closing.source-idle-timeout}, checked. */
@@ -120,8 +123,33 @@ public class ClosingService implements ClosablePeriods {
         Counter.builder(CLOSED).description("periods this replica closed").tag(MetricNames.CLUSTER, clusterId)
                 .register(registry).increment(closed.size());
         logIdle(clusterId, closer.idleSources());
-        Period open = PeriodCloser.nextToClose(settings, table.closed());
-        due.put(clusterId, new DueAt(version, open.end() + settings.lateness().toMillis()));
+        List<PeriodCloser.ClosedPeriod> stored = table.closed();
+        Period open = PeriodCloser.nextToClose(settings, stored);
+        due.put(clusterId, new DueAt(version, open.end() + settings.lateness().toMillis(),
+                PeriodCloser.closedUntil(stored)));
+    }
+
+    /**
+     * The end of the last period of {@code clusterId} stored closed; null when none is. The cluster's writer knows it
+     * from its last close; another replica reads it. It never goes back, so a value read earlier is only lower.
+     */
+    public Instant closedUntil(String clusterId) {
+        DueAt next = due.get(clusterId);
+        if (next != null) {
+            return next.closedUntil();
+        }
+        try (Connection c = dataSource.getConnection();
+                PreparedStatement ps = c.prepareStatement(
+                        "SELECT max(period_end_ms) FROM closed_statement WHERE cluster_id = ?")) {
+            ps.setString(1, clusterId);
+            try (ResultSet rs = ps.executeQuery()) {
+                rs.next();
+                long end = rs.getLong(1);
+                return rs.wasNull() ? null : Instant.ofEpochMilli(end);
+            }
+        } catch (SQLException e) {
+            throw new IllegalStateException("cannot read the closed periods of " + clusterId, e);
+        }
     }
 
     /**

@@ -12,8 +12,9 @@ import io.fairledger.core.chargeback.Statement;
 public interface EndedPeriods {
 
     /**
-     * Every period the live ledger of {@code clusterId} has ended, in order; none while it has not been built yet (a
-     * cluster just registered, or right after start-up, for a few seconds).
+     * The periods the live ledger of {@code clusterId} has ended, in order: at least every one not stored closed yet
+     * (it drops the others); none while it has not been built yet (a cluster just registered, or right after start-up,
+     * for a few seconds).
      */
     List<Statement> ended(String clusterId);
 }

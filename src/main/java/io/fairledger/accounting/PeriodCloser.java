@@ -80,10 +80,10 @@ public final class PeriodCloser {
 
         /**
          * The newest usable stored ledger state under {@code settings}: with the facts after its latest one stored at
-         * or before {@code position}, it holds every fact stored at or before {@code position}; empty when there is
-         * none.
+         * or before {@code position}, it holds every fact stored at or before {@code position}, and the statement of
+         * every period it has closed that ends at or after {@code fromEndMs}; empty when there is none.
          */
-        Optional<StoredLedgerStates.State> newestState(LedgerSettings settings, long position);
+        Optional<StoredLedgerStates.State> newestState(LedgerSettings settings, long position, long fromEndMs);
     }
 
     /** The position before every transaction: {@link StoredFacts#forEachTransactionAfter} it reads them all. */
@@ -164,7 +164,8 @@ public final class PeriodCloser {
         Map<String, List<StatementView.Adjustment>> due = StatementAdjustments.due(
                 closed.stream().map(ClosedPeriod::statement).toList(), recomputed(closed, step));
         List<ClosedPeriod> out = new ArrayList<>();
-        for (Statement s : statements(settings, step.position(), step.through())) {
+        long firstEnd = nextToClose(settings, closedUntil).end();
+        for (Statement s : statements(settings, step.position(), firstEnd, step.through())) {
             StatementView view = StatementView.of(s, StatementView.CLOSED, settings.currency());
             if (closedUntil != null && !view.end().isAfter(closedUntil)) {
                 continue;
@@ -178,14 +179,14 @@ public final class PeriodCloser {
     }
 
     /**
-     * The statements under {@code settings} of every period ending at or before {@code through}, from the facts stored
-     * up to {@code position}: the newest usable stored state, or the registration, then the facts after it up to
-     * {@code through} streamed. A state past {@code through} has those periods stated already, from every fact before
-     * their end (it is usable: it lacks no fact at or before its latest one).
+     * The statements under {@code settings} of every period ending in {@code [firstEnd, through]} (and of those before
+     * it the start state holds), from the facts stored up to {@code position}: the newest usable stored state holding
+     * them, or the registration, then the facts after it up to {@code through} streamed. A state past {@code through}
+     * has those periods stated already, from every fact before their end (it lacks no fact at or before its latest).
      */
-    private List<Statement> statements(LedgerSettings settings, long position, long through) {
+    private List<Statement> statements(LedgerSettings settings, long position, long firstEnd, long through) {
         ReplayConfig config = settings.toReplayConfig(clusterId, Instant.ofEpochMilli(through));
-        Optional<StoredLedgerStates.State> start = facts.newestState(settings, position);
+        Optional<StoredLedgerStates.State> start = facts.newestState(settings, position, firstEnd);
         StreamedReplay replay = StreamedReplay.from(start, config);
         long from = StreamedReplay.firstAfter(start);
         if (from <= through) {
@@ -220,19 +221,20 @@ public final class PeriodCloser {
      * under the settings stored with each, by period id.
      */
     private Map<String, StatementView> recomputed(List<ClosedPeriod> closed, ClosingSteps.Step step) {
-        Map<LedgerSettings, Long> untilBySettings = new LinkedHashMap<>();
+        Map<LedgerSettings, long[]> endsBySettings = new LinkedHashMap<>();
         for (ClosedPeriod c : closed) {
             Long earliest = step.lateSince().get(c.position());
             long end = c.statement().end().toEpochMilli();
             if (earliest != null && earliest < end) {
-                untilBySettings.merge(c.settings(), end, Math::max);
+                endsBySettings.merge(c.settings(), new long[]{end, end},
+                        (a, b) -> new long[]{Math.min(a[0], b[0]), Math.max(a[1], b[1])});
             }
         }
         Map<String, LedgerSettings> keptUnder = new HashMap<>();
         closed.forEach(c -> keptUnder.put(c.statement().period(), c.settings()));
         Map<String, StatementView> out = new LinkedHashMap<>();
-        untilBySettings.forEach((settings, until) -> {
-            for (Statement s : statements(settings, step.position(), until)) {
+        endsBySettings.forEach((settings, ends) -> {
+            for (Statement s : statements(settings, step.position(), ends[0], ends[1])) {
                 StatementView view = StatementView.of(s, StatementView.CLOSED, settings.currency());
                 if (settings.equals(keptUnder.get(view.period()))) {
                     out.put(view.period(), view);

@@ -56,10 +56,14 @@ final class StoredFactsBelow implements PeriodCloser.StoredFacts {
     }
 
     @Override
-    public Optional<StoredLedgerStates.State> newestState(LedgerSettings settings, long position) {
+    public Optional<StoredLedgerStates.State> newestState(LedgerSettings settings, long position, long fromEndMs) {
         Optional<StoredLedgerStates.State> state;
         try {
             state = states.newestAtOrBefore(clusterId, settings, Long.MAX_VALUE, after(position));
+            // a live ledger's checkpoint holds only the periods not stored when it was taken: an older one then
+            while (state.isPresent() && !state.get().replay().holdsClosedFrom(fromEndMs)) {
+                state = states.newestAtOrBefore(clusterId, settings, state.get().lastApplied() - 1, after(position));
+            }
         } catch (SQLException e) {
             throw unreadable(e);
         }

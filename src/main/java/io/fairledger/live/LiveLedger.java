@@ -133,6 +133,23 @@ public final class LiveLedger {
         return feed;
     }
 
+    /**
+     * Drops the statements of the ended periods that end at or before {@code closedUntil} (null: none closed), which
+     * the period closer has stored (nor, should the ledger lag behind the closer, those it ends later that end by
+     * then): from then on it holds, and its {@link #checkpoint} carries, only the periods ended and not closed yet
+     * ({@link Replay#release}). The closed ones are read from PostgreSQL.
+     */
+    public void release(Instant closedUntil) {
+        if (closedUntil != null) {
+            replay.release(closedUntil.toEpochMilli());
+        }
+    }
+
+    /** Whether the ledger holds the statement of a period it has ended (one the closer has not stored, or not yet). */
+    public boolean holdsEnded() {
+        return !replay.statements().isEmpty();
+    }
+
     /** The event time of the latest fact applied; {@link Long#MIN_VALUE} before the first. */
     public long lastApplied() {
         return lastApplied;

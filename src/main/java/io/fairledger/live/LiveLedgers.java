@@ -300,6 +300,10 @@ public class LiveLedgers implements EndedPeriods, ServedConfiguration {
         started = record(STORE, started);
         try {
             closing.closeDue(clusterId, version, ledger.watermark(), next);
+            if (ledger.holdsEnded()) {
+                // the closed periods are read from PostgreSQL: the ledger keeps only those not stored yet
+                ledger.release(closing.closedUntil(clusterId));
+            }
         } catch (RuntimeException e) {
             // the ledger stands; the next tick with a new fact tries to close again
             LOG.warnf(e, "cluster %s: closing periods failed, retried at its next fact", clusterId);

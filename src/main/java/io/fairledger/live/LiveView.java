@@ -38,8 +38,9 @@ import io.fairledger.core.model.ResourceVector;
  * @param openStatement
  *            the open period's statement to date
  * @param ended
- *            the statements of every period the ledger has ended, under the settings in force (the provisional ones
- *            are those not closed yet)
+ *            the statements of the periods the ledger has ended and the closer had not stored when it last looked,
+ *            under the settings in force (the provisional ones are those not closed yet); every ended period in
+ *            {@code fairledger account}, which stores none ({@link LiveLedger#release})
  * @param currency
  *            the ISO 4217 code of its money (ledger settings' {@code chargeback.currency})
  */

@@ -28,7 +28,8 @@ import io.fairledger.tenancy.LedgerSettings;
  * before {@code H}, its last applied instant the latest of them. A checkpoint is usable for the facts stored up to
  * {@code p} when {@code H <= p + 1} and no fact stored in {@code [H, p]} is at or before that instant, as
  * {@code live.BoundedReplays} decides; it is handed out restored from its bytes ({@link Checkpoint}, {@link LedgerFeed}
- * written and read), so the closer continues a state that went through the codec.
+ * written and read), so the closer continues a state that went through the codec. Each holds none of the statements of
+ * the periods it closed (as a live ledger's once the closer stored them): it serves only periods it has not closed.
  */
 public final class InMemoryStoredFacts implements PeriodCloser.StoredFacts {
 
@@ -91,7 +92,7 @@ public final class InMemoryStoredFacts implements PeriodCloser.StoredFacts {
     }
 
     @Override
-    public Optional<StoredLedgerStates.State> newestState(LedgerSettings settings, long position) {
+    public Optional<StoredLedgerStates.State> newestState(LedgerSettings settings, long position, long fromEndMs) {
         long best = Long.MIN_VALUE;
         Long bestHorizon = null;
         for (long horizon : checkpointHorizons.headSet(position + 1, true)) {
@@ -100,6 +101,10 @@ public final class InMemoryStoredFacts implements PeriodCloser.StoredFacts {
                 continue;
             }
             long lastApplied = held.get(held.size() - 1).at();
+            // its closed periods are released (below): it serves only periods it has not closed
+            if (PeriodCloser.schedule(settings).periodOf(lastApplied).start() >= fromEndMs) {
+                continue;
+            }
             boolean lacking = arrived.stream().anyMatch(a -> a.position() >= horizon && a.position() <= position
                     && a.fact().at() <= lastApplied);
             if (!lacking && lastApplied > best) {
@@ -111,7 +116,11 @@ public final class InMemoryStoredFacts implements PeriodCloser.StoredFacts {
             return Optional.empty();
         }
         statesUsed++;
-        return Optional.of(restored(settings, storedBefore(bestHorizon)));
+        StoredLedgerStates.State state = restored(settings, storedBefore(bestHorizon));
+        if (!state.replay().holdsClosedFrom(fromEndMs)) {
+            throw new IllegalStateException("a state chosen lacks the periods ending from " + fromEndMs);
+        }
+        return Optional.of(state);
     }
 
     /** How many transactions {@link #forEachTransactionAfter} handed out. */
@@ -142,6 +151,8 @@ public final class InMemoryStoredFacts implements PeriodCloser.StoredFacts {
         long lastApplied = facts.get(facts.size() - 1).at();
         // a live ledger has closed the periods ending by its latest fact, as applying that fact does
         building.finish(lastApplied);
+        // as a live ledger's checkpoint once the closer has stored every period it closed, the harshest case
+        replay.release(lastApplied);
         try {
             ByteArrayOutputStream bytes = new ByteArrayOutputStream();
             try (DataOutputStream out = new DataOutputStream(bytes)) {

@@ -168,10 +168,14 @@ class RetentionTest {
         assertThat(statementsUntil(APRIL.plus(Duration.ofMinutes(20)))).isEqualTo(statementsBefore);
         LiveLedger restarted = replays.build(CLUSTER, ledgerSettings, cursor.horizon());
         assertThat(replays.lastRebuild(CLUSTER).orElseThrow().from()).as("from a checkpoint").isPresent();
-        assertThat(restarted.view(GRANT_INTERVAL_MS)).usingRecursiveComparison()
-                .withComparatorForType(Double::compare, Double.class)
-                .isEqualTo(new LiveLedger(CLUSTER, ledgerSettings, allFacts).view(GRANT_INTERVAL_MS))
-                .isEqualTo(before);
+        LiveView restartedView = restarted.view(GRANT_INTERVAL_MS);
+        LiveView keptAll = new LiveLedger(CLUSTER, ledgerSettings, allFacts).view(GRANT_INTERVAL_MS);
+        // the live ledgers hold the ended periods not closed yet only (LiveLedger.release)
+        assertThat(restartedView).usingRecursiveComparison().withComparatorForType(Double::compare, Double.class)
+                .ignoringFields("ended").isEqualTo(keptAll).isEqualTo(before);
+        assertThat(keptAll.ended())
+                .endsWith(restartedView.ended().toArray(io.fairledger.core.chargeback.Statement[]::new))
+                .endsWith(before.ended().toArray(io.fairledger.core.chargeback.Statement[]::new));
 
         // later periods close as the full replay of every fact (March's included) states them
         // (another container than the first closing one, whose finish is stored already)

@@ -48,7 +48,10 @@ import io.fairledger.core.model.UsageMeasure;
  *   byte   format version ({@link #FORMAT})
  *   32 B   SHA-256 of the replay configuration ({@link #settingsVersion}), so state is never read under other settings
  *   period the open period
- *   list   the closed periods' statements and their fairness (the statement book the replay holds)
+ *   long   how many periods the replay has closed (format 3 on)
+ *   list   the statements and fairness of the closed periods the replay holds: every one in {@code account} and the
+ *          simulator, only those the period closer has not stored yet in the server ({@link Replay#release}); in
+ *          format 2 every closed period's, all read and held until the server's next release drops the stored ones
  *   ledger every accumulator, open task and quantum of the ledger: its {@link io.fairledger.core.ledger.LedgerState}
  *          ({@link LedgerCodec})
  * </pre>
@@ -59,13 +62,13 @@ import io.fairledger.core.model.UsageMeasure;
 public final class Checkpoint {
 
     /**
-     * The format this class writes. It also reads format 2, whose only difference is the ledger's memory unit: whole
-     * MB there, thousandths of a MB since (docs/domain.md section 3).
+     * The format this class writes. It also reads format 2, which held every closed period's statement (no count) and
+     * memory in whole MB (thousandths of a MB since, docs/domain.md section 3).
      */
     public static final int FORMAT = 3;
 
-    /** The format before memory was kept in thousandths of a MB. */
-    private static final int FORMAT_WHOLE_MB = 2;
+    /** The format before {@link #FORMAT}, read too: every closed period's statement, memory in whole MB. */
+    private static final int FORMAT_2 = 2;
 
     private static final int MAGIC = 0x464C4350;
     private static final int DIGEST_BYTES = 32;
@@ -101,6 +104,7 @@ public final class Checkpoint {
         writePeriod(out, replay.openPeriod());
         List<Statement> statements = replay.closedStatements();
         List<FairnessReport> fairness = replay.closedFairness();
+        out.writeLong(replay.closedPeriods());
         out.writeInt(statements.size());
         for (int i = 0; i < statements.size(); i++) {
             writeStatement(out, statements.get(i));
@@ -122,10 +126,10 @@ public final class Checkpoint {
             throw new IllegalArgumentException("not a ledger checkpoint (magic " + Integer.toHexString(magic) + ")");
         }
         int format = in.readUnsignedByte();
-        if (format != FORMAT && format != FORMAT_WHOLE_MB) {
-            throw new IllegalArgumentException("ledger checkpoint format version " + format + " is unknown: this server"
-                    + " reads version " + FORMAT + " and, its memory converted to thousandths of a MB, version "
-                    + FORMAT_WHOLE_MB + "; replay from the facts instead");
+        if (format != FORMAT && format != FORMAT_2) {
+            throw new IllegalArgumentException("ledger checkpoint format version " + format + " is unknown: this "
+                    + "server reads versions " + FORMAT_2 + " (its memory converted to thousandths of a MB) and "
+                    + FORMAT + " only; replay from the facts instead");
         }
         byte[] digest = new byte[DIGEST_BYTES];
         in.readFully(digest);
@@ -134,6 +138,7 @@ public final class Checkpoint {
                     + HexFormat.of().formatHex(digest) + ", not the live " + settingsVersion(config));
         }
         Period open = readPeriod(in);
+        long closedPeriods = format == FORMAT_2 ? -1 : in.readLong();
         int count = in.readInt();
         List<Statement> statements = new ArrayList<>(count);
         List<FairnessReport> fairness = new ArrayList<>(count);
@@ -144,9 +149,9 @@ public final class Checkpoint {
                     Chargeback.prorated(s.model(), config.periods().proration(s.period()))));
             fairness.add(readFairness(in));
         }
-        long memoryScale = format == FORMAT_WHOLE_MB ? MemoryUnits.PER_MB : 1;
+        long memoryScale = format == FORMAT_2 ? MemoryUnits.PER_MB : 1;
         ClusterLedger ledger = ClusterLedger.restore(config.cluster(), LedgerCodec.read(in, memoryScale));
-        return new Replay(config, ledger, statements, fairness, open);
+        return new Replay(config, ledger, closedPeriods < 0 ? count : closedPeriods, statements, fairness, open);
     }
 
     /**

@@ -34,6 +34,10 @@ public final class Replay {
     private final ClusterLedger ledger;
     private final List<Statement> statements = new ArrayList<>();
     private final List<FairnessReport> fairness = new ArrayList<>();
+    /** How many periods this replay has closed, those released included. */
+    private long closedPeriods;
+    /** The statements of the periods ending at or before this instant are not kept ({@link #release}). */
+    private long releasedThrough = Long.MIN_VALUE;
     private Period open;
 
     /** An empty replay under {@code config}, ready for {@link #advance}: the live ledger of one cluster. */
@@ -43,11 +47,19 @@ public final class Replay {
         this.open = config.periods().periodOf(config.cluster().registeredAt());
     }
 
-    /** A replay restored from a {@link Checkpoint}: the ledger, the closed periods' statements and the open period. */
-    Replay(ReplayConfig config, ClusterLedger ledger, List<Statement> statements, List<FairnessReport> fairness,
-            Period open) {
+    /**
+     * A replay restored from a {@link Checkpoint}: the ledger, the number of closed periods, the statements kept of the
+     * last of them and the open period. It keeps every statement it closes from now on until {@link #release}d.
+     */
+    Replay(ReplayConfig config, ClusterLedger ledger, long closedPeriods, List<Statement> statements,
+            List<FairnessReport> fairness, Period open) {
+        if (statements.size() > closedPeriods || statements.size() != fairness.size()) {
+            throw new IllegalArgumentException(statements.size() + " statements and " + fairness.size()
+                    + " fairness reports kept of " + closedPeriods + " closed periods");
+        }
         this.config = config;
         this.ledger = ledger;
+        this.closedPeriods = closedPeriods;
         this.statements.addAll(statements);
         this.fairness.addAll(fairness);
         this.open = open;
@@ -85,16 +97,19 @@ public final class Replay {
      */
     public void closeUntil(long t) {
         if (t >= open.end()) {
-            long asked = statements.size() + 1 + config.periods().endingBetween(open.end(), t);
+            long asked = closedPeriods + 1 + config.periods().endingBetween(open.end(), t);
             if (asked > PeriodSchedule.MAX_PERIODS) {
                 throw new TooManyPeriods(asked, config.periods().nominalMs());
             }
         }
         while (t >= open.end()) {
             List<TenantAccount> accounts = ledger.closePeriod(open.end());
-            statements.add(Chargeback.statement(config.cluster().clusterId(), open, accounts, config.chargeback(),
-                    config.periods().proration(open)));
-            fairness.add(FairnessReport.ofPeriod(Chargeback.leaves(accounts)));
+            closedPeriods++;
+            if (open.end() > releasedThrough) {
+                statements.add(Chargeback.statement(config.cluster().clusterId(), open, accounts, config.chargeback(),
+                        config.periods().proration(open)));
+                fairness.add(FairnessReport.ofPeriod(Chargeback.leaves(accounts)));
+            }
             open = config.periods().periodOf(open.end());
         }
     }
@@ -123,7 +138,14 @@ public final class Replay {
             throw new IllegalArgumentException("a replay can be repriced only: the variant changes more than the "
                     + "chargeback settings");
         }
-        return new Replay(variant, ledger, statements, fairness, open);
+        return continued(variant, ledger);
+    }
+
+    /** A replay under {@code config} over {@code ledger}, holding what this one holds of the closed periods. */
+    private Replay continued(ReplayConfig config, ClusterLedger ledger) {
+        Replay out = new Replay(config, ledger, closedPeriods, statements, fairness, open);
+        out.releasedThrough = releasedThrough;
+        return out;
     }
 
     /**
@@ -170,7 +192,7 @@ public final class Replay {
         }
         closeUntil(roundStart);
         ledger.advanceTo(roundStart);
-        return new Replay(variant, ledger.reweighted(variant.cluster()), statements, fairness, open);
+        return continued(variant, ledger.reweighted(variant.cluster()));
     }
 
     /** The configuration this replay runs under. */
@@ -178,7 +200,42 @@ public final class Replay {
         return config;
     }
 
-    /** The statements of the closed periods, in order, as they were closed (for {@link Checkpoint}). */
+    /**
+     * Drops the statements and fairness of the closed periods ending at or before {@code throughMs}, and keeps none of
+     * those it closes later that end by then: the server's live ledger calls it once the period closer has stored them
+     * (docs/architecture.md, "Checkpoints"), so that it holds, and its {@link Checkpoint} carries, only the periods
+     * ended and not stored yet. {@code fairledger account}, the simulator and the what-ifs never call it: they keep
+     * every statement. Never moves back.
+     */
+    public void release(long throughMs) {
+        releasedThrough = Math.max(releasedThrough, throughMs);
+        int dropped = 0;
+        while (dropped < statements.size() && statements.get(dropped).period().end() <= releasedThrough) {
+            dropped++;
+        }
+        statements.subList(0, dropped).clear();
+        fairness.subList(0, dropped).clear();
+    }
+
+    /** How many periods this replay has closed, the released ones included (for {@link Checkpoint}). */
+    long closedPeriods() {
+        return closedPeriods;
+    }
+
+    /**
+     * Whether this replay holds the statement of every period it has closed that ends at or after {@code endMs}: true
+     * unless a period ending there or later was {@link #release}d (then a caller that needs it must start from an
+     * earlier state).
+     */
+    public boolean holdsClosedFrom(long endMs) {
+        if (statements.size() == closedPeriods) {
+            return true;
+        }
+        long heldFrom = statements.isEmpty() ? open.start() : statements.get(0).period().start();
+        return endMs > heldFrom;
+    }
+
+    /** The statements of the closed periods held, in order, as they were closed (for {@link Checkpoint}). */
     List<Statement> closedStatements() {
         return statements;
     }
@@ -193,7 +250,10 @@ public final class Replay {
         return ledger;
     }
 
-    /** The statements of every period closed so far, in order (unmodifiable, a snapshot). */
+    /**
+     * The statements of the periods closed so far and not {@link #release}d, in order (unmodifiable, a snapshot): every
+     * closed period when nothing was released.
+     */
     public List<Statement> statements() {
         return List.copyOf(statements);
     }
@@ -210,7 +270,7 @@ public final class Replay {
                 config.periods().proration(open));
     }
 
-    /** The statements closed so far and every account at {@code at}. */
+    /** The statements closed so far (those not released) and every account at {@code at}. */
     public ReplayResult result(long at) {
         return new ReplayResult(ledger, statements, fairness, ledger.accounts(at), ledger.ignoredEvents());
     }

@@ -22,7 +22,8 @@ import io.fairledger.core.model.PricePlan;
  * The bytes of checkpoint format {@link Checkpoint#FORMAT} stay what they were. The fixtures under
  * {@code src/test/resources/checkpoints/} were written from a replay of a noisy random stream stopped between two
  * events: format 2 by the code as it was before the ledger's state became the {@code LedgerState} records, format 3
- * when memory became thousandths of a MB; format 2 is still read. Each
+ * when memory became thousandths of a MB and a checkpoint began to count its closed periods (holding only the
+ * statements the server has not stored yet); format 2, which holds every closed period's statement, is still read. Each
  * must still be read and written back byte for byte, and the same replay made now must write exactly those bytes. A
  * change of the ledger's state or of its encoding fails here until the format version is raised and the fixtures are
  * written anew; while it passes, a stored checkpoint of this format stays readable.
@@ -81,7 +82,7 @@ class CheckpointFormatTest {
 
     /**
      * Format 2, written when the ledger counted memory in whole MB (the same replay: its tasks are whole MB), is read
-     * with every amount of memory in thousandths of a MB: continued with the rest of the stream it closes the
+     * with every closed period's statement held and every amount of memory in thousandths of a MB: continued with the rest of the stream it closes the
      * statements the format-3 checkpoint of that replay closes. (Not byte for byte: the uncounted memory integral is
      * a double, and scaling it after the sum rounds differently from summing scaled terms.)
      */
@@ -89,6 +90,8 @@ class CheckpointFormatTest {
     @ValueSource(strings = {"full", "rounds"})
     void aFormat2CheckpointIsReadWithItsMemoryInThousandthsOfAMb(String name) throws IOException {
         Replay fromFormat2 = Checkpoint.fromBytes(config(name), fixture(name, 2));
+        assertThat(fromFormat2.statements()).as("every closed period's statement, held").isNotEmpty()
+                .isEqualTo(replay(name).statements());
         Replay fromFormat3 = Checkpoint.fromBytes(config(name), fixture(name));
         List<LedgerEvent> rest = events(name).subList(APPLIED, events(name).size());
         rest.forEach(fromFormat2::apply);

@@ -162,7 +162,7 @@ class CheckpointTest {
         bytes[4] = (byte) (Checkpoint.FORMAT + 1);
         assertThatThrownBy(() -> Checkpoint.fromBytes(config, bytes)).isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("format version " + (Checkpoint.FORMAT + 1) + " is unknown")
-                .hasMessageContaining("reads version " + Checkpoint.FORMAT);
+                .hasMessageContaining("and " + Checkpoint.FORMAT + " only");
         byte[] junk = Arrays.copyOf("not a checkpoint".getBytes(), 40);
         assertThatThrownBy(() -> Checkpoint.fromBytes(config, junk)).hasMessageContaining("not a ledger checkpoint");
         byte[] cut = Arrays.copyOf(Checkpoint.toBytes(replay), 100);

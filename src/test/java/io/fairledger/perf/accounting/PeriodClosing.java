@@ -135,7 +135,7 @@ public final class PeriodClosing {
         }
 
         @Override
-        public Optional<StoredLedgerStates.State> newestState(LedgerSettings settings, long position) {
+        public Optional<StoredLedgerStates.State> newestState(LedgerSettings settings, long position, long fromEndMs) {
             if (checkpoint == null || checkpoint.horizon() > position + 1) {
                 return Optional.empty();
             }

@@ -28,16 +28,17 @@ import io.fairledger.tenancy.PeriodSettings;
 /**
  * Load tool for the server's memory (issue #15, memory): builds one cluster's state as the server keeps it (a
  * {@link LiveLedger} and its published {@link LiveView}) with T leaf tenants under G groups, then N running tasks (YARN
- * containers started and not finished), then P closed daily periods, and prints the retained heap after forced
- * collections at each step: bytes per tenant (ledger and view without tasks, over the settings alone), per running task
- * (the tasks' increase) and per tenant and closed period (the statements the ledger keeps of every closed period); then
- * the checkpoint's size, this process's resident memory (VmRSS) and the top of the heap's class histogram. The facts
+ * containers started and not finished), then P closed daily periods, each released once closed as the server's ledger
+ * does when the closer has stored it, and prints the retained heap after forced collections at each step: bytes per
+ * tenant (ledger and view without tasks, over the settings alone), per running task (the tasks' increase); then the
+ * retained heap, the checkpoint's size and this process's resident memory (VmRSS) after 30 closed periods and after
+ * P, which should not differ by more than a few percent, and the top of the heap's class histogram. The facts
  * offered are dropped before each measure, as the server keeps none. Asserts nothing; docs/benchmarks.md has the
  * results.
  *
  * <pre>
  * ./mvnw -B -Pbench test-compile exec:exec -Dbench.jvm="-Xmx512m -XX:+UseG1GC" \
- *     -Dbench.main=io.fairledger.perf.memory.LiveStateSize -Dbench="10000 100000 100 7"
+ *     -Dbench.main=io.fairledger.perf.memory.LiveStateSize -Dbench="1000 10000 10 365"
  * </pre>
  */
 public final class LiveStateSize {
@@ -48,6 +49,8 @@ public final class LiveStateSize {
     private static final long SPREAD_MS = Duration.ofHours(6).toMillis();
     /** Tasks are offered in batches, as the consumer hands them to the live ledger. */
     private static final int BATCH = 500;
+    /** The closed periods after which the heap and the checkpoint are measured first, then after all. */
+    private static final int FIRST_PERIODS = 30;
     /** The histogram's header lines and its top entries. */
     private static final int HISTOGRAM_LINES = 2 + 15;
 
@@ -82,7 +85,13 @@ public final class LiveStateSize {
                 built, view.accounts().size());
 
         t0 = System.nanoTime();
-        closePeriods(ledger, periods);
+        int first = Math.min(FIRST_PERIODS, periods);
+        closePeriods(ledger, 1, first);
+        view = ledger.view(60_000);
+        long withFirst = retainedHeap();
+        int firstCheckpoint = ledger.checkpoint().length;
+        String firstRss = status("VmRSS");
+        closePeriods(ledger, first + 1, periods);
         view = ledger.view(60_000);
         long closed = (System.nanoTime() - t0) / 1_000_000;
         long withStatements = retainedHeap();
@@ -95,16 +104,16 @@ public final class LiveStateSize {
                 (withTenants - settingsOnly) >> 10, (withTenants - settingsOnly) / allTenants);
         System.out.printf("  + %,d running tasks:                %,8d KB = %,d bytes per running task%n", tasks,
                 (withTasks - withTenants) >> 10, (withTasks - withTenants) / Math.max(1, tasks));
-        System.out.printf("  + %d closed periods' statements:          %,8d KB = %,d bytes per tenant and period%n",
-                periods, (withStatements - withTasks) >> 10,
-                (withStatements - withTasks) / ((long) allTenants * Math.max(1, periods)));
+        System.out.printf("after %3d closed periods: retained heap %,8d KB, checkpoint %,d bytes, %s%n", first,
+                withFirst >> 10, firstCheckpoint, firstRss);
+        System.out.printf("after %3d closed periods: retained heap %,8d KB, checkpoint %,d bytes, %s%n", periods,
+                withStatements >> 10, ledger.checkpoint().length, status("VmRSS"));
         System.out.printf("retained heap, all:                        %,8d KB%n", withStatements >> 10);
-        System.out.printf("checkpoint of this state: %,d bytes%n", ledger.checkpoint().length);
         System.out.printf("this process: %s, %s%n", status("VmRSS"), status("VmHWM"));
         System.out.println("where the heap goes (GC.class_histogram, top entries):");
         histogram(HISTOGRAM_LINES).forEach(System.out::println);
         // keep both alive until measured
-        System.out.printf("(%d facts, %d statements)%n", ledger.facts(), periods);
+        System.out.printf("(%d facts, %d periods closed)%n", ledger.facts(), periods);
     }
 
     /** The heap in use after collections no longer free anything (System.gc() until used stops falling). */
@@ -163,17 +172,19 @@ public final class LiveStateSize {
     }
 
     /**
-     * Closes the first {@code periods} daily periods: one task finishes two hours into each following day, past the
-     * default allowed lateness of one hour, so the ledger closes the day before and keeps its statement.
+     * Closes the daily periods {@code from} to {@code to}: one task finishes two hours into each following day, past the
+     * default allowed lateness of one hour, so the ledger closes the day before; then the closer has stored it, and the
+     * ledger releases its statement as the server's does ({@link LiveLedger#release}).
      */
-    private static void closePeriods(LiveLedger ledger, int periods) {
+    private static void closePeriods(LiveLedger ledger, int from, int to) {
         List<LedgerFact> one = new ArrayList<>(1);
-        for (int d = 1; d <= periods; d++) {
+        for (int d = from; d <= to; d++) {
             String id = "container_" + d;
             long at = START.plus(Duration.ofDays(d)).plus(Duration.ofHours(2)).toEpochMilli();
             one.add(new LedgerFact.Event(new LedgerEvent.TaskFinished(CLUSTER, id, at),
                     LedgerFact.taskKey(id, false)));
             offer(ledger, one);
+            ledger.release(START.plus(Duration.ofDays(d)));
         }
     }
 
