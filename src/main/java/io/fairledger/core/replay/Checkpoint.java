@@ -30,6 +30,7 @@ import io.fairledger.core.fairness.FairnessDegree;
 import io.fairledger.core.fairness.FairnessReport;
 import io.fairledger.core.ledger.ClusterLedger;
 import io.fairledger.core.ledger.LedgerCodec;
+import io.fairledger.core.ledger.LedgerState;
 import io.fairledger.core.model.ClusterConfig;
 import io.fairledger.core.model.MemoryMode;
 import io.fairledger.core.model.PricePlan;
@@ -89,7 +90,7 @@ public final class Checkpoint {
     public static void write(Replay replay, DataOutput out) throws IOException {
         out.writeInt(MAGIC);
         out.writeByte(FORMAT);
-        out.write(digest(replay.config()));
+        out.write(digest(replay.config().upTo(replay.ledger().clock())));
         writePeriod(out, replay.openPeriod());
         List<Statement> statements = replay.closedStatements();
         List<FairnessReport> fairness = replay.closedFairness();
@@ -120,10 +121,6 @@ public final class Checkpoint {
         }
         byte[] digest = new byte[DIGEST_BYTES];
         in.readFully(digest);
-        if (!MessageDigest.isEqual(digest, digest(config))) {
-            throw new IllegalArgumentException("ledger checkpoint was made under settings version "
-                    + HexFormat.of().formatHex(digest) + ", not the live " + settingsVersion(config));
-        }
         Period open = readPeriod(in);
         int count = in.readInt();
         List<Statement> statements = new ArrayList<>(count);
@@ -135,7 +132,13 @@ public final class Checkpoint {
                     Chargeback.prorated(s.model(), config.periods().proration(s.period()))));
             fairness.add(readFairness(in));
         }
-        ClusterLedger ledger = ClusterLedger.restore(config.cluster(), LedgerCodec.read(in));
+        LedgerState state = LedgerCodec.read(in);
+        ReplayConfig known = config.upTo(state.clock());
+        if (!MessageDigest.isEqual(digest, digest(known))) {
+            throw new IllegalArgumentException("ledger checkpoint was made under settings version "
+                    + HexFormat.of().formatHex(digest) + ", not the live " + settingsVersion(known));
+        }
+        ClusterLedger ledger = ClusterLedger.restore(config.clusterAt(state.clock()), state);
         return new Replay(config, ledger, statements, fairness, open);
     }
 
@@ -145,6 +148,15 @@ public final class Checkpoint {
      */
     public static String settingsVersion(ReplayConfig config) {
         return HexFormat.of().formatHex(digest(config));
+    }
+
+    /**
+     * The version a checkpoint of a replay under {@code config} at {@code atMs} (its ledger's clock) is made under:
+     * that of the settings known at {@code atMs} ({@link ReplayConfig#upTo}). A change from a later instant leaves it
+     * as it was, so a checkpoint from before a change stays usable after it.
+     */
+    public static String settingsVersion(ReplayConfig config, long atMs) {
+        return settingsVersion(config.upTo(atMs));
     }
 
     private static byte[] digest(ReplayConfig config) {
@@ -161,9 +173,22 @@ public final class Checkpoint {
         }
     }
 
-    /** A canonical encoding of {@code config} (price plans by name), for {@link #settingsVersion}. */
+    /**
+     * A canonical encoding of {@code config} (price plans by name), for {@link #settingsVersion}: one without changes
+     * as it always was, so the versions of settings never changed stay what they were.
+     */
     private static void writeConfig(DataOutput out, ReplayConfig config) throws IOException {
-        ClusterConfig c = config.cluster();
+        writeCluster(out, config.cluster());
+        writeSchedule(out, config.periods());
+        writeChargeback(out, config.chargeback());
+        for (ReplayConfig.Change change : config.changes()) {
+            out.writeLong(change.at());
+            writeCluster(out, change.cluster());
+            writeChargeback(out, change.chargeback());
+        }
+    }
+
+    private static void writeCluster(DataOutput out, ClusterConfig c) throws IOException {
         LedgerCodec.writeString(out, c.clusterId());
         out.writeLong(c.registeredAt());
         LedgerCodec.writeVector(out, c.capacity());
@@ -198,8 +223,9 @@ public final class Checkpoint {
         }
         out.writeLong(c.rootQuantumMs());
         out.writeLong(c.quantumRefreshMs());
-        writeSchedule(out, config.periods());
-        ChargebackConfig cb = config.chargeback();
+    }
+
+    private static void writeChargeback(DataOutput out, ChargebackConfig cb) throws IOException {
         LedgerCodec.writeString(out, cb.model().name());
         Map<String, PricePlan> plans = new TreeMap<>(cb.plans());
         out.writeInt(plans.size());
