@@ -9,6 +9,7 @@ import java.time.Instant;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
@@ -25,7 +26,6 @@ import org.jboss.logging.Logger;
 
 import io.fairledger.config.FairledgerConfig;
 import io.fairledger.core.chargeback.Period;
-import io.fairledger.errors.Conflict;
 import io.fairledger.facts.FactCursor;
 import io.fairledger.facts.RetentionFloors;
 import io.fairledger.observability.MetricNames;
@@ -162,12 +162,6 @@ public class ClosingService implements ClosablePeriods {
         if (!tenancy.hasLedgerSettings(clusterId)) {
             return null;
         }
-        floors.of(clusterId).ifPresent(floor -> {
-            throw new Conflict("the facts of cluster '" + clusterId + "' before " + floor.replayableFrom()
-                    + " were dropped by retention (fairledger.retention.facts), and a change of its ledger settings or "
-                    + "tenants replays its ledger from the registration under the new configuration: this server "
-                    + "cannot make that change; the oldest instant still replayable is " + floor.replayableFrom());
-        });
         LedgerSettings settings = inForce.settings(clusterId);
         due.remove(clusterId);
         try {
@@ -177,6 +171,11 @@ public class ClosingService implements ClosablePeriods {
         } catch (SQLException e) {
             throw new IllegalStateException("cannot read the fact horizon for " + clusterId, e);
         }
+    }
+
+    @Override
+    public Optional<Instant> replayableFrom(String clusterId) {
+        return floors.of(clusterId).map(RetentionFloors.Floor::replayableFrom);
     }
 
     /**

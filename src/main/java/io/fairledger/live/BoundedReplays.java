@@ -43,7 +43,9 @@ import io.fairledger.tenancy.LedgerSettings;
  * Once retention has dropped facts of a cluster ({@link RetentionFloors}), its ledger is never built from the
  * registration: only from a checkpoint at or after the pinned one, which holds the dropped facts' effect. Facts before
  * the floor stored since (none should be: the consumer refuses them) are not counted and do not make that checkpoint
- * unusable. When no such checkpoint is usable under the live settings, building fails, naming why.
+ * unusable. When no such checkpoint is usable under the live settings, building fails, naming why. A checkpoint is
+ * stored under the version of the settings known at its instant ({@link CheckpointSegment}), so one from before a
+ * settings change still serves after it: the ledger continues from it under the change.
  */
 @ApplicationScoped
 public class BoundedReplays implements StoredLedgerStates {
@@ -51,12 +53,8 @@ public class BoundedReplays implements StoredLedgerStates {
     private static final Logger LOG = Logger.getLogger(BoundedReplays.class);
 
     /**
-     * How a ledger was last built.
-     *
-     * @param from
-     *            the checkpoint it started from, empty when it replayed from the registration
-     * @param factsReplayed
-     *            facts applied after the checkpoint
+     * How a ledger was last built: the checkpoint it started {@code from} (empty: the registration) and the facts
+     * applied after it.
      */
     public record Rebuild(Optional<LedgerCheckpoints.Stored> from, long factsReplayed) {
     }
@@ -111,10 +109,7 @@ public class BoundedReplays implements StoredLedgerStates {
         queryTimer = LiveLedgers.tickTimer(registry, "query");
     }
 
-    /**
-     * The ledger of {@code clusterId} holding every fact stored before {@code horizon}; the checkpoints it passed are
-     * stored before it returns.
-     */
+    /** The ledger of {@code clusterId} holding every fact stored before {@code horizon}, its checkpoints stored. */
     public LiveLedger build(String clusterId, LedgerSettings settings, String horizon) throws SQLException {
         Passed passed = passed(clusterId);
         LiveLedger ledger = build(clusterId, settings, horizon, passed);
@@ -138,8 +133,8 @@ public class BoundedReplays implements StoredLedgerStates {
                     + floor.get().replayableFrom()
                     + " were dropped by retention and no usable checkpoint from there on "
                     + "is stored under its settings (the pinned one is under settings version "
-                    + floor.get().settingsVersion() + ", the live settings are version "
-                    + LiveLedger.settingsVersion(clusterId, settings) + ")");
+                    + floor.get().settingsVersion() + ", the live settings there are version "
+                    + LiveLedger.settingsVersion(clusterId, settings, floor.get().checkpointMs()) + ")");
         }
         LiveLedger ledger = restored.map(Restored::ledger).orElseGet(() -> new LiveLedger(clusterId, settings,
                 List.of()));
@@ -215,26 +210,33 @@ public class BoundedReplays implements StoredLedgerStates {
      */
     private Optional<Restored> restoreNewest(String clusterId, LedgerSettings settings, long atMs, String horizon)
             throws SQLException {
-        String version = LiveLedger.settingsVersion(clusterId, settings);
         long floorMs = floors.of(clusterId).map(f -> f.replayableFrom().toEpochMilli()).orElse(Long.MIN_VALUE);
-        for (LedgerCheckpoints.Stored c : checkpoints.newestFirst(clusterId, version, horizon)) {
-            if (c.eventTimeMs() > atMs) {
+        List<CheckpointSegment> segments = CheckpointSegment.of(clusterId, settings);
+        for (int i = segments.size() - 1; i >= 0; i--) {
+            CheckpointSegment s = segments.get(i);
+            if (s.fromMs() > atMs) {
                 continue;
             }
-            Long lacking = cursor.earliestStored(clusterId, floorMs, c.horizon(), horizon);
-            if (lacking != null && lacking <= c.eventTimeMs()) {
-                checkpoints.delete(clusterId, version, c);
-                continue;
-            }
-            byte[] state = checkpoints.state(clusterId, version, c);
-            if (state == null) {
-                continue;
-            }
-            try {
-                return Optional.of(new Restored(LiveLedger.restore(clusterId, settings, state), c));
-            } catch (IllegalArgumentException e) {
-                LOG.warnf("checkpoint of cluster %s at %d not used: %s", clusterId, c.eventTimeMs(), e.getMessage());
-                checkpoints.delete(clusterId, version, c);
+            for (LedgerCheckpoints.Stored c : checkpoints.newestFirst(clusterId, s.version(), horizon)) {
+                if (c.eventTimeMs() > atMs || !s.holds(c)) {
+                    continue;
+                }
+                Long lacking = cursor.earliestStored(clusterId, floorMs, c.horizon(), horizon);
+                if (lacking != null && lacking <= c.eventTimeMs()) {
+                    checkpoints.delete(clusterId, s.version(), c);
+                    continue;
+                }
+                byte[] state = checkpoints.state(clusterId, s.version(), c);
+                if (state == null) {
+                    continue;
+                }
+                try {
+                    return Optional.of(new Restored(LiveLedger.restore(clusterId, settings, state), c));
+                } catch (IllegalArgumentException e) {
+                    LOG.warnf("checkpoint of cluster %s at %d not used: %s", clusterId, c.eventTimeMs(),
+                            e.getMessage());
+                    checkpoints.delete(clusterId, s.version(), c);
+                }
             }
         }
         return Optional.empty();
@@ -249,9 +251,8 @@ public class BoundedReplays implements StoredLedgerStates {
     }
 
     /**
-     * Applies the facts of one instant, taking a checkpoint first when they close the open period (so the state at
-     * every period's end is stored: {@link #checkpointAtClose}), and after them when one is due; the checkpoints go
-     * into {@code passed}.
+     * Applies the facts of one instant, taking a checkpoint first when they close the open period
+     * ({@link #checkpointAtClose}), and after them when one is due; the checkpoints go into {@code passed}.
      */
     private void apply(String clusterId, LiveLedger ledger, List<LedgerFact> instant, String horizon,
             Passed passed) {
@@ -269,11 +270,9 @@ public class BoundedReplays implements StoredLedgerStates {
     }
 
     /**
-     * Stores a checkpoint of {@code ledger} as it stands at the end of its open period, before the first fact after
-     * that end is applied, unless the last one stored is this state: the newest checkpoint of each period, the one
-     * {@link LedgerCheckpoints#save} keeps for {@code fairledger.live.checkpoint.periods} periods back, holds every
-     * fact before the next period, so a what-if or a period close starting at that period's end replays nothing before
-     * it.
+     * Stores a checkpoint of {@code ledger} at the end of its open period, before the first fact after it, unless the
+     * last one is this state: kept {@code fairledger.live.checkpoint.periods} periods back ({@link
+     * LedgerCheckpoints#save}), a what-if, a period close or a settings change from that end start there.
      */
     private void checkpointAtClose(LiveLedger ledger, String horizon, Passed passed) {
         Mark last = marks.get(passed.clusterId);
@@ -307,14 +306,10 @@ public class BoundedReplays implements StoredLedgerStates {
 
     /**
      * The checkpoints one update of a cluster's ledger passed, each encoded when the ledger passed it and stored by
-     * {@link #store}: the caller publishes the updated ledger's view first, so a late fact's grants do not wait for
-     * the writes (three checkpoints of 3.9 MB took 0.73 s at 10,000,000 facts, docs/benchmarks.md). They are the
-     * checkpoints storing each at once would store, in the same order; the caller stores them before it updates the
-     * ledger again (and before the period closer, which may start from them, runs). When the encoded ones exceed
-     * {@value #PASSED_BYTES} bytes (a long rebuild, from the registration, say), those held are stored at once, so a
-     * rebuild holds at most that much. Should the server stop before they are stored, nothing is wrong: the next build
-     * starts from an older checkpoint and replays more. One not stored (PostgreSQL refused) is logged and the cluster
-     * takes a checkpoint at its next applied fact. Not thread-safe: one update, one thread.
+     * {@link #store} once the caller has published the updated view, so a late fact's grants do not wait for the
+     * writes (docs/benchmarks.md), and before it updates the ledger again or closes periods. Beyond
+     * {@value #PASSED_BYTES} bytes those held are stored at once. A server stopped before they are stored loses
+     * nothing but them; one not stored is logged. Not thread-safe: one update, one thread.
      */
     public final class Passed {
 
@@ -376,17 +371,21 @@ public class BoundedReplays implements StoredLedgerStates {
      */
     public Optional<LedgerCheckpoints.Stored> oldestUsableHolding(String clusterId, LedgerSettings settings,
             long untilMs, String horizon) throws SQLException {
-        String version = LiveLedger.settingsVersion(clusterId, settings);
         long floorMs = floors.of(clusterId).map(f -> f.replayableFrom().toEpochMilli()).orElse(Long.MIN_VALUE);
-        List<LedgerCheckpoints.Stored> newestFirst = checkpoints.newestFirst(clusterId, version, horizon);
-        for (int i = newestFirst.size() - 1; i >= 0; i--) {
-            LedgerCheckpoints.Stored c = newestFirst.get(i);
-            if (c.eventTimeMs() < untilMs - 1) {
+        for (CheckpointSegment s : CheckpointSegment.of(clusterId, settings)) {
+            if (s.untilMs() < untilMs) {
                 continue;
             }
-            Long lacking = cursor.earliestStored(clusterId, floorMs, c.horizon(), horizon);
-            if (lacking == null || lacking > c.eventTimeMs()) {
-                return Optional.of(c);
+            List<LedgerCheckpoints.Stored> newestFirst = checkpoints.newestFirst(clusterId, s.version(), horizon);
+            for (int i = newestFirst.size() - 1; i >= 0; i--) {
+                LedgerCheckpoints.Stored c = newestFirst.get(i);
+                if (c.eventTimeMs() < untilMs - 1 || !s.holds(c)) {
+                    continue;
+                }
+                Long lacking = cursor.earliestStored(clusterId, floorMs, c.horizon(), horizon);
+                if (lacking == null || lacking > c.eventTimeMs()) {
+                    return Optional.of(c);
+                }
             }
         }
         return Optional.empty();

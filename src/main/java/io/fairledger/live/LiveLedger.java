@@ -73,14 +73,23 @@ public final class LiveLedger {
         this.facts = facts;
     }
 
-    /** The version of {@code settings} for {@code clusterId}: a checkpoint is restored only under the same one. */
-    public static String settingsVersion(String clusterId, LedgerSettings settings) {
-        return Checkpoint.settingsVersion(settings.toReplayConfig(clusterId, settings.registeredAt()));
+    /**
+     * The version of {@code settings} for {@code clusterId} at {@code atMs}: a checkpoint at {@code atMs} is restored
+     * only under the same one ({@link Checkpoint#settingsVersion(ReplayConfig, long)}: a change from a later instant
+     * leaves it as it was).
+     */
+    public static String settingsVersion(String clusterId, LedgerSettings settings, long atMs) {
+        return Checkpoint.settingsVersion(settings.toReplayConfig(clusterId, settings.registeredAt()), atMs);
     }
 
-    /** The version of the settings this ledger runs under ({@link #settingsVersion(String, LedgerSettings)}). */
+    /** The version of {@code settings} for {@code clusterId} as they stand, every change included. */
+    public static String settingsVersion(String clusterId, LedgerSettings settings) {
+        return settingsVersion(clusterId, settings, Long.MAX_VALUE);
+    }
+
+    /** The version a checkpoint of this ledger is made under: that of its settings at its clock. */
     public String settingsVersion() {
-        return Checkpoint.settingsVersion(replay.config());
+        return Checkpoint.settingsVersion(replay.config(), replay.ledger().clock());
     }
 
     /** This ledger's whole state, for {@link #restore}. */

@@ -225,7 +225,7 @@ public class FactRetention {
                     + ", is not within the closed periods (closed until " + closedUntil + ")");
         }
         return new Verdict(new RetentionFloors.Floor(Instant.ofEpochMilli(at + 1),
-                LiveLedger.settingsVersion(cluster, settings)), null);
+                LiveLedger.settingsVersion(cluster, settings, at)), null);
     }
 
     /** Audits a refusal (unless the newest entry about {@code p} refused it for the same reason). */

@@ -1,6 +1,7 @@
 package io.fairledger.tenancy;
 
 import java.time.Instant;
+import java.util.Optional;
 
 /**
  * Closes the periods a configuration change must not rewrite. Declared here, where configuration changes are made,
@@ -13,4 +14,7 @@ public interface ClosablePeriods {
      * of the earliest period not closed, or null when the cluster has no ledger settings yet.
      */
     Instant closeBeforeChange(String clusterId);
+
+    /** The oldest instant whose facts are all kept, when retention has dropped facts of the cluster before it. */
+    Optional<Instant> replayableFrom(String clusterId);
 }

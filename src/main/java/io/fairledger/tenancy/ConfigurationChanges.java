@@ -144,7 +144,13 @@ public class ConfigurationChanges {
         Instant effectiveFrom = closeBeforeChange(clusterId);
         TenantEntity existing = TenantEntity.byPath(clusterId, path);
         TenantView before = existing == null ? null : TenantView.of(existing);
+        LedgerSettings settingsBefore = tenancy.hasLedgerSettings(clusterId) ? tenancy.ledgerSettings(clusterId) : null;
         TenantView after = tenancy.upsertTenant(clusterId, path, weight, discountRateOverride);
+        if (settingsBefore != null) {
+            // the settings keep the tenants in force before the change in their earlier segments
+            tenancy.storeLedgerSettings(clusterId, tenancy.composed(clusterId, settingsBefore)
+                    .replacing(clusterId, settingsBefore, effectiveFrom));
+        }
         audit.record(clusterId, "tenant " + path, before, after, effectiveFrom == null ? Instant.now() : effectiveFrom);
         return changed(clusterId, after);
     }
@@ -238,12 +244,33 @@ public class ConfigurationChanges {
         checkTenantCount(clusterId, "tenants", paths);
         LedgerSettings before = tenancy.hasLedgerSettings(clusterId) ? tenancy.ledgerSettings(clusterId) : null;
         Instant effectiveFrom = closeBeforeChange(clusterId);
+        refuseReplayAfterRetention(clusterId, before, settings);
         tenancy.upsertTenants(clusterId, settings.tenants() == null ? List.of() : settings.tenants());
-        tenancy.storeLedgerSettings(clusterId, settings.replacing(before, effectiveFrom));
+        tenancy.storeLedgerSettings(clusterId,
+                tenancy.composed(clusterId, settings).replacing(clusterId, before, effectiveFrom));
         LedgerSettings after = tenancy.ledgerSettings(clusterId);
         audit.record(clusterId, "ledger-settings", before, after,
                 effectiveFrom == null ? after.registeredAt() : effectiveFrom);
         return changed(clusterId, after);
+    }
+
+    /**
+     * Refuses {@code settings} when they replace {@code before} over the whole history ({@link
+     * LedgerSettings#prospectiveAfter}: the registration, capacity, memory, PAR or quantum changed) and retention has
+     * dropped facts of the cluster: the history can no longer be replayed. Every other change takes effect from an
+     * instant on and needs no dropped fact.
+     */
+    private void refuseReplayAfterRetention(String clusterId, LedgerSettings before, LedgerSettings settings) {
+        if (before == null || settings.prospectiveAfter(clusterId, before)) {
+            return;
+        }
+        periods.replayableFrom(clusterId).ifPresent(floor -> {
+            throw new Conflict("the facts of cluster '" + clusterId + "' before " + floor + " were dropped by "
+                    + "retention (fairledger.retention.facts), and this change of its registration, capacity, memory, "
+                    + "PAR or root quantum replays its whole history under the new settings: it cannot be made any "
+                    + "more. Tenants, weights, discount rates, prices, periods and lateness can still change, from "
+                    + "the start of the earliest period not closed.");
+        });
     }
 
     /**

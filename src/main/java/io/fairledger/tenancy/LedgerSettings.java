@@ -7,6 +7,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.OptionalDouble;
 
 import com.fasterxml.jackson.annotation.JsonAlias;
@@ -15,6 +16,7 @@ import com.fasterxml.jackson.annotation.JsonInclude;
 
 import io.fairledger.core.chargeback.ChargeModel;
 import io.fairledger.core.chargeback.ChargebackConfig;
+import io.fairledger.core.ledger.ClusterLedger;
 import io.fairledger.core.model.ClusterConfig;
 import io.fairledger.core.model.MemoryMode;
 import io.fairledger.core.model.ParPolicy;
@@ -24,6 +26,7 @@ import io.fairledger.core.model.TenantConfig;
 import io.fairledger.core.model.TenantPath;
 import io.fairledger.core.model.UsageMeasure;
 import io.fairledger.core.replay.ReplayConfig;
+import io.fairledger.core.replay.Schedule;
 import io.fairledger.errors.Invalid;
 
 /**
@@ -41,12 +44,17 @@ import io.fairledger.errors.Invalid;
  * @param tenants      configured tenants: the server creates or updates each in its tenant tree (its weight and
  *                     discount-rate override) and keeps the tree, not this list; a what-if's settings and the offline
  *                     command take them as the tenant tree
+ * @param earlier      the tenants, discount rate and prices in force before these, oldest first, each with the
+ *                     instant {@code until} it ended (the server keeps them: {@link #replacing}); empty, these hold
+ *                     from the registration. A change is prospective: the ledger takes it at its instant as it takes
+ *                     weight-change events, and keeps what it integrated before (docs/domain.md)
+ * @param until        in an entry of {@code earlier}: where the next settings took over
  */
 @JsonIgnoreProperties(ignoreUnknown = false)
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public record LedgerSettings(Instant registeredAt, Capacity capacity, Double discountRate, Memory memory,
         ParPolicy par, Duration rootQuantum, PeriodSettings period, Duration allowedLateness, Chargeback chargeback,
-        List<Tenant> tenants) {
+        List<Tenant> tenants, List<LedgerSettings> earlier, Instant until) {
 
     /** How long after a period's end events for it are still awaited before the server closes it, by default. */
     public static final Duration DEFAULT_ALLOWED_LATENESS = Duration.ofHours(1);
@@ -134,30 +142,93 @@ public record LedgerSettings(Instant registeredAt, Capacity capacity, Double dis
         }
     }
 
+    /** Settings that never changed: no {@code earlier}. */
+    public LedgerSettings(Instant registeredAt, Capacity capacity, Double discountRate, Memory memory, ParPolicy par,
+            Duration rootQuantum, PeriodSettings period, Duration allowedLateness, Chargeback chargeback,
+            List<Tenant> tenants) {
+        this(registeredAt, capacity, discountRate, memory, par, rootQuantum, period, allowedLateness, chargeback,
+                tenants, null, null);
+    }
+
     /** The same settings with another tenant list. */
     public LedgerSettings withTenants(List<Tenant> replacement) {
         return new LedgerSettings(registeredAt, capacity, discountRate, memory, par, rootQuantum, period,
-                allowedLateness, chargeback, replacement);
+                allowedLateness, chargeback, replacement, earlier, until);
     }
 
     /** The same settings with another cluster-wide discount rate. */
     public LedgerSettings withDiscountRate(double rate) {
         return new LedgerSettings(registeredAt, capacity, rate, memory, par, rootQuantum, period, allowedLateness,
-                chargeback, tenants);
+                chargeback, tenants, earlier, until);
     }
 
     /**
      * These settings as stored when they replace {@code before} (null: none yet) from {@code effective} (null: from the
-     * registration): their {@code period} keeps the schedules in force before ({@link PeriodSettings#after}), unless
-     * the registration moved (then everything is replayed from the new one).
+     * registration) for {@code clusterId}: their {@code period} keeps the schedules in force before
+     * ({@link PeriodSettings#after}) and their {@code earlier} the tenants, discount rates and prices in force before
+     * {@code effective}, unless the registration moved (then everything is replayed from the new one). When they change
+     * more than those and the periods ({@link #prospectiveAfter}), the whole history is replayed under them: no
+     * {@code earlier}. The {@code earlier} these name themselves is not read: the server keeps its own.
      */
-    public LedgerSettings replacing(LedgerSettings before, Instant effective) {
+    public LedgerSettings replacing(String clusterId, LedgerSettings before, Instant effective) {
         boolean sameStart = before != null && before.registeredAt() != null
                 && before.registeredAt().equals(registeredAt);
         PeriodSettings kept = PeriodSettings.after(sameStart ? before.period() : null, period,
                 sameStart ? effective : null, registeredAt);
+        List<LedgerSettings> segments = sameStart && effective != null && effective.isAfter(registeredAt)
+                && prospectiveAfter(clusterId, before) ? segmentsAfter(clusterId, before, effective) : List.of();
         return new LedgerSettings(registeredAt, capacity, discountRate, memory, par, rootQuantum, kept,
-                allowedLateness, chargeback, tenants);
+                allowedLateness, chargeback, tenants, segments.isEmpty() ? null : segments, null);
+    }
+
+    /**
+     * Whether these settings may replace {@code before} from an instant on, keeping what the ledger holds: they differ
+     * in tenants, discount rate, prices, periods or lateness only ({@link ClusterLedger#reconfigurable}). Any other
+     * change (registration, capacity, memory, PAR, quantum) is replayed over the whole history.
+     */
+    public boolean prospectiveAfter(String clusterId, LedgerSettings before) {
+        return before != null && Objects.equals(before.registeredAt(), registeredAt) && ClusterLedger.reconfigurable(
+                before.toReplayConfig(clusterId, registeredAt).cluster(),
+                toReplayConfig(clusterId, registeredAt).cluster());
+    }
+
+    /** {@code before}'s {@code earlier} up to {@code effective}, then {@code before}'s own segment until it. */
+    private List<LedgerSettings> segmentsAfter(String clusterId, LedgerSettings before, Instant effective) {
+        List<LedgerSettings> out = new ArrayList<>();
+        for (LedgerSettings e : before.earlier() == null ? List.<LedgerSettings>of() : before.earlier()) {
+            if (!e.until().isAfter(effective)) {
+                out.add(e);
+            }
+        }
+        Instant lastUntil = out.isEmpty() ? registeredAt : out.get(out.size() - 1).until();
+        if (lastUntil.isBefore(effective) && !sameSegment(clusterId, before, this)) {
+            out.add(before.segment(effective));
+        }
+        // a segment that ended at effective and says what these say goes on: no boundary there
+        while (!out.isEmpty() && out.get(out.size() - 1).until().equals(effective)
+                && sameSegment(clusterId, out.get(out.size() - 1), this)) {
+            out.remove(out.size() - 1);
+        }
+        return out;
+    }
+
+    /** Whether {@code a} and {@code b} say the same of tenants, discount rate and prices. */
+    private boolean sameSegment(String clusterId, LedgerSettings a, LedgerSettings b) {
+        ReplayConfig x = withSegment(a).toReplayConfig(clusterId, registeredAt);
+        ReplayConfig y = withSegment(b).toReplayConfig(clusterId, registeredAt);
+        return x.cluster().equals(y.cluster()) && x.chargeback().equals(y.chargeback());
+    }
+
+    /** The part of these settings a change keeps in {@code earlier}, ending at {@code end}. */
+    private LedgerSettings segment(Instant end) {
+        return new LedgerSettings(null, null, discountRate, null, null, null, null, null, chargeback,
+                tenants == null ? List.of() : tenants, null, end);
+    }
+
+    /** These settings with the tenants, discount rate and prices of {@code segment}, and no {@code earlier}. */
+    private LedgerSettings withSegment(LedgerSettings segment) {
+        return new LedgerSettings(registeredAt, capacity, segment.discountRate(), memory, par, rootQuantum, period,
+                allowedLateness, segment.chargeback(), segment.tenants(), null, null);
     }
 
     /** A typical period's length (a calendar month's: a twelfth of a Gregorian year), for estimates. */
@@ -200,6 +271,22 @@ public record LedgerSettings(Instant registeredAt, Capacity capacity, Double dis
             throw new IllegalArgumentException("capacity is required ({\"vcores\":..,\"memoryMb\":..,\"gpus\":..})");
         }
         currency();
+        Schedule schedule = PeriodSettings.schedule(period, registeredAt);
+        if (earlier == null || earlier.isEmpty()) {
+            return new ReplayConfig(clusterConfig(clusterId), schedule, chargebackConfig(), until.toEpochMilli());
+        }
+        List<ReplayConfig.Change> changes = new ArrayList<>();
+        for (int i = 1; i <= earlier.size(); i++) {
+            LedgerSettings next = i < earlier.size() ? withSegment(earlier.get(i)) : withSegment(this);
+            changes.add(new ReplayConfig.Change(earlier.get(i - 1).until().toEpochMilli(),
+                    next.clusterConfig(clusterId), next.chargebackConfig()));
+        }
+        LedgerSettings first = withSegment(earlier.get(0));
+        return new ReplayConfig(first.clusterConfig(clusterId), schedule, first.chargebackConfig(),
+                until.toEpochMilli(), changes);
+    }
+
+    private ClusterConfig clusterConfig(String clusterId) {
         List<TenantConfig> tenantConfigs = new ArrayList<>();
         for (Tenant t : tenants == null ? List.<Tenant>of() : tenants) {
             tenantConfigs.add(t.toConfig());
@@ -208,8 +295,7 @@ public record LedgerSettings(Instant registeredAt, Capacity capacity, Double dis
                 tenantConfigs, discountRate == null ? 1.0 : discountRate,
                 memory == null ? MemoryMode.defaultRounds() : memory.toMode(), par == null ? ParPolicy.MAX : par,
                 new UsageMeasure.Dominant(), rootQuantum == null ? 0 : rootQuantum.toMillis(), 1000);
-        return new ReplayConfig(cluster, PeriodSettings.schedule(period, registeredAt), chargebackConfig(),
-                until.toEpochMilli());
+        return cluster;
     }
 
     private ChargebackConfig chargebackConfig() {

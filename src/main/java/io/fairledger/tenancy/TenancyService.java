@@ -174,16 +174,28 @@ public class TenancyService {
         } catch (JsonProcessingException e) {
             throw new IllegalStateException("stored ledger settings of " + clusterId + " are unreadable", e);
         }
+        return composed(cluster, stored);
+    }
+
+    /**
+     * {@code settings} as the cluster's ledger runs them: with its tenant tree as it stands in this transaction for
+     * their tenants, and the cluster's discount rate when they name none.
+     */
+    LedgerSettings composed(String clusterId, LedgerSettings settings) {
+        return composed(entity(clusterId), settings);
+    }
+
+    private static LedgerSettings composed(ClusterEntity cluster, LedgerSettings settings) {
         List<LedgerSettings.Tenant> tenants = new ArrayList<>();
-        for (TenantEntity t : TenantEntity.ofCluster(clusterId)) {
+        for (TenantEntity t : TenantEntity.ofCluster(cluster.id)) {
             if (!t.path.equals("root")) {
                 tenants.add(new LedgerSettings.Tenant(t.path, t.weight.doubleValue(),
                         t.discountRateOverride == null ? null : t.discountRateOverride.doubleValue(), ""));
             }
         }
-        LedgerSettings inForce = stored.discountRate() == null
-                ? stored.withDiscountRate(cluster.discountRate.doubleValue())
-                : stored;
+        LedgerSettings inForce = settings.discountRate() == null
+                ? settings.withDiscountRate(cluster.discountRate.doubleValue())
+                : settings;
         return inForce.withTenants(tenants);
     }
 

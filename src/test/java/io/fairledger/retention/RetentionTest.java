@@ -55,7 +55,9 @@ import io.fairledger.testsupport.YarnWorkload;
  * partition is kept while a period overlapping it is open and while no checkpoint holds it, each refusal audited with
  * its reason; then dropped, audited, with the statements unchanged, a restart exact from the pinned checkpoint, later
  * periods closed as a full replay of every fact would close them, a what-if before the oldest kept instant refused
- * with 422 naming it, and a settings change refused with 409.
+ * with 422 naming it; then a weight change, a price change, a new tenant and the same document again made from a
+ * checkpoint, the live ledger and the statements after them those of every fact under the settings the server returns,
+ * and only a capacity change (replayed over the whole history) refused with 409 naming why.
  */
 @QuarkusTest
 @WithTestResource(value = PostgresResource.class, scope = TestResourceScope.GLOBAL)
@@ -208,10 +210,47 @@ class RetentionTest {
         whatIf(floor, APRIL.plus(Duration.ofMinutes(20)), repriced).statusCode(200)
                 .body("startedFrom", equalTo("checkpoint"));
 
-        // a settings change would replay from the registration: refused
-        given().contentType(ContentType.JSON).body(weighted)
-                .put("/api/v1/admin/clusters/" + CLUSTER + "/ledger-settings").then().statusCode(409)
-                .body("detail", containsString("dropped by retention"));
+        // settings changes take effect from the start of the earliest open period, from a checkpoint: made after the
+        // drop, a weight change, a new tenant, a price change and the same document again are all made
+        String path = "/api/v1/admin/clusters/" + CLUSTER + "/ledger-settings";
+        String priced = weighted.replace("\"perVcoreHour\":\"0.04\"", "\"perVcoreHour\":\"0.08\"");
+        String withTenant = priced.replace("{\"path\":\"root.q0\",\"weight\":5}",
+                "{\"path\":\"root.q0\",\"weight\":5},{\"path\":\"root.qnew\",\"weight\":2}");
+        for (String changed : List.of(weighted, priced, withTenant, withTenant)) {
+            given().contentType(ContentType.JSON).body(changed).put(path).then().statusCode(200);
+        }
+        assertThat(replays.lastRebuild(CLUSTER).orElseThrow().from()).as("rebuilt from a checkpoint").isPresent();
+        // only a change replayed over the whole history is refused, naming why
+        given().contentType(ContentType.JSON).body(withTenant.replace("\"vcores\":200", "\"vcores\":300"))
+                .put(path).then().statusCode(409).contentType("application/problem+json")
+                .body("detail", containsString("replays its whole history"));
+
+        // the live ledger and the statements closed after the changes are those of every fact (March's included)
+        // replayed under the settings document the server returns, as fairledger account replays it
+        LedgerSettings changedSettings = json.readValue(given().get(path).then().statusCode(200).extract().asString(),
+                LedgerSettings.class);
+        assertThat(changedSettings.earlier()).as("the settings before the changes are kept").hasSize(1);
+        publish(List.of(YarnWorkload.last(CLUSTER, APRIL.plus(Duration.ofMinutes(90)))
+                .replace("_9999_01_000001", "_9999_01_000003")));
+        Awaitility.await().atMost(60, TimeUnit.SECONDS).pollInSameThread()
+                .untilAsserted(() -> assertThat(statements.closedUntil(CLUSTER))
+                        .isAfter(APRIL.plus(Duration.ofMinutes(80))));
+        List<LedgerFact> every = new ArrayList<>(allFacts);
+        cursor.facts(CLUSTER).stream().filter(f -> f.at() >= APRIL.plus(Duration.ofMinutes(50)).toEpochMilli())
+                .forEach(every::add);
+        Awaitility.await().atMost(30, TimeUnit.SECONDS).pollInSameThread()
+                .untilAsserted(() -> assertThat(live.find(CLUSTER).orElseThrow().facts()).isEqualTo(every.size()));
+        assertThat(live.find(CLUSTER).orElseThrow()).usingRecursiveComparison()
+                .withComparatorForType(Double::compare, Double.class)
+                .isEqualTo(new LiveLedger(CLUSTER, changedSettings, every).view(GRANT_INTERVAL_MS));
+        Instant closedAfter = statements.closedUntil(CLUSTER);
+        JsonNode storedAfter = ServedStatements.withoutChain(json.readTree(statementsUntil(closedAfter)));
+        List<StatementView> replayed = Books.statements(CLUSTER, changedSettings, every, closedAfter);
+        assertThat(storedAfter.size()).isEqualTo(replayed.size());
+        for (int i = 0; i < replayed.size(); i++) {
+            assertThat(storedAfter.get(i)).as("period " + replayed.get(i).period())
+                    .isEqualTo(json.readTree(json.writeValueAsString(replayed.get(i).in(StatementView.CLOSED))));
+        }
     }
 
     @Test

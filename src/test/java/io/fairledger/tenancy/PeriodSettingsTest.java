@@ -97,7 +97,7 @@ class PeriodSettingsTest {
         LedgerSettings monthly = settings("{\"length\":\"P1M\",\"zone\":\"Europe/Berlin\"}");
         // the open daily period started on 2026-04-10T23:00Z: days go on until Berlin's May begins
         Instant effective = Instant.parse("2026-04-10T23:00:00Z");
-        LedgerSettings stored = monthly.replacing(daily, effective);
+        LedgerSettings stored = monthly.replacing("c", daily, effective);
         assertThat(stored.period().earlier()).hasSize(1);
         assertThat(stored.period().earlier().get(0).until()).isEqualTo(Instant.parse("2026-04-30T22:00:00Z"));
         Schedule schedule = stored.toReplayConfig("c", stored.registeredAt()).periods();
@@ -110,9 +110,9 @@ class PeriodSettingsTest {
         assertThat(schedule.proration(bridge).partMs()).isEqualTo(23 * 3_600_000L);
         assertThat(schedule.periodOf(bridge.end()).id()).isEqualTo("2026-05");
         // the same settings again change nothing; going back before the switch drops the schedule never started
-        assertThat(stored.replacing(stored, Instant.parse("2026-04-20T23:00:00Z"))).isEqualTo(stored);
-        assertThat(daily.replacing(stored, Instant.parse("2026-04-20T23:00:00Z")).period().earlier()).isEmpty();
+        assertThat(stored.replacing("c", stored, Instant.parse("2026-04-20T23:00:00Z"))).isEqualTo(stored);
+        assertThat(daily.replacing("c", stored, Instant.parse("2026-04-20T23:00:00Z")).period().earlier()).isEmpty();
         // a change from the registration replaces the schedule whole
-        assertThat(monthly.replacing(daily, null).period().earlier()).isNull();
+        assertThat(monthly.replacing("c", daily, null).period().earlier()).isNull();
     }
 }

@@ -57,7 +57,7 @@ import io.fairledger.core.model.TenantPath;
  */
 public final class ClusterLedger {
 
-    private final ClusterConfig config;
+    ClusterConfig config; // the one in force: built with, or the last reconfigure's
     final TenantTree tree = new TenantTree();
     private final NodeIntegrals integrals;
     private final PathHoldings holdings;
@@ -66,7 +66,7 @@ public final class ClusterLedger {
     final long[] outcomes = new long[Outcome.values().length];
     private final TenantNode root;
     private ResourceVector capacity;
-    private long clock;
+    long clock;
 
     /** A ledger at the instant the cluster was registered, with the configured tenants and no task running. */
     public ClusterLedger(ClusterConfig config) {
@@ -246,7 +246,7 @@ public final class ClusterLedger {
         }
     }
 
-    private void advanceAll(long t) {
+    void advanceAll(long t) {
         for (TenantNode n : tree.ordered()) {
             integrals.advance(n, t);
         }
@@ -263,7 +263,7 @@ public final class ClusterLedger {
         }
     }
 
-    private TenantNode ensure(TenantPath path, long t) {
+    TenantNode ensure(TenantPath path, long t) {
         TenantNode n = tree.get(path);
         if (n != null) {
             return n;
@@ -273,7 +273,7 @@ public final class ClusterLedger {
     }
 
     /** A new node; a leaf gaining its first child first hands what it held to its own line ({@link OwnLines}). */
-    private TenantNode newNode(TenantPath path, TenantNode parent, double weight, double discount, String plan,
+    TenantNode newNode(TenantPath path, TenantNode parent, double weight, double discount, String plan,
             long t) {
         if (parent != null && OwnLines.handsOver(parent, path)) {
             TenantNode own = addNode(parent.path.ownLine(), parent, TenantConfig.DEFAULT_WEIGHT,
@@ -293,11 +293,8 @@ public final class ClusterLedger {
         return n;
     }
 
-    /**
-     * Under ROUNDS, brings the ledger to the start of the round containing {@code t} when its clock is still in an
-     * earlier round, before anything at {@code t} is applied ({@link RoundStart}).
-     */
-    private void enterRound(long t) {
+    /** Under ROUNDS, enters the round containing {@code t} if the clock is in an earlier one ({@link RoundStart}). */
+    void enterRound(long t) {
         long start = RoundStart.after(config.memory(), clock, t);
         if (start > clock) {
             advanceAll(start);
@@ -307,11 +304,8 @@ public final class ClusterLedger {
     }
 
     /**
-     * Moves the clock to {@code t} without an event: under ROUNDS, a round starting in {@code (clock, t]} starts
-     * ({@link #enterRound}) as it would before an event at {@code t}. The state is the one any event at {@code t} finds.
-     *
-     * @throws IllegalArgumentException
-     *             for an instant before the clock
+     * Moves the clock to {@code t} (not before it, else {@code IllegalArgumentException}) without an event: under
+     * ROUNDS, a round starting in {@code (clock, t]} starts ({@link #enterRound}) as before an event at {@code t}.
      */
     public void advanceTo(long t) {
         requireNotBefore(t);
@@ -331,6 +325,19 @@ public final class ClusterLedger {
      */
     public ClusterLedger reweighted(ClusterConfig variant) {
         return Reweighting.continued(this, variant);
+    }
+
+    /**
+     * Puts {@code variant} (other tenants or cluster discount rate only) in force from {@code at}, as weight-change
+     * events at {@code at} would; what was integrated before stays ({@link Reweighting#reconfigure}, which refuses).
+     */
+    public void reconfigure(long at, ClusterConfig variant) {
+        Reweighting.reconfigure(this, at, variant);
+    }
+
+    /** Whether {@code variant} differs from {@code config} in tenants and discount rate only ({@link #reconfigure}). */
+    public static boolean reconfigurable(ClusterConfig config, ClusterConfig variant) {
+        return Reweighting.sameButTenants(config, variant);
     }
 
     /** Whether {@code a} and {@code b} are the same configuration but for tenant weights and discount rates. */

@@ -1,6 +1,7 @@
 package io.fairledger.core.ledger;
 
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -74,16 +75,57 @@ final class Reweighting {
                         + ") was set by an event, not by the configuration (" + expected + ")");
             }
         }
-        Map<TenantPath, TenantConfig> varied = byPath(variant);
-        List<LedgerState.Node> nodes = new ArrayList<>(state.nodes().size());
-        for (LedgerState.Node n : state.nodes()) {
-            TenantConfig t = varied.get(n.path());
-            nodes.add(t == null ? n : n.withWeight(t.weight(), t.discountOverride().orElse(Double.NaN)));
-        }
-        ClusterLedger next = ClusterLedger.restore(variant, new LedgerState(state.clock(), state.capacity(),
-                state.outcomes(), nodes, state.quanta(), state.tasks()));
-        next.recomputeAll();
+        ClusterLedger next = ClusterLedger.restore(config, state);
+        reconfigure(next, clock, variant);
         return next;
+    }
+
+    /**
+     * Puts {@code variant} in force in {@code ledger} from {@code at} on ({@link ClusterLedger#reconfigure}): exactly
+     * what weight-change events at {@code at} do (the round entered, every node advanced to {@code at}, the shares and
+     * rates recomputed), for every tenant {@code variant} lists, with its discount-rate override and price plan, and
+     * the cluster's discount rate; a listed tenant the ledger has not seen yet is created at {@code at}, parents first.
+     * A tenant the variant does not list keeps what it had. What was integrated before {@code at} stays as it was: the
+     * change is prospective.
+     *
+     * @throws IllegalArgumentException
+     *             for an instant before the clock, or a variant that differs in more than tenants and discount rate
+     */
+    static void reconfigure(ClusterLedger ledger, long at, ClusterConfig variant) {
+        if (!sameButTenants(ledger.config, variant)) {
+            throw new IllegalArgumentException("a ledger can take other tenants and discount rates from an instant "
+                    + "on, nothing else: the variant differs in more (capacity, memory, PAR, measure or quanta)");
+        }
+        if (at < ledger.clock) {
+            throw new IllegalArgumentException("instant " + at + " is before the ledger clock " + ledger.clock);
+        }
+        ledger.enterRound(at);
+        ledger.quanta.refresh(at);
+        ledger.quanta.expire(at);
+        ledger.advanceAll(at);
+        ledger.config = variant;
+        List<TenantConfig> parentsFirst = new ArrayList<>(variant.tenants());
+        parentsFirst.sort(Comparator.comparingInt(t -> t.path().depth()));
+        for (TenantConfig t : parentsFirst) {
+            double discount = t.discountOverride().orElse(Double.NaN);
+            TenantNode n = ledger.tree.get(t.path());
+            if (n == null) {
+                ledger.newNode(t.path(), ledger.ensure(t.path().parent(), at), t.weight(), discount, t.pricePlan(),
+                        at);
+            } else {
+                n.weight = t.weight();
+                n.discountOverride = discount;
+                n.pricePlan = t.pricePlan();
+            }
+        }
+        ledger.recomputeAll();
+        ledger.clock = at;
+    }
+
+    /** Whether {@code a} and {@code b} are the same configuration but for their tenants and cluster discount rate. */
+    static boolean sameButTenants(ClusterConfig a, ClusterConfig b) {
+        return new ClusterConfig(b.clusterId(), b.registeredAt(), b.capacity(), a.tenants(), a.discountRate(),
+                b.memory(), b.par(), b.measure(), b.rootQuantumMs(), b.quantumRefreshMs()).equals(a);
     }
 
     /** Whether {@code a} and {@code b} are the same configuration but for tenant weights and discount rates. */

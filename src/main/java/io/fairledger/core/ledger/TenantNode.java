@@ -24,7 +24,7 @@ final class TenantNode {
     double weight;
     /** Configured discount rate, or NaN to inherit the cluster's ({@link ClusterLedger#reweighted} may change it). */
     double discountOverride;
-    final String pricePlan;
+    String pricePlan;
 
     /** Absolute share S: parent's share x weight / sum of sibling weights. */
     double share;

@@ -30,6 +30,7 @@ import io.fairledger.core.fairness.FairnessDegree;
 import io.fairledger.core.fairness.FairnessReport;
 import io.fairledger.core.ledger.ClusterLedger;
 import io.fairledger.core.ledger.LedgerCodec;
+import io.fairledger.core.ledger.LedgerState;
 import io.fairledger.core.model.ClusterConfig;
 import io.fairledger.core.model.MemoryMode;
 import io.fairledger.core.model.MemoryUnits;
@@ -61,13 +62,9 @@ import io.fairledger.core.model.UsageMeasure;
  */
 public final class Checkpoint {
 
-    /**
-     * The format this class writes. It also reads format 2, which held every closed period's statement (no count) and
-     * memory in whole MB (thousandths of a MB since, docs/domain.md section 3).
-     */
+    /** The format this class writes. */
     public static final int FORMAT = 3;
-
-    /** The format before {@link #FORMAT}, read too: every closed period's statement, memory in whole MB. */
+    /** The format before, read too: every closed period's statement, memory in whole MB (docs/domain.md section 3). */
     private static final int FORMAT_2 = 2;
 
     private static final int MAGIC = 0x464C4350;
@@ -100,7 +97,7 @@ public final class Checkpoint {
     public static void write(Replay replay, DataOutput out) throws IOException {
         out.writeInt(MAGIC);
         out.writeByte(FORMAT);
-        out.write(digest(replay.config()));
+        out.write(digest(replay.config().upTo(replay.ledger().clock())));
         writePeriod(out, replay.openPeriod());
         List<Statement> statements = replay.closedStatements();
         List<FairnessReport> fairness = replay.closedFairness();
@@ -114,11 +111,10 @@ public final class Checkpoint {
     }
 
     /**
-     * The replay {@link #write} wrote, continuing under {@code config}.
+     * The replay {@link #write} wrote (or format 2 did), continuing under {@code config}.
      *
-     * @throws IllegalArgumentException
-     *             when the bytes are not a checkpoint, are of another format version, or were made under another
-     *             configuration
+     * @throws IllegalArgumentException when the bytes are not a checkpoint, are of another format version, or were
+     *                                  made under another configuration
      */
     public static Replay read(ReplayConfig config, DataInput in) throws IOException {
         int magic = in.readInt();
@@ -133,10 +129,6 @@ public final class Checkpoint {
         }
         byte[] digest = new byte[DIGEST_BYTES];
         in.readFully(digest);
-        if (!MessageDigest.isEqual(digest, digest(config))) {
-            throw new IllegalArgumentException("ledger checkpoint was made under settings version "
-                    + HexFormat.of().formatHex(digest) + ", not the live " + settingsVersion(config));
-        }
         Period open = readPeriod(in);
         long closedPeriods = format == FORMAT_2 ? -1 : in.readLong();
         int count = in.readInt();
@@ -150,7 +142,13 @@ public final class Checkpoint {
             fairness.add(readFairness(in));
         }
         long memoryScale = format == FORMAT_2 ? MemoryUnits.PER_MB : 1;
-        ClusterLedger ledger = ClusterLedger.restore(config.cluster(), LedgerCodec.read(in, memoryScale));
+        LedgerState state = LedgerCodec.read(in, memoryScale);
+        ReplayConfig known = config.upTo(state.clock());
+        if (!MessageDigest.isEqual(digest, digest(known))) {
+            throw new IllegalArgumentException("ledger checkpoint was made under settings version "
+                    + HexFormat.of().formatHex(digest) + ", not the live " + settingsVersion(known));
+        }
+        ClusterLedger ledger = ClusterLedger.restore(config.clusterAt(state.clock()), state);
         return new Replay(config, ledger, closedPeriods < 0 ? count : closedPeriods, statements, fairness, open);
     }
 
@@ -160,6 +158,15 @@ public final class Checkpoint {
      */
     public static String settingsVersion(ReplayConfig config) {
         return HexFormat.of().formatHex(digest(config));
+    }
+
+    /**
+     * The version a checkpoint of a replay under {@code config} at {@code atMs} (its ledger's clock) is made under:
+     * that of the settings known at {@code atMs} ({@link ReplayConfig#upTo}). A change from a later instant leaves it
+     * as it was, so a checkpoint from before a change stays usable after it.
+     */
+    public static String settingsVersion(ReplayConfig config, long atMs) {
+        return settingsVersion(config.upTo(atMs));
     }
 
     private static byte[] digest(ReplayConfig config) {
@@ -193,9 +200,22 @@ public final class Checkpoint {
         out.writeLong(capacity.gpus());
     }
 
-    /** A canonical encoding of {@code config} (price plans by name), for {@link #settingsVersion}. */
+    /**
+     * A canonical encoding of {@code config} (price plans by name), for {@link #settingsVersion}: one without changes
+     * as it always was, so the versions of settings never changed stay what they were.
+     */
     private static void writeConfig(DataOutput out, ReplayConfig config) throws IOException {
-        ClusterConfig c = config.cluster();
+        writeCluster(out, config.cluster());
+        writeSchedule(out, config.periods());
+        writeChargeback(out, config.chargeback());
+        for (ReplayConfig.Change change : config.changes()) {
+            out.writeLong(change.at());
+            writeCluster(out, change.cluster());
+            writeChargeback(out, change.chargeback());
+        }
+    }
+
+    private static void writeCluster(DataOutput out, ClusterConfig c) throws IOException {
         LedgerCodec.writeString(out, c.clusterId());
         out.writeLong(c.registeredAt());
         writeCapacity(out, c.capacity());
@@ -230,8 +250,9 @@ public final class Checkpoint {
         }
         out.writeLong(c.rootQuantumMs());
         out.writeLong(c.quantumRefreshMs());
-        writeSchedule(out, config.periods());
-        ChargebackConfig cb = config.chargeback();
+    }
+
+    private static void writeChargeback(DataOutput out, ChargebackConfig cb) throws IOException {
         LedgerCodec.writeString(out, cb.model().name());
         Map<String, PricePlan> plans = new TreeMap<>(cb.plans());
         out.writeInt(plans.size());

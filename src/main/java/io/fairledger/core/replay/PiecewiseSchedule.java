@@ -46,6 +46,15 @@ public record PiecewiseSchedule(List<Piece> pieces) implements Schedule {
         }
     }
 
+    /**
+     * The schedule as it was before the pieces starting after {@code t} were added: the pieces started by {@code t}, or
+     * the first piece's schedule alone when only it had.
+     */
+    public Schedule upTo(long t) {
+        int i = pieceAt(t);
+        return i == 0 ? pieces.get(0).schedule() : new PiecewiseSchedule(pieces.subList(0, i + 1));
+    }
+
     @Override
     public Period periodOf(long t) {
         int i = pieceAt(t);

@@ -96,6 +96,17 @@ public final class Replay {
      *             before closing any when this replay would then hold more than {@link PeriodSchedule#MAX_PERIODS}
      */
     public void closeUntil(long t) {
+        for (ReplayConfig.Change c : config.changes()) {
+            if (c.at() > ledger.clock() && c.at() <= t) {
+                closePeriodsUntil(c.at());
+                ledger.reconfigure(c.at(), c.cluster());
+            }
+        }
+        closePeriodsUntil(t);
+    }
+
+    /** {@link #closeUntil} of the periods alone. */
+    private void closePeriodsUntil(long t) {
         if (t >= open.end()) {
             long asked = closedPeriods + 1 + config.periods().endingBetween(open.end(), t);
             if (asked > PeriodSchedule.MAX_PERIODS) {
@@ -106,8 +117,8 @@ public final class Replay {
             List<TenantAccount> accounts = ledger.closePeriod(open.end());
             closedPeriods++;
             if (open.end() > releasedThrough) {
-                statements.add(Chargeback.statement(config.cluster().clusterId(), open, accounts, config.chargeback(),
-                        config.periods().proration(open)));
+                statements.add(Chargeback.statement(config.cluster().clusterId(), open, accounts,
+                        config.chargebackAt(open.end() - 1), config.periods().proration(open)));
                 fairness.add(FairnessReport.ofPeriod(Chargeback.leaves(accounts)));
             }
             open = config.periods().periodOf(open.end());
@@ -266,8 +277,8 @@ public final class Replay {
     /** The open period's statement so far: what the bill would be if the period ended at {@code at}. */
     public Statement openStatement(long at) {
         Period soFar = new Period(open.id(), open.start(), Math.max(open.start() + 1, at));
-        return Chargeback.statement(config.cluster().clusterId(), soFar, ledger.accounts(at), config.chargeback(),
-                config.periods().proration(open));
+        return Chargeback.statement(config.cluster().clusterId(), soFar, ledger.accounts(at),
+                config.chargebackAt(ledger.clock()), config.periods().proration(open));
     }
 
     /** The statements closed so far (those not released) and every account at {@code at}. */
