@@ -129,7 +129,7 @@ public final class ServerMemory {
     }
 
     /** The settings: {@code tenants} queues {@code root.q<i>}, daily periods, room for every container. */
-    private static String settings(int tenants) {
+    static String settings(int tenants) {
         StringBuilder list = new StringBuilder();
         for (int q = 0; q < tenants; q++) {
             list.append(q == 0 ? "" : ",").append("{\"path\":\"root.q%d\",\"weight\":%d}".formatted(q, 1 + q % 3));
@@ -186,7 +186,7 @@ public final class ServerMemory {
                 HttpResponse.BodyHandlers.ofString());
     }
 
-    private static void send(String method, String url, String json) throws IOException, InterruptedException {
+    static void send(String method, String url, String json) throws IOException, InterruptedException {
         HttpResponse<String> response = HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create(url))
                 .header("content-type", "application/json")
                 .method(method, HttpRequest.BodyPublishers.ofString(json)).build(),

@@ -1,0 +1,78 @@
+package io.fairledger.perf.memory;
+
+import java.time.Duration;
+import java.util.Arrays;
+
+import io.fairledger.perf.PackagedServer;
+import io.fairledger.perf.ProcessStats;
+
+/**
+ * Load tool for the cost of a settings change (issue #29 item 2; goals: a PUT of the whole ledger settings of 10,000
+ * tenants within 1 s, a one-weight change within 50 ms at p99). Starts the packaged server on a real PostgreSQL and
+ * Kafka, registers a cluster of T tenants and feeds N running containers ({@link ServerMemory#loadRunningTasks}, which
+ * prints the first PUT, on an empty cluster), then times C PUTs of the whole settings document, each with other
+ * weights for two tenants, and C PUTs of one tenant's weight ({@code PUT .../tenants/{path}}). A PUT answers once
+ * this replica's reads serve the change (docs/api.md, "Read-your-writes"), so each time is what an admin waits for.
+ * Prints the 50th and 99th percentiles and the largest, with the server's CPU per change. Arguments: tenants,
+ * containers, changes of each kind. Asserts nothing; docs/benchmarks.md has the results.
+ *
+ * <pre>
+ * ./mvnw -B package -DskipTests
+ * ./mvnw -B -Pbench test-compile exec:exec -Dbench.main=io.fairledger.perf.memory.SettingsChangeLatency \
+ *     -Dbench="10000 10000 50"
+ * </pre>
+ */
+public final class SettingsChangeLatency {
+
+    private SettingsChangeLatency() {
+    }
+
+    public static void main(String[] args) throws Exception {
+        int tenants = args.length > 0 ? Integer.parseInt(args[0]) : 10_000;
+        int tasks = args.length > 1 ? Integer.parseInt(args[1]) : 10_000;
+        int changes = args.length > 2 ? Integer.parseInt(args[2]) : 50;
+        try (PackagedServer server = PackagedServer.start(PackagedServer.jar(), Duration.ofMinutes(3))) {
+            String base = server.base();
+            ServerMemory.loadRunningTasks(base, server.management(), server.bootstrap(), tenants, tasks);
+            String admin = base + "/api/v1/admin/clusters/" + ServerMemory.CLUSTER;
+            String settings = ServerMemory.settings(tenants);
+
+            long[] whole = new long[changes];
+            Duration cpu0 = ProcessStats.cpu(server.pid());
+            for (int i = 0; i < changes; i++) {
+                int q = (i * 7919) % tenants;
+                String weight = "{\"path\":\"root.q%d\",\"weight\":%d}";
+                String changed = settings.replace(weight.formatted(q, 1 + q % 3), weight.formatted(q, 4 + q % 3));
+                long t0 = System.nanoTime();
+                ServerMemory.send("PUT", admin + "/ledger-settings", changed);
+                whole[i] = System.nanoTime() - t0;
+            }
+            print("whole settings document, %,d tenants".formatted(tenants), whole,
+                    ProcessStats.cpu(server.pid()).minus(cpu0));
+
+            long[] one = new long[changes];
+            cpu0 = ProcessStats.cpu(server.pid());
+            for (int i = 0; i < changes; i++) {
+                int q = (i * 104_729) % tenants;
+                long t0 = System.nanoTime();
+                ServerMemory.send("PUT", admin + "/tenants/root.q" + q, "{\"weight\":" + (2 + i % 5) + "}");
+                one[i] = System.nanoTime() - t0;
+            }
+            print("one tenant's weight", one, ProcessStats.cpu(server.pid()).minus(cpu0));
+            System.out.printf("load average: %s%n", ProcessStats.loadAverage());
+        }
+    }
+
+    private static void print(String what, long[] nanos, Duration cpu) {
+        long[] sorted = nanos.clone();
+        Arrays.sort(sorted);
+        System.out.printf("%s: %d PUTs, p50 %,.0f ms, p99 %,.0f ms, max %,.0f ms; server CPU %,.0f ms per PUT%n", what,
+                sorted.length, at(sorted, 0.5), at(sorted, 0.99), sorted[sorted.length - 1] / 1e6,
+                cpu.toNanos() / 1e6 / sorted.length);
+    }
+
+    /** The {@code p} quantile of {@code sorted} in milliseconds, nearest rank. */
+    private static double at(long[] sorted, double p) {
+        return sorted[Math.max(0, (int) Math.ceil(p * sorted.length) - 1)] / 1e6;
+    }
+}
