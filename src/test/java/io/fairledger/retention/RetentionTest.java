@@ -240,9 +240,13 @@ class RetentionTest {
                 .forEach(every::add);
         Awaitility.await().atMost(30, TimeUnit.SECONDS).pollInSameThread()
                 .untilAsserted(() -> assertThat(live.find(CLUSTER).orElseThrow().facts()).isEqualTo(every.size()));
-        assertThat(live.find(CLUSTER).orElseThrow()).usingRecursiveComparison()
-                .withComparatorForType(Double::compare, Double.class)
-                .isEqualTo(new LiveLedger(CLUSTER, changedSettings, every).view(GRANT_INTERVAL_MS));
+        LiveView replayedView = new LiveLedger(CLUSTER, changedSettings, every).view(GRANT_INTERVAL_MS);
+        LiveView servedView = live.find(CLUSTER).orElseThrow();
+        assertThat(servedView).usingRecursiveComparison().withComparatorForType(Double::compare, Double.class)
+                .ignoringFields("ended").isEqualTo(replayedView);
+        // the live ledger holds the ended periods not closed yet only (LiveLedger.release)
+        assertThat(replayedView.ended())
+                .endsWith(servedView.ended().toArray(io.fairledger.core.chargeback.Statement[]::new));
         Instant closedAfter = statements.closedUntil(CLUSTER);
         JsonNode storedAfter = ServedStatements.withoutChain(json.readTree(statementsUntil(closedAfter)));
         List<StatementView> replayed = Books.statements(CLUSTER, changedSettings, every, closedAfter);
