@@ -24,7 +24,24 @@ public final class KeycloakDependency {
     public static final String REALM = "fairledger";
     static final String REALM_FILE = "src/main/keycloak/fairledger-realm.json";
 
+    private static RealDependency.Running shared;
+
     private KeycloakDependency() {
+    }
+
+    /**
+     * One Keycloak for every test class of this JVM that leaves the realm as imported (a start takes one to two minutes
+     * on a loaded two-core machine), stopped when the JVM exits; closing what this returns does nothing. A test that
+     * changes the realm starts its own with {@link #start()}.
+     */
+    public static synchronized RealDependency.Running shared() {
+        if (shared == null) {
+            RealDependency.Running started = start();
+            Runtime.getRuntime().addShutdownHook(new Thread(started::close, "keycloak-stop"));
+            shared = RealDependency.Running.of(started.config(), () -> {
+            });
+        }
+        return shared;
     }
 
     public static RealDependency.Running start() {

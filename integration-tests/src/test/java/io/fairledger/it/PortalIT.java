@@ -63,7 +63,7 @@ class PortalIT {
     static void start() throws Exception {
         postgres = PostgresDependency.start();
         kafka = KafkaDependency.start();
-        keycloak = KeycloakDependency.start();
+        keycloak = KeycloakDependency.shared();
         Map<String, String> env = ServerProcess.environment(postgres, kafka);
         env.put("QUARKUS_OIDC_AUTH_SERVER_URL", keycloak.config().get("quarkus.oidc.auth-server-url"));
         server = ServerProcess.start(env, "serve");

@@ -57,7 +57,7 @@ class ServerIT {
     static void start() {
         postgres = PostgresDependency.start();
         kafka = KafkaDependency.start();
-        keycloak = KeycloakDependency.start();
+        keycloak = KeycloakDependency.shared();
         Map<String, String> env = ServerProcess.environment(postgres, kafka);
         env.put("QUARKUS_OIDC_AUTH_SERVER_URL", keycloak.config().get("quarkus.oidc.auth-server-url"));
         // the management interface on every interface, as in the image, with the metrics behind a scrape token
