@@ -37,7 +37,7 @@ public final class KeycloakDependency {
     public static synchronized RealDependency.Running shared() {
         if (shared == null) {
             RealDependency.Running started = start();
-            Runtime.getRuntime().addShutdownHook(new Thread(started::close, "keycloak-stop"));
+            Runtime.getRuntime().addShutdownHook(new Thread(started::close, "keycloak-shared-stop"));
             shared = RealDependency.Running.of(started.config(), () -> {
             });
         }
@@ -92,6 +92,8 @@ public final class KeycloakDependency {
                     .redirectOutput(log.toFile());
             builder.environment().put("JAVA_HOME", System.getProperty("java.home"));
             Process process = builder.start();
+            // a start that times out in a test's set-up must not leave Keycloak running after the JVM
+            Runtime.getRuntime().addShutdownHook(new Thread(() -> Processes.stop(process), "keycloak-stop"));
             String realmUrl = "http://127.0.0.1:" + port + "/realms/" + REALM;
             Processes.awaitHttpOk("Keycloak", realmUrl + "/.well-known/openid-configuration", process,
                     Duration.ofMinutes(4), log.toString());
