@@ -183,11 +183,12 @@ final class MiniYarn implements AutoCloseable {
     }
 
     /**
-     * The usage the state store holds for an application's attempts that have not finished (its last attempt
-     * while it runs). The ResourceManager stores an attempt when its application master's container is allocated,
-     * with the usage of that container up to that instant; a ResourceManager that recovers the attempt starts its
-     * count from that stored usage and charges the recovered container again from its creation. Read while no
-     * ResourceManager is active.
+     * The usage the state store holds for an application's attempts that have not finished (its last attempt while it
+     * runs), read while no ResourceManager is active. The ResourceManager stores an attempt when its application
+     * master's container is allocated, with that container's usage up to that instant, and not again until the
+     * attempt ends; a ResourceManager that recovers the attempt starts its count from that stored usage. So YARN's
+     * report of it counts the application master's first moments twice (the recovered container is charged again
+     * from its creation) and leaves out every container the old ResourceManager finished after that instant.
      */
     Usage storedUsageOfRunningAttempts(ApplicationId application) throws Exception {
         FileSystemRMStateStore store = new FileSystemRMStateStore();

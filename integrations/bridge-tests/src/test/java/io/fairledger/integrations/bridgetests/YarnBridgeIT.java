@@ -129,7 +129,7 @@ class YarnBridgeIT {
                             // report of a FINISHED application still counts that container as running
                             assertApplication(id.toString(), queues.get(id),
                                     yarn.report(id).getApplicationResourceUsageReport(), new MiniYarn.Usage(0, 0),
-                                    tasks);
+                                    Long.MIN_VALUE, tasks);
                         }
                     });
             long resent = sentBefore + scheduler.shipper().sent();
@@ -198,8 +198,8 @@ class YarnBridgeIT {
      * (work-preserving recovery): the first application's containers run across the restart, the second's complete
      * while no ResourceManager is there, a third application runs after it. Every container the NodeManagers launched
      * is in the books once, started and finished, in its queue; the NodeManagers registering again do not add their
-     * capacity twice; each application has exactly YARN's own usage, where YARN's includes, for an attempt that
-     * was running at the stop, what its state store holds of it a second time.
+     * capacity twice; each application has exactly YARN's own usage, where YARN's, of an attempt running at the stop,
+     * is what its state store held of it and the containers the new ResourceManager finished.
      */
     @Test
     void resourceManagerRestartLosesAndDoubleCountsNoContainer() throws Exception {
@@ -226,10 +226,10 @@ class YarnBridgeIT {
             yarn.stopResourceManager();
             System.out.println("[fairledger-integrations] ResourceManager stopped after " + shippedBefore
                     + " events shipped; containers " + yarn.nodeContainers(across) + yarn.nodeContainers(during));
-            // YARN counts twice what its state store holds of an attempt running at the stop (see MiniYarn)
-            Map<ApplicationId, MiniYarn.Usage> countedTwice = Map.of(across,
-                    yarn.storedUsageOfRunningAttempts(across), during, yarn.storedUsageOfRunningAttempts(during));
-            System.out.println("[fairledger-integrations] usage stored of the running attempts " + countedTwice);
+            // what the new ResourceManager will start the running attempts' usage from (see MiniYarn)
+            Map<ApplicationId, MiniYarn.Usage> stored = Map.of(across, yarn.storedUsageOfRunningAttempts(across),
+                    during, yarn.storedUsageOfRunningAttempts(during));
+            System.out.println("[fairledger-integrations] usage stored of the running attempts " + stored);
             // the tasks, not the application masters: YARN itself may fail an application master that lost its
             // ResourceManager for too long (its second attempt runs after the restart, booked like any other)
             Files.createFile(duringEnds);
@@ -237,6 +237,7 @@ class YarnBridgeIT {
                     .pollInterval(200, TimeUnit.MILLISECONDS)
                     .until(() -> completed(tasks(yarn.nodeContainers(during))) == 2);
             assertThat(running(tasks(yarn.nodeContainers(across)))).as("the steady tasks still run").isEqualTo(2);
+            long restartedAt = System.currentTimeMillis();
             yarn.startResourceManager();
             System.out.println("[fairledger-integrations] ResourceManager started again");
             Awaitility.await("the steady tasks recovered by the new ResourceManager").atMost(120, TimeUnit.SECONDS)
@@ -274,11 +275,11 @@ class YarnBridgeIT {
                         assertThat(kinds.get("TaskFinished")).as("one finish per container").isEqualTo(tasks.size());
                         // YARN's own usage, also of the application whose containers completed while no
                         // ResourceManager was active (each is finished when YARN finished it at its recovery) and of
-                        // the one whose containers ran across the restart, less what YARN counts twice
+                        // the one whose containers ran across the restart, as YARN counts an attempt it recovered
                         for (ApplicationId id : apps) {
                             assertApplication(id.toString(), queues.get(id.toString()),
                                     yarn.report(id).getApplicationResourceUsageReport(),
-                                    countedTwice.getOrDefault(id, new MiniYarn.Usage(0, 0)), tasks);
+                                    stored.getOrDefault(id, new MiniYarn.Usage(0, 0)), restartedAt, tasks);
                         }
                     });
             List<String> nodes = LedgerFacts.nodes(stack.postgres(), cluster);
@@ -333,11 +334,12 @@ class YarnBridgeIT {
     /**
      * An application's containers in the books: all finished, in its queue, at least its tasks and its application
      * master, and YARN's own aggregates: for each container YARN adds {@code size * (finish - creation) / 1000} in
-     * whole units, from the same creation and finish instants the bridge sends; plus {@code countedTwice}, what YARN
-     * counts twice of an application that ran across a ResourceManager restart.
+     * whole units, from the same creation and finish instants the bridge sends. Of an attempt recovered by a new
+     * ResourceManager YARN reports the usage its state store held ({@code stored}) and the containers the new one
+     * finished ({@code finishedFrom} on), not those the old one finished: see {@link MiniYarn#storedUsageOfRunningAttempts}.
      */
     private static void assertApplication(String application, String queue, ApplicationResourceUsageReport usage,
-            MiniYarn.Usage countedTwice, Map<String, LedgerFacts.Task> tasks) {
+            MiniYarn.Usage stored, long finishedFrom, Map<String, LedgerFacts.Task> tasks) {
         List<LedgerFacts.Task> mine = new ArrayList<>();
         for (LedgerFacts.Task t : tasks.values()) {
             if (application.equals(t.application())) {
@@ -351,13 +353,16 @@ class YarnBridgeIT {
         for (LedgerFacts.Task t : mine) {
             assertThat(t.finish()).as(t.id() + " finished").isNotNull();
             assertThat(t.tenant()).as(t.id() + " queue").isEqualTo(queue);
+            if (t.finish() < finishedFrom) {
+                continue;
+            }
             long millis = t.finish() - t.start();
             vcoreSeconds += t.millicores() / 1000 * millis / 1000;
             memorySeconds += t.memoryMb() * millis / 1000;
         }
-        assertThat(vcoreSeconds + countedTwice.vcoreSeconds()).as(application + " vcoreSeconds; containers " + mine)
+        assertThat(vcoreSeconds + stored.vcoreSeconds()).as(application + " vcoreSeconds; containers " + mine)
                 .isEqualTo(usage.getVcoreSeconds());
-        assertThat(memorySeconds + countedTwice.memorySeconds())
+        assertThat(memorySeconds + stored.memorySeconds())
                 .as(application + " memorySeconds; containers " + mine).isEqualTo(usage.getMemorySeconds());
     }
 }
