@@ -3,8 +3,6 @@ package io.fairledger.integrations.bridgetests;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
@@ -86,11 +84,9 @@ class CapacitySchedulerIT {
             System.out.println("[fairledger-integrations] capacity scheduler: grants " + grants() + ", weights "
                     + weights(scheduler) + " after " + scheduler.grantMutations() + " mutations");
 
-            // more than the cluster holds (12 GB of tasks on 8 GB): both queues' demand, and the grants' shares of it;
-            // the tasks run until the shares are seen, then all end
-            Path tasksEnd = stack.dir().resolve("tasks-end");
-            List<ApplicationId> apps = List.of(yarn.submitUntil("root.steady", 6, 1024, 1, tasksEnd),
-                    yarn.submitUntil("root.bursty", 6, 1024, 1, tasksEnd));
+            // more than the cluster holds (12 GB of tasks on 8 GB): both queues' demand, and the grants' shares of it
+            List<ApplicationId> apps = List.of(yarn.submit("root.steady", 6, 1024, 1, 30),
+                    yarn.submit("root.bursty", 6, 1024, 1, 30));
             Awaitility.await("the queues take the grants' shares of both queues' demand").atMost(120, TimeUnit.SECONDS)
                     .pollInterval(500, TimeUnit.MILLISECONDS).untilAsserted(() -> {
                         Map<String, Double> shares = grants();
@@ -103,7 +99,6 @@ class CapacitySchedulerIT {
                     });
             System.out.println("[fairledger-integrations] capacity scheduler under demand: grants " + grants()
                     + ", weights " + weights(scheduler) + ", running containers " + running(yarn, apps));
-            Files.createFile(tasksEnd);
             Awaitility.await("applications under the grants").atMost(300, TimeUnit.SECONDS)
                     .pollInterval(1, TimeUnit.SECONDS)
                     .until(() -> yarn.finished(apps.get(0)) && yarn.finished(apps.get(1)));
