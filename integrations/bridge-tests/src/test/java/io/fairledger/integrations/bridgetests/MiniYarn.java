@@ -23,6 +23,9 @@ import org.apache.hadoop.yarn.client.api.YarnClientApplication;
 import org.apache.hadoop.yarn.conf.YarnConfiguration;
 import org.apache.hadoop.yarn.server.MiniYARNCluster;
 import org.apache.hadoop.yarn.server.nodemanager.containermanager.container.Container;
+import org.apache.hadoop.yarn.server.resourcemanager.recovery.FileSystemRMStateStore;
+import org.apache.hadoop.yarn.server.resourcemanager.recovery.records.ApplicationAttemptStateData;
+import org.apache.hadoop.yarn.server.resourcemanager.recovery.records.ApplicationStateData;
 
 import io.fairledger.integrations.yarn.BridgeConfig;
 import io.fairledger.integrations.yarn.FairledgerCapacityScheduler;
@@ -127,6 +130,19 @@ final class MiniYarn implements AutoCloseable {
 
     /** Submits a {@link SleepApplication} to a queue: {@code tasks} containers of the size, each for the seconds. */
     ApplicationId submit(String queue, int tasks, int memoryMb, int vcores, int seconds) throws Exception {
+        return submit(queue, tasks, memoryMb, vcores, String.valueOf(seconds));
+    }
+
+    /**
+     * Submits a {@link SleepApplication} whose tasks run until {@code release} exists: the test decides when they
+     * end, rather than guessing how long they must sleep.
+     */
+    ApplicationId submitUntil(String queue, int tasks, int memoryMb, int vcores, Path release) throws Exception {
+        return submit(queue, tasks, memoryMb, vcores, "0 " + release.toAbsolutePath());
+    }
+
+    private ApplicationId submit(String queue, int tasks, int memoryMb, int vcores, String duration)
+            throws Exception {
         YarnClientApplication app = client.createApplication();
         ApplicationSubmissionContext context = app.getApplicationSubmissionContext();
         context.setApplicationName("sleep-" + queue);
@@ -141,7 +157,7 @@ final class MiniYarn implements AutoCloseable {
         command.add(System.getProperty("hadoop.opens", ""));
         command.add("-Xmx200m -XX:TieredStopAtLevel=1 -cp " + System.getProperty("java.class.path"));
         command.add(SleepApplication.class.getName());
-        command.add(tasks + " " + memoryMb + " " + vcores + " " + seconds);
+        command.add(tasks + " " + memoryMb + " " + vcores + " " + duration);
         command.add("1><LOG_DIR>/stdout 2><LOG_DIR>/stderr");
         context.setAMContainerSpec(ContainerLaunchContext.newInstance(Map.of(),
                 Map.of("RM_SCHEDULER_ADDRESS", cluster.getConfig().get(YarnConfiguration.RM_SCHEDULER_ADDRESS)),
@@ -160,6 +176,38 @@ final class MiniYarn implements AutoCloseable {
      */
     void startResourceManager() throws InterruptedException {
         cluster.restartResourceManager(0);
+    }
+
+    /** Resource usage in YARN's whole units, as its reports and state store hold it. */
+    record Usage(long vcoreSeconds, long memorySeconds) {
+    }
+
+    /**
+     * The usage the state store holds for an application's attempts that have not finished (its last attempt while it
+     * runs), read while no ResourceManager is active. The ResourceManager stores an attempt when its application
+     * master's container is allocated, with that container's usage up to that instant, and not again until the
+     * attempt ends; a ResourceManager that recovers the attempt starts its count from that stored usage. So YARN's
+     * report of it counts the application master's first moments twice (the recovered container is charged again
+     * from its creation) and leaves out every container the old ResourceManager finished after that instant.
+     */
+    Usage storedUsageOfRunningAttempts(ApplicationId application) throws Exception {
+        FileSystemRMStateStore store = new FileSystemRMStateStore();
+        store.init(cluster.getConfig());
+        store.start();
+        try {
+            ApplicationStateData app = store.loadState().getApplicationState().get(application);
+            long vcoreSeconds = 0;
+            long memorySeconds = 0;
+            for (ApplicationAttemptStateData attempt : app.attempts.values()) {
+                if (attempt.getState() == null) {
+                    vcoreSeconds += attempt.getVcoreSeconds();
+                    memorySeconds += attempt.getMemorySeconds();
+                }
+            }
+            return new Usage(vcoreSeconds, memorySeconds);
+        } finally {
+            store.stop();
+        }
     }
 
     /** The containers of an application as the NodeManagers have them now: container id to YARN's container state. */

@@ -17,9 +17,10 @@ import org.apache.hadoop.yarn.conf.YarnConfiguration;
 
 /**
  * A real YARN application master, run by the NodeManager in its own JVM: it asks for {@code tasks} containers of the
- * given size, runs {@code sleep <seconds>} in each, releases any surplus and finishes once all tasks completed. Usage:
- * {@code SleepApplication <tasks> <memoryMb> <vcores> <seconds>}; the scheduler address comes from the environment
- * variable {@code RM_SCHEDULER_ADDRESS}.
+ * given size, runs {@code sleep <seconds>} in each (or, given a file, waits in each until that file exists), releases
+ * any surplus and finishes once all tasks completed. Usage:
+ * {@code SleepApplication <tasks> <memoryMb> <vcores> <seconds> [<file>]}; the scheduler address comes from the
+ * environment variable {@code RM_SCHEDULER_ADDRESS}.
  */
 public final class SleepApplication {
 
@@ -29,7 +30,7 @@ public final class SleepApplication {
     public static void main(String[] args) throws Exception {
         int tasks = Integer.parseInt(args[0]);
         Resource size = Resource.newInstance(Long.parseLong(args[1]), Integer.parseInt(args[2]));
-        String seconds = args[3];
+        String task = args.length > 4 ? "while [ ! -e " + args[4] + " ]; do sleep 0.2; done" : "sleep " + args[3];
         YarnConfiguration conf = new YarnConfiguration();
         conf.set(YarnConfiguration.RM_SCHEDULER_ADDRESS, System.getenv("RM_SCHEDULER_ADDRESS"));
         // a restarted ResourceManager is retried every half second (YARN's default: 30 s)
@@ -53,7 +54,7 @@ public final class SleepApplication {
                 if (launched.size() < tasks) {
                     rm.removeContainerRequest(new ContainerRequest(size, null, null, Priority.newInstance(1)));
                     nm.startContainer(container, ContainerLaunchContext.newInstance(Map.of(), Map.of(),
-                            List.of("sleep " + seconds), null, null, null));
+                            List.of(task), null, null, null));
                     launched.add(container.getId());
                 } else {
                     surplus.add(container);
