@@ -193,11 +193,10 @@ public class ConfigurationChanges {
     }
 
     /**
-     * Closes what can be closed before a change ({@link ClosablePeriods}), unless the settings in force ({@code inForce},
-     * null when there are none yet) cannot be
-     * replayed: stored out of range by an older version ({@link SettingsLimits}), or cutting more periods than a
-     * replay holds. Then nothing can be closed under them, and the change, which must stay possible to repair them,
-     * takes effect from the registration (null).
+     * Closes what can be closed before a change ({@link ClosablePeriods}), unless the settings in force
+     * ({@code inForce}, null when there are none yet) cannot be replayed: stored out of range by an older version
+     * ({@link SettingsLimits}), or cutting more periods than a replay holds. Then nothing can be closed under them, and
+     * the change, which must stay possible to repair them, takes effect from the registration (null).
      */
     private Instant closeBeforeChange(String clusterId, LedgerSettings inForce) {
         // the tenant tree is not asked: a tree an older version let grow too deep still replays
