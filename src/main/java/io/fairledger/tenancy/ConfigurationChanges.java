@@ -136,15 +136,15 @@ public class ConfigurationChanges {
             BigDecimal discountRateOverride, ExpectedVersion expected) {
         checkVersion(clusterId, expected);
         List<Invalid.Field> problems = new ArrayList<>(SettingsLimits.tenantProblems("", weight, discountRateOverride));
-        problems.addAll(pathProblems(clusterId, "path", path));
+        problems.addAll(pathProblems(syntax(clusterId), "path", path));
         if (!problems.isEmpty()) {
             throw SettingsLimits.invalid("invalid tenant", problems);
         }
         checkTenantCount(clusterId, "path", List.of(path));
-        Instant effectiveFrom = closeBeforeChange(clusterId);
+        LedgerSettings settingsBefore = tenancy.hasLedgerSettings(clusterId) ? tenancy.ledgerSettings(clusterId) : null;
+        Instant effectiveFrom = closeBeforeChange(clusterId, settingsBefore);
         TenantEntity existing = TenantEntity.byPath(clusterId, path);
         TenantView before = existing == null ? null : TenantView.of(existing);
-        LedgerSettings settingsBefore = tenancy.hasLedgerSettings(clusterId) ? tenancy.ledgerSettings(clusterId) : null;
         TenantView after = tenancy.upsertTenant(clusterId, path, weight, discountRateOverride);
         if (settingsBefore != null) {
             // the settings keep the tenants in force before the change in their earlier segments
@@ -155,12 +155,17 @@ public class ConfigurationChanges {
         return changed(clusterId, after);
     }
 
+    /** The tenant path syntax of {@code clusterId}'s resource manager. */
+    private TenantPath.Syntax syntax(String clusterId) {
+        return tenancy.cluster(clusterId).resourceManager().pathSyntax();
+    }
+
     /**
-     * What is wrong with {@code path} as a tenant path of {@code clusterId} (its resource manager's syntax, the ranges
-     * of {@link SettingsLimits}), named {@code field}.
+     * What is wrong with {@code path} as a tenant path in {@code syntax} (its cluster's resource manager's), or in the
+     * ranges of {@link SettingsLimits}, named {@code field}.
      */
-    private List<Invalid.Field> pathProblems(String clusterId, String field, String path) {
-        String problem = TenantPath.problem(tenancy.cluster(clusterId).resourceManager().pathSyntax(), path);
+    private static List<Invalid.Field> pathProblems(TenantPath.Syntax syntax, String field, String path) {
+        String problem = TenantPath.problem(syntax, path);
         if (problem == null) {
             problem = SettingsLimits.pathProblem(path);
         }
@@ -172,33 +177,30 @@ public class ConfigurationChanges {
      * than {@link SettingsLimits#MAX_TENANTS} tenants.
      */
     private void checkTenantCount(String clusterId, String field, List<String> paths) {
-        TenantPath.Syntax syntax = tenancy.cluster(clusterId).resourceManager().pathSyntax();
-        Set<String> tenants = new HashSet<>();
-        for (TenantView t : tenancy.tenants(clusterId)) {
-            tenants.add(t.path());
-        }
-        int before = tenants.size();
+        TenantPath.Syntax syntax = syntax(clusterId);
+        Set<String> wanted = new HashSet<>();
         for (String path : paths) {
-            tenants.addAll(TenantPath.parse(path).ancestors(syntax));
-            tenants.add(path);
+            wanted.addAll(TenantPath.parse(path).ancestors(syntax));
+            wanted.add(path);
         }
-        if (tenants.size() > before && tenants.size() > SettingsLimits.MAX_TENANTS) {
+        int added = tenancy.unstored(clusterId, wanted).size();
+        long total = tenancy.tenantCount(clusterId) + added;
+        if (added > 0 && total > SettingsLimits.MAX_TENANTS) {
             throw SettingsLimits.invalid("too many tenants", List.of(new Invalid.Field(field, "would make "
-                    + tenants.size() + " tenants of cluster '" + clusterId + "', at most "
+                    + total + " tenants of cluster '" + clusterId + "', at most "
                     + SettingsLimits.MAX_TENANTS + " are kept")));
         }
     }
 
     /**
-     * Closes what can be closed before a change ({@link ClosablePeriods}), unless the settings in force cannot be
-     * replayed: stored out of range by an older version ({@link SettingsLimits}), or cutting more periods than a
-     * replay holds. Then nothing can be closed under them, and the change, which must stay possible to repair them,
-     * takes effect from the registration (null).
+     * Closes what can be closed before a change ({@link ClosablePeriods}), unless the settings in force
+     * ({@code inForce}, null when there are none yet) cannot be replayed: stored out of range by an older version
+     * ({@link SettingsLimits}), or cutting more periods than a replay holds. Then nothing can be closed under them, and
+     * the change, which must stay possible to repair them, takes effect from the registration (null).
      */
-    private Instant closeBeforeChange(String clusterId) {
+    private Instant closeBeforeChange(String clusterId, LedgerSettings inForce) {
         // the tenant tree is not asked: a tree an older version let grow too deep still replays
-        if (tenancy.hasLedgerSettings(clusterId)
-                && !SettingsLimits.problems(tenancy.ledgerSettings(clusterId).withTenants(null), "").isEmpty()) {
+        if (inForce != null && !SettingsLimits.problems(inForce.withTenants(null), "").isEmpty()) {
             LOG.warnf("cluster %s: its ledger settings in force are out of range; the change replaces them from the "
                     + "registration without closing periods under them", clusterId);
             return null;
@@ -234,8 +236,9 @@ public class ConfigurationChanges {
         List<String> paths = new ArrayList<>();
         List<Invalid.Field> problems = new ArrayList<>();
         List<LedgerSettings.Tenant> listed = settings.tenants() == null ? List.of() : settings.tenants();
+        TenantPath.Syntax syntax = syntax(clusterId);
         for (int i = 0; i < listed.size(); i++) {
-            problems.addAll(pathProblems(clusterId, "tenants[" + i + "].path", listed.get(i).path()));
+            problems.addAll(pathProblems(syntax, "tenants[" + i + "].path", listed.get(i).path()));
             paths.add(listed.get(i).path());
         }
         if (!problems.isEmpty()) {
@@ -243,7 +246,7 @@ public class ConfigurationChanges {
         }
         checkTenantCount(clusterId, "tenants", paths);
         LedgerSettings before = tenancy.hasLedgerSettings(clusterId) ? tenancy.ledgerSettings(clusterId) : null;
-        Instant effectiveFrom = closeBeforeChange(clusterId);
+        Instant effectiveFrom = closeBeforeChange(clusterId, before);
         refuseReplayAfterRetention(clusterId, before, settings);
         tenancy.upsertTenants(clusterId, settings.tenants() == null ? List.of() : settings.tenants());
         tenancy.storeLedgerSettings(clusterId,

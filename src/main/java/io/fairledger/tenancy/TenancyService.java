@@ -245,6 +245,35 @@ public class TenancyService {
         return TenantEntity.ofCluster(clusterId).stream().map(TenantView::of).toList();
     }
 
+    /** How many tenants the cluster's tree holds, its root included. */
+    long tenantCount(String clusterId) {
+        return TenantEntity.count("clusterId", clusterId);
+    }
+
+    /**
+     * Those of {@code paths} the cluster has no tenant at: a few are looked up by path, many against every stored path
+     * (one query either way).
+     */
+    Set<String> unstored(String clusterId, Set<String> paths) {
+        Set<String> out = new HashSet<>(paths);
+        if (out.isEmpty()) {
+            return out;
+        }
+        var query = paths.size() <= PATHS_LOOKED_UP
+                ? TenantEntity.getEntityManager()
+                        .createQuery("SELECT t.path FROM TenantEntity t WHERE t.clusterId = ?1 AND t.path IN ?2",
+                                String.class)
+                        .setParameter(2, paths)
+                : TenantEntity.getEntityManager()
+                        .createQuery("SELECT t.path FROM TenantEntity t WHERE t.clusterId = ?1", String.class);
+        // one remove per stored path: Set.removeAll(list) asks list.contains for every path unless the set is larger
+        query.setParameter(1, clusterId).getResultList().forEach(out::remove);
+        return out;
+    }
+
+    /** The most paths {@link #unstored} names in one query. */
+    private static final int PATHS_LOOKED_UP = 500;
+
     /** One tenant of the cluster; {@code NotFound} when there is no such cluster or tenant. */
     public TenantView tenant(String clusterId, String path) {
         entity(clusterId);
@@ -322,8 +351,16 @@ public class TenancyService {
         return saved;
     }
 
+    /**
+     * Stores {@code tenant} with these values; one that holds them already is left as it is, so a document that lists
+     * every tenant writes only the rows that change (and the configuration version moves only with those).
+     */
     private static TenantEntity save(TenantEntity tenant, ClusterEntity cluster, String path, BigDecimal weight,
             BigDecimal discountRateOverride) {
+        if (tenant.id != null && sameValue(tenant.weight, weight)
+                && sameValue(tenant.discountRateOverride, discountRateOverride)) {
+            return tenant;
+        }
         tenant.clusterId = cluster.id;
         tenant.path = path;
         tenant.parentPath = TenantPath.parse(path).parent(cluster.resourceManager.pathSyntax());
@@ -332,5 +369,10 @@ public class TenancyService {
         tenant.updatedAt = OffsetDateTime.now();
         tenant.persist();
         return tenant;
+    }
+
+    /** Whether two stored numbers are equal, whatever their scale (1 and 1.000000 are one weight). */
+    private static boolean sameValue(BigDecimal a, BigDecimal b) {
+        return a == null ? b == null : b != null && a.compareTo(b) == 0;
     }
 }

@@ -66,24 +66,24 @@ public record ReplayConfig(ClusterConfig cluster, Schedule periods, ChargebackCo
 
     /** The cluster's configuration in force at {@code t}: the last change's at or before it, else the first. */
     public ClusterConfig clusterAt(long t) {
-        ClusterConfig out = cluster;
-        for (Change c : changes) {
-            if (c.at() > t) {
-                break;
-            }
-            out = c.cluster();
-        }
-        return out;
+        Change c = changeAt(t);
+        return c == null ? cluster : c.cluster();
     }
 
     /** The prices in force at {@code t}, as {@link #clusterAt}. */
     public ChargebackConfig chargebackAt(long t) {
-        ChargebackConfig out = chargeback;
+        Change c = changeAt(t);
+        return c == null ? chargeback : c.chargeback();
+    }
+
+    /** The last change at or before {@code t}; null when none is, and the first configuration holds. */
+    private Change changeAt(long t) {
+        Change out = null;
         for (Change c : changes) {
             if (c.at() > t) {
                 break;
             }
-            out = c.chargeback();
+            out = c;
         }
         return out;
     }

@@ -187,6 +187,12 @@ public final class ServerMemory {
     }
 
     static void send(String method, String url, String json) throws IOException, InterruptedException {
+        sent(method, url, json);
+    }
+
+    /** {@link #send}, with the answer. */
+    static HttpResponse<String> sent(String method, String url, String json) throws IOException,
+            InterruptedException {
         HttpResponse<String> response = HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create(url))
                 .header("content-type", "application/json")
                 .method(method, HttpRequest.BodyPublishers.ofString(json)).build(),
@@ -194,5 +200,6 @@ public final class ServerMemory {
         if (response.statusCode() >= 300) {
             throw new IllegalStateException(url + " answered " + response.statusCode() + ": " + response.body());
         }
+        return response;
     }
 }
