@@ -8,7 +8,13 @@ import static org.hamcrest.Matchers.hasItem;
 import static org.hamcrest.Matchers.not;
 import static org.hamcrest.Matchers.notNullValue;
 
+import java.sql.Connection;
+import java.sql.Statement;
 import java.util.Random;
+
+import javax.sql.DataSource;
+
+import jakarta.inject.Inject;
 
 import io.quarkus.test.common.TestResourceScope;
 import io.quarkus.test.common.WithTestResource;
@@ -33,6 +39,9 @@ import io.fairledger.testsupport.TestClusters;
 class SettingsAttackTest {
 
     private static final String CLUSTER = "attack-settings";
+
+    @Inject
+    DataSource dataSource;
 
     @Test
     void theAttackRunsSettingsAreRefusedNamingTheMember() {
@@ -72,6 +81,40 @@ class SettingsAttackTest {
                 .statusCode(422).body("errors.message", hasItem(containsString("at most 16 levels")));
         given().contentType(ContentType.JSON).body("{\"weight\":1}")
                 .put("/api/v1/admin/clusters/" + cluster + "/tenants/root.a.b").then().statusCode(200);
+    }
+
+    @Test
+    void aClusterHoldingTheLargestNumberOfTenantsRefusesOneMoreByEitherDoor() throws Exception {
+        String cluster = "attack-many-tenants";
+        TestClusters.registerYarn(cluster, SettingsDocuments.valid());
+        // root and root.a are stored; the rest written straight into the table, as a long-lived cluster would hold them
+        int stored = SettingsLimits.MAX_TENANTS - 2;
+        try (Connection c = dataSource.getConnection(); Statement st = c.createStatement()) {
+            st.executeUpdate("insert into tenant (cluster_id, path, parent_path, weight, updated_at) select '"
+                    + cluster + "', 'root.t' || g, 'root', 1, now() from generate_series(1, " + stored + ") g");
+        }
+        try {
+            given().contentType(ContentType.JSON).body("{\"weight\":1}")
+                    .put("/api/v1/admin/clusters/" + cluster + "/tenants/root.extra").then().statusCode(422)
+                    .contentType("application/problem+json").body("errors.field", hasItem("path"))
+                    .body("errors.message", hasItem(containsString("would make 50001 tenants of cluster '" + cluster
+                            + "', at most 50000 are kept")));
+            // a document listing more paths than are looked up one by one, all stored but one
+            StringBuilder tenants = new StringBuilder("{\"path\":\"root.extra\",\"weight\":1}");
+            for (int i = 1; i <= 600; i++) {
+                tenants.append(",{\"path\":\"root.t").append(i).append("\",\"weight\":1}");
+            }
+            given().contentType(ContentType.JSON)
+                    .body(SettingsDocuments.valid().replace("{\"path\":\"root.a\",\"weight\":1}", tenants))
+                    .put("/api/v1/admin/clusters/" + cluster + "/ledger-settings").then().statusCode(422)
+                    .body("errors.field", hasItem("tenants"))
+                    .body("errors.message", hasItem(containsString("would make 50001 tenants")));
+            given().get("/api/v1/admin/clusters/" + cluster + "/tenants/root.extra").then().statusCode(404);
+        } finally {
+            try (Connection c = dataSource.getConnection(); Statement st = c.createStatement()) {
+                st.executeUpdate("delete from tenant where cluster_id = '" + cluster + "' and path like 'root.t%'");
+            }
+        }
     }
 
     @Test
