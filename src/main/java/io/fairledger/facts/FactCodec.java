@@ -184,7 +184,7 @@ public final class FactCodec {
                 }
                 int nameEnd = json.indexOf('"', i + 1);
                 if (nameEnd < 0 || nameEnd >= last || json.charAt(nameEnd + 1) != ':'
-                        || !FlatJson.isPlainName(json, i + 1, nameEnd)) {
+                        || !StoredFactJson.isPlainName(json, i + 1, nameEnd)) {
                     return false;
                 }
                 int nameStart = i + 1;
@@ -193,10 +193,10 @@ public final class FactCodec {
                 String text;
                 boolean quoted = valueStart < last && json.charAt(valueStart) == '"';
                 if (quoted) {
-                    valueEnd = FlatJson.stringEnd(json, valueStart, last);
-                    text = valueEnd < 0 ? null : FlatJson.unquote(json, valueStart + 1, valueEnd - 1);
+                    valueEnd = StoredFactJson.stringEnd(json, valueStart, last);
+                    text = valueEnd < 0 ? null : StoredFactJson.unquote(json, valueStart + 1, valueEnd - 1);
                 } else {
-                    valueEnd = FlatJson.scalarEnd(json, valueStart, last);
+                    valueEnd = StoredFactJson.scalarEnd(json, valueStart, last);
                     text = valueEnd < 0 ? null : json.substring(valueStart, valueEnd);
                 }
                 if (text == null || !member(nameStart, nameEnd, text, quoted)) {
@@ -217,7 +217,7 @@ public final class FactCodec {
         private boolean member(int nameStart, int nameEnd, String text, boolean quoted) {
             boolean number = named("millicores", nameStart, nameEnd) || named("gpus", nameStart, nameEnd)
                     || named("memoryMb", nameStart, nameEnd) || named("weight", nameStart, nameEnd);
-            if (quoted ? number : !FlatJson.isScalar(text)) {
+            if (quoted ? number : !StoredFactJson.isScalar(text)) {
                 return false;
             }
             if (named("task", nameStart, nameEnd)) {
@@ -229,19 +229,19 @@ public final class FactCodec {
             } else if (named("node", nameStart, nameEnd)) {
                 node = text;
             } else if (named("weight", nameStart, nameEnd)) {
-                if (!FlatJson.isNumber(text)) {
+                if (!StoredFactJson.isNumber(text)) {
                     return false;
                 }
                 weight = Double.parseDouble(text);
             } else if (named("memoryMb", nameStart, nameEnd)) {
-                if (!FlatJson.isNumber(text)) {
+                if (!StoredFactJson.isNumber(text)) {
                     return false;
                 }
-                memoryMilliMb = FlatJson.isWhole(text)
+                memoryMilliMb = StoredFactJson.isWhole(text)
                         ? MemoryUnits.fromWholeMb(Long.parseLong(text))
                         : MemoryUnits.fromMb(new BigDecimal(text));
             } else if (number) {
-                if (!FlatJson.isWhole(text)) {
+                if (!StoredFactJson.isWhole(text)) {
                     return false;
                 }
                 if (named("gpus", nameStart, nameEnd)) {

@@ -6,12 +6,12 @@ package io.fairledger.facts;
  * (a raw control character in a string, a bad escape, a leading zero) is refused here too, by a -1 or null, and left to
  * the general parser, which refuses it with its own message.
  */
-final class FlatJson {
+final class StoredFactJson {
 
     /** Digits of the largest whole number read as a {@code long} here; longer ones go to the general parser. */
     private static final int WHOLE_DIGITS = 18;
 
-    private FlatJson() {
+    private StoredFactJson() {
     }
 
     /** The index after the string that opens at {@code open} (a quote), or -1 when it does not close before {@code limit}. */
