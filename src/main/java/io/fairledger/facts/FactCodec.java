@@ -2,6 +2,7 @@ package io.fairledger.facts;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.math.BigDecimal;
 
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
@@ -158,6 +159,105 @@ public final class FactCodec {
 
         static Members read(String json) {
             Members m = new Members(json);
+            if (!m.readFlat()) {
+                m = new Members(json);
+                m.readWithParser();
+            }
+            return m;
+        }
+
+        /**
+         * Reads the form {@link #encode} writes (and every earlier writer did): one flat object, no white space, names
+         * without escapes, values strings, numbers, true, false or null. True when {@link #json} is that form and read;
+         * false for anything else (white space, a nested value, a malformed text), which the general parser reads or
+         * refuses as it always did. No parser is built: the live ledger reads every new fact back.
+         */
+        private boolean readFlat() {
+            int last = json.length() - 1;
+            if (last < 1 || json.charAt(0) != '{' || json.charAt(last) != '}') {
+                return false;
+            }
+            int i = 1;
+            while (i < last) {
+                if (json.charAt(i) != '"') {
+                    return false;
+                }
+                int nameEnd = json.indexOf('"', i + 1);
+                if (nameEnd < 0 || nameEnd >= last || json.charAt(nameEnd + 1) != ':'
+                        || !StoredFactJson.isPlainName(json, i + 1, nameEnd)) {
+                    return false;
+                }
+                int nameStart = i + 1;
+                int valueStart = nameEnd + 2;
+                int valueEnd;
+                String text;
+                boolean quoted = valueStart < last && json.charAt(valueStart) == '"';
+                if (quoted) {
+                    valueEnd = StoredFactJson.stringEnd(json, valueStart, last);
+                    text = valueEnd < 0 ? null : StoredFactJson.unquote(json, valueStart + 1, valueEnd - 1);
+                } else {
+                    valueEnd = StoredFactJson.scalarEnd(json, valueStart, last);
+                    text = valueEnd < 0 ? null : json.substring(valueStart, valueEnd);
+                }
+                if (text == null || !member(nameStart, nameEnd, text, quoted)) {
+                    return false;
+                }
+                if (valueEnd == last) {
+                    return true;
+                }
+                if (json.charAt(valueEnd) != ',') {
+                    return false;
+                }
+                i = valueEnd + 1;
+            }
+            return i == 1;
+        }
+
+        /** Takes one member's value; false when it is not of the type the flat form gives that member. */
+        private boolean member(int nameStart, int nameEnd, String text, boolean quoted) {
+            boolean number = named("millicores", nameStart, nameEnd) || named("gpus", nameStart, nameEnd)
+                    || named("memoryMb", nameStart, nameEnd) || named("weight", nameStart, nameEnd);
+            if (quoted ? number : !StoredFactJson.isScalar(text)) {
+                return false;
+            }
+            if (named("task", nameStart, nameEnd)) {
+                task = text;
+            } else if (named("tenant", nameStart, nameEnd)) {
+                tenant = text;
+            } else if (named("application", nameStart, nameEnd)) {
+                application = text;
+            } else if (named("node", nameStart, nameEnd)) {
+                node = text;
+            } else if (named("weight", nameStart, nameEnd)) {
+                if (!StoredFactJson.isNumber(text)) {
+                    return false;
+                }
+                weight = Double.parseDouble(text);
+            } else if (named("memoryMb", nameStart, nameEnd)) {
+                if (!StoredFactJson.isNumber(text)) {
+                    return false;
+                }
+                memoryMilliMb = StoredFactJson.isWhole(text)
+                        ? MemoryUnits.fromWholeMb(Long.parseLong(text))
+                        : MemoryUnits.fromMb(new BigDecimal(text));
+            } else if (number) {
+                if (!StoredFactJson.isWhole(text)) {
+                    return false;
+                }
+                if (named("gpus", nameStart, nameEnd)) {
+                    gpus = Long.parseLong(text);
+                } else {
+                    millicores = Long.parseLong(text);
+                }
+            }
+            return true;
+        }
+
+        private boolean named(String name, int start, int end) {
+            return end - start == name.length() && json.startsWith(name, start);
+        }
+
+        private void readWithParser() {
             try (JsonParser p = JSON.getFactory().createParser(json)) {
                 if (p.nextToken() != JsonToken.START_OBJECT) {
                     throw new IllegalStateException("stored fact is not a JSON object: " + json);
@@ -165,21 +265,20 @@ public final class FactCodec {
                 for (String name = p.nextFieldName(); name != null; name = p.nextFieldName()) {
                     p.nextToken();
                     switch (name) {
-                        case "task" -> m.task = text(p);
-                        case "tenant" -> m.tenant = text(p);
-                        case "application" -> m.application = text(p);
-                        case "node" -> m.node = text(p);
-                        case "millicores" -> m.millicores = p.getValueAsLong();
-                        case "memoryMb" -> m.memoryMilliMb = MemoryUnits.fromMb(p.getDecimalValue());
-                        case "gpus" -> m.gpus = p.getValueAsLong();
-                        case "weight" -> m.weight = p.getValueAsDouble();
+                        case "task" -> task = text(p);
+                        case "tenant" -> tenant = text(p);
+                        case "application" -> application = text(p);
+                        case "node" -> node = text(p);
+                        case "millicores" -> millicores = p.getValueAsLong();
+                        case "memoryMb" -> memoryMilliMb = MemoryUnits.fromMb(p.getDecimalValue());
+                        case "gpus" -> gpus = p.getValueAsLong();
+                        case "weight" -> weight = p.getValueAsDouble();
                         default -> p.skipChildren(); // kind, cluster, at, key of older rows: the columns say them
                     }
                 }
             } catch (IOException e) {
                 throw new UncheckedIOException("stored fact is not JSON: " + json, e);
             }
-            return m;
         }
 
         /** A text member's value; null written as null reads as "null", as the tree's {@code asText} read it. */

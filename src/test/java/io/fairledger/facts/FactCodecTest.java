@@ -1,11 +1,15 @@
 package io.fairledger.facts;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.io.UncheckedIOException;
 import java.util.List;
+import java.util.Random;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import org.junit.jupiter.api.Test;
 
 import io.fairledger.core.ledger.LedgerEvent;
@@ -85,6 +89,63 @@ class FactCodecTest {
                 .isEqualTo(
                         new LedgerFact.Event(new LedgerEvent.WeightChanged("c1", TenantPath.parse("root.q"), 2.5, 13),
                                 "event:e13"));
+    }
+
+    /** What another JSON writer would store (white space, other escapes, members reordered) reads the same. */
+    @Test
+    void anyJsonWriterFormReadsTheSame() {
+        LedgerFact fact = new LedgerFact.Event(
+                new LedgerEvent.TaskStarted("c1", "a/\u00e9\"", TenantPath.parse("root.q"),
+                        "app", new ResourceVector(1500, 600_500, 1), 42),
+                "task:a:start");
+        for (String json : List.of(
+                "{ \"task\" : \"a\\/\\u00e9\\\"\", \"tenant\":\"root.q\",\"application\":\"app\",\"millicores\":1500,"
+                        + "\"memoryMb\":600.5,\"gpus\":1}",
+                "{\"gpus\":1,\"memoryMb\":6.005E2,\"millicores\":1500,\"application\":\"app\",\"tenant\":\"root.q\","
+                        + "\"task\":\"a/\\u00E9\\\"\",\"extra\":{\"nested\":[1,true,null]}}",
+                "{\"task\":\"a/\u00e9\\\"\",\"tenant\":\"root.q\",\"application\":\"app\",\"millicores\":1500,"
+                        + "\"memoryMb\":600.500,\"gpus\":1,\"kind\":null,\"at\":-4.5e-3}")) {
+            assertThat(stored(fact, json)).as(json).isEqualTo(fact);
+        }
+    }
+
+    /** Every string, however awkward, reads back as written, whether this codec or Jackson wrote it. */
+    @Test
+    void randomTextsReadBackAsWrittenByEitherWriter() {
+        Random random = new Random(33);
+        ObjectMapper jackson = new ObjectMapper();
+        for (int round = 0; round < 2_000; round++) {
+            String task = randomText(random);
+            LedgerFact fact = new LedgerFact.Event(new LedgerEvent.TaskFinished("c1", task, round), "k");
+            ObjectNode node = jackson.createObjectNode().put("task", task);
+            assertThat(stored(fact, FactCodec.encode(fact))).isEqualTo(fact);
+            assertThat(stored(fact, node.toString())).isEqualTo(fact);
+        }
+    }
+
+    /** What JSON refuses is refused still: a trailing comma, a leading zero, a raw control character, a bad escape. */
+    @Test
+    void malformedTextIsRefused() {
+        for (String json : List.of("{\"task\":\"t\",}", "{\"task\":01}", "{\"task\":\"a\u0001b\"}",
+                "{\"task\":\"\\x\"}",
+                "{\"task\":\"t\"", "{\"task\":t}", "{\"task\":}")) {
+            assertThatThrownBy(() -> FactCodec.decode("TaskFinished", "c1", 1, "k", json)).as(json)
+                    .isInstanceOf(UncheckedIOException.class);
+        }
+        assertThatThrownBy(() -> FactCodec.decode("TaskFinished", "c1", 1, "k", "[1]"))
+                .isInstanceOf(IllegalStateException.class);
+        assertThatThrownBy(() -> FactCodec.decode("TaskFinished", "c1", 1, "k", "{\"millicores\":1}"))
+                .hasMessageContaining("no task");
+    }
+
+    private static String randomText(Random random) {
+        char[] awkward = {'"', '\\', '/', '\n', '\t', '\u0001', '\u001f', 'e', '\u00e9', '\ud83d', '\ude00', ',', ':',
+                '}'};
+        StringBuilder text = new StringBuilder("t"); // never blank: a task id is not
+        for (int i = random.nextInt(12); i > 0; i--) {
+            text.append(awkward[random.nextInt(awkward.length)]);
+        }
+        return text.toString();
     }
 
     /** The fact as read back from its row: columns and JSON. */

@@ -2,6 +2,8 @@ package io.fairledger.core.model;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.regex.Pattern;
 
 /**
@@ -25,6 +27,14 @@ public record TenantPath(List<String> segments) implements Comparable<TenantPath
     public static final String OWN_SEGMENT = "(own)";
 
     private static final Pattern STRICT_SEGMENT = Pattern.compile("[A-Za-z0-9_-]{1,64}");
+
+    /**
+     * Paths parsed so far, by their text: the live ledgers read every stored fact back and parse its tenant
+     * (docs/benchmarks.md, "Ingestion"), and a cluster has few tenants. Bounded, so a stream of ever new names costs a
+     * parse each and no memory; a path is immutable, so one instance serves every reader.
+     */
+    private static final Map<String, TenantPath> PARSED = new ConcurrentHashMap<>();
+    private static final int PARSED_LIMIT = 16_384;
 
     /** How a resource manager writes its tenant paths. */
     public enum Syntax {
@@ -60,7 +70,22 @@ public record TenantPath(List<String> segments) implements Comparable<TenantPath
      * {@code root} as first YARN segment is the root itself.
      */
     public static TenantPath parse(String text) {
-        if (text == null || text.isBlank()) {
+        if (text == null) {
+            throw new IllegalArgumentException("tenant path must not be blank");
+        }
+        TenantPath known = PARSED.get(text);
+        if (known != null) {
+            return known;
+        }
+        TenantPath path = parseText(text);
+        if (PARSED.size() < PARSED_LIMIT) {
+            PARSED.put(text, path);
+        }
+        return path;
+    }
+
+    private static TenantPath parseText(String text) {
+        if (text.isBlank()) {
             throw new IllegalArgumentException("tenant path must not be blank");
         }
         String t = text.strip();

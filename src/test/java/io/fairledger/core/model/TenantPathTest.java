@@ -2,6 +2,7 @@ package io.fairledger.core.model;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -60,5 +61,16 @@ class TenantPathTest {
         assertNull(TenantPath.ROOT.parent(Syntax.YARN));
         assertEquals("analytics/etl", etl.format(Syntax.MESOS));
         assertEquals("/", TenantPath.ROOT.format(Syntax.MESOS));
+    }
+
+    /** A path parsed again is the one parsed before (the live ledgers parse every fact's tenant); a bad one fails again. */
+    @Test
+    void aPathParsedAgainIsTheSameInstance() {
+        assertSame(TenantPath.parse("root.interned.q"), TenantPath.parse("root.interned.q"));
+        assertEquals(TenantPath.parse("root.interned.q"), TenantPath.parse("interned/q"));
+        for (int i = 0; i < 2; i++) {
+            assertThrows(IllegalArgumentException.class, () -> TenantPath.parse("root..q"));
+            assertThrows(IllegalArgumentException.class, () -> TenantPath.parse(" "));
+        }
     }
 }
