@@ -11,6 +11,10 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.PriorityQueue;
 
+import org.knowm.xchart.BitmapEncoder;
+import org.knowm.xchart.XYChart;
+import org.knowm.xchart.XYChartBuilder;
+
 import io.fairledger.core.fairness.FairnessDegree;
 import io.fairledger.core.fairness.FairnessReport;
 import io.fairledger.core.grant.LongTermMaxMin;
@@ -32,8 +36,9 @@ import io.fairledger.core.model.TenantPath;
  * starts), the steady application at 60 s after the registration, the bursts at 30 % and 65 % of the 360-s run.
  * Free slots go to the queue furthest below its grant, the grants taken anew at every event and containers starting
  * at once: what the bridge would do with no lag at all. So what it shows is LTRF's own behaviour on these tasks.
- * Arguments: the output directory, then the memory's round length in seconds ({@code 0}: the server's default
- * 24-hour rounds); it prints and writes the bursty and steady queues' rho and the sharing loss every 5 s.
+ * Arguments: the output directory, then the memories to compare ({@link #memory}; default: the server's default and
+ * {@link LtrfOnYarnRun}'s rounds); per memory it prints and writes the bursty and steady queues' rho, the sharing loss
+ * and the bursty queue's vcores every 5 s, and plots them all.
  */
 public final class LtrfOnYarnSimulation {
 
@@ -43,6 +48,11 @@ public final class LtrfOnYarnSimulation {
     private static final long RUN = 360_000;
     private static final long TASK = 4_000;
     private static final long AM_TO_REQUESTS = 1_000;
+    /**
+     * {@link LtrfOnYarnRun}'s memory: rounds of the time between the bursts (126 s), one starting 10 s before each
+     * burst (the first burst at 60 + 108 s after the registration).
+     */
+    static final String BURST_ROUNDS = "rounds:126:158";
     private static final List<String> QUEUES = List.of("root.steady", "root.bursty");
 
     private LtrfOnYarnSimulation() {
@@ -75,9 +85,37 @@ public final class LtrfOnYarnSimulation {
 
     public static void main(String[] args) throws IOException {
         Path out = Path.of(args.length > 0 ? args[0] : "target/ltrf-on-yarn-simulation");
-        String memoryArg = args.length > 1 ? args[1] : "default";
+        String memories = args.length > 1 ? args[1] : "default," + BURST_ROUNDS;
         Files.createDirectories(out);
-        MemoryMode memory = memory(memoryArg);
+        XYChart chart = new XYChartBuilder().width(1000).height(560)
+                .title("LTRF on the run's tasks without YARN: the bursty queue's rho and the sharing loss")
+                .xAxisTitle("seconds").yAxisTitle("rho / sharing loss").build();
+        for (String memory : memories.split(",")) {
+            List<double[]> rows = simulate(memory(memory));
+            StringBuilder csv = new StringBuilder("seconds,bursty_rho,steady_rho,sharing_loss,bursty_vcores\n");
+            for (double[] r : rows) {
+                csv.append(String.format(Locale.ROOT, "%.1f,%.4f,%.4f,%.6f,%.0f%n", r[0], r[1], r[2], r[3], r[4]));
+            }
+            Path file = out.resolve("simulation-" + memory.replace(':', '-') + ".csv");
+            Files.writeString(file, csv);
+            System.out.print("[ltrf-sim] " + memory + "\n" + csv);
+            String name = memory.equals("default") ? "24-hour rounds (the default)" : "rounds of the bursts' period";
+            for (int column : new int[]{1, 3}) {
+                chart.addSeries((column == 1 ? "bursty rho, " : "sharing loss, ") + name,
+                        rows.stream().filter(r -> Double.isFinite(r[column])).mapToDouble(r -> r[0]).toArray(),
+                        rows.stream().filter(r -> Double.isFinite(r[column])).mapToDouble(r -> r[column]).toArray());
+            }
+        }
+        BitmapEncoder.saveBitmap(chart, out.resolve("ltrf-on-yarn-simulation.png").toString(),
+                BitmapEncoder.BitmapFormat.PNG);
+        System.out.println("[ltrf-sim] wrote " + out.toAbsolutePath());
+    }
+
+    /**
+     * One simulated run: per 5 s, the seconds since the steady application's start, the bursty and steady queues'
+     * rho (NaN before they have entitlement), the sharing loss and the bursty queue's vcores.
+     */
+    static List<double[]> simulate(MemoryMode memory) {
         ClusterLedger ledger = new ClusterLedger(ClusterConfig.defaults(CLUSTER, 0,
                 ResourceVector.of(SLOTS, SLOTS * 1024L, 0),
                 List.of(TenantConfig.of("root.steady", 1.0), TenantConfig.of("root.bursty", 1.0))).withMemory(memory));
@@ -86,7 +124,7 @@ public final class LtrfOnYarnSimulation {
                 new long[]{START + RUN * 65 / 100, 1, 60});
         PriorityQueue<Running> running = new PriorityQueue<>(
                 Comparator.comparingLong(Running::end).thenComparing(Running::id));
-        StringBuilder csv = new StringBuilder("seconds,bursty_rho,steady_rho,sharing_loss\n");
+        List<double[]> rows = new ArrayList<>();
         int submitted = 0;
         long counter = 0;
         long end = START + RUN;
@@ -154,14 +192,11 @@ public final class LtrfOnYarnSimulation {
             if (now % 5_000 == 0) {
                 FairnessReport report = FairnessReport.ofPeriod(ledger.accounts(now).stream()
                         .filter(a -> a.path().depth() == 1).toList());
-                csv.append(String.format(Locale.ROOT, "%.1f,%s,%s,%.6f%n", (now - START) / 1000.0,
-                        rho(report, "root.bursty"), rho(report, "root.steady"), report.sharingLoss()));
+                rows.add(new double[]{(now - START) / 1000.0, rho(report, "root.bursty"),
+                        rho(report, "root.steady"), report.sharingLoss(), held(running, 1)});
             }
         }
-        Path file = out.resolve("simulation-" + memoryArg.replace(':', '-') + ".csv");
-        Files.writeString(file, csv);
-        System.out.print(csv);
-        System.out.println("[ltrf-sim] wrote " + file.toAbsolutePath());
+        return rows;
     }
 
     /** {@code default}, {@code rounds:<seconds>[:<origin seconds>]} or {@code decay:<half-life seconds>}. */
@@ -204,8 +239,8 @@ public final class LtrfOnYarnSimulation {
         return (int) running.stream().filter(r -> r.app().queue == queue).count();
     }
 
-    private static String rho(FairnessReport report, String queue) {
+    private static double rho(FairnessReport report, String queue) {
         FairnessDegree degree = report.degrees().get(TenantPath.parse(queue).toString());
-        return degree == null || degree.noEntitlement() ? "" : String.format(Locale.ROOT, "%.4f", degree.value());
+        return degree == null || degree.noEntitlement() ? Double.NaN : degree.value();
     }
 }
