@@ -32,12 +32,12 @@ import io.fairledger.core.model.TenantPath;
  * {@link LtrfOnYarnRun}'s tasks without YARN (a measured run, not a test): the same ledger and grants (fairledger's
  * core: {@link ClusterLedger}, {@link TreeGrants} with {@link LongTermMaxMin}) on 8 one-vcore slots, every container
  * of the real run, application masters included (1 vcore, 384 MB, held from the application's start to its last
- * task's end; an application asks for its 60 or 2000 tasks of 4 s, 1 vcore and 512 MB one second after its master
- * starts), the steady application at 60 s after the registration, the bursts at 30 % and 65 % of the 360-s run.
+ * task's end; an application asks for its 60 or 2000 tasks of 4 s, 1 vcore and 512 MB a second, or as told, after
+ * its master starts), the steady application at 60 s after the registration, the bursts at 30 % and 65 % of the 360-s run.
  * Free slots go to the queue furthest below its grant, the grants taken anew at every event and containers starting
  * at once: what the bridge would do with no lag at all. So what it shows is LTRF's own behaviour on these tasks.
- * Arguments: the output directory, then the memories to compare ({@link #memory}; default: the server's default and
- * {@link LtrfOnYarnRun}'s rounds); per memory it prints and writes the bursty and steady queues' rho, the sharing loss
+ * Arguments: the output directory, the memories to compare ({@link #memory}; default: the server's default and
+ * {@link LtrfOnYarnRun}'s rounds) and the seconds from a master's start to its tasks' requests (default 1); per memory it prints and writes the bursty and steady queues' rho, the sharing loss
  * and the bursty queue's vcores every 5 s, and plots them all.
  */
 public final class LtrfOnYarnSimulation {
@@ -47,7 +47,6 @@ public final class LtrfOnYarnSimulation {
     private static final long START = 60_000;
     private static final long RUN = 360_000;
     private static final long TASK = 4_000;
-    private static final long AM_TO_REQUESTS = 1_000;
     /**
      * {@link LtrfOnYarnRun}'s memory: rounds of the time between the bursts (126 s), one starting 10 s before each
      * burst (the first burst at 60 + 108 s after the registration).
@@ -86,12 +85,13 @@ public final class LtrfOnYarnSimulation {
     public static void main(String[] args) throws IOException {
         Path out = Path.of(args.length > 0 ? args[0] : "target/ltrf-on-yarn-simulation");
         String memories = args.length > 1 ? args[1] : "default," + BURST_ROUNDS;
+        long masterWait = args.length > 2 ? Math.round(Double.parseDouble(args[2]) * 1000) : 1_000;
         Files.createDirectories(out);
         XYChart chart = new XYChartBuilder().width(1000).height(560)
                 .title("LTRF on the run's tasks without YARN: the bursty queue's rho and the sharing loss")
                 .xAxisTitle("seconds").yAxisTitle("rho / sharing loss").build();
         for (String memory : memories.split(",")) {
-            List<double[]> rows = simulate(memory(memory));
+            List<double[]> rows = simulate(memory(memory), masterWait);
             StringBuilder csv = new StringBuilder("seconds,bursty_rho,steady_rho,sharing_loss,bursty_vcores\n");
             for (double[] r : rows) {
                 csv.append(String.format(Locale.ROOT, "%.1f,%.4f,%.4f,%.6f,%.0f%n", r[0], r[1], r[2], r[3], r[4]));
@@ -115,7 +115,7 @@ public final class LtrfOnYarnSimulation {
      * One simulated run: per 5 s, the seconds since the steady application's start, the bursty and steady queues'
      * rho (NaN before they have entitlement), the sharing loss and the bursty queue's vcores.
      */
-    static List<double[]> simulate(MemoryMode memory) {
+    static List<double[]> simulate(MemoryMode memory, long masterWait) {
         ClusterLedger ledger = new ClusterLedger(ClusterConfig.defaults(CLUSTER, 0,
                 ResourceVector.of(SLOTS, SLOTS * 1024L, 0),
                 List.of(TenantConfig.of("root.steady", 1.0), TenantConfig.of("root.bursty", 1.0))).withMemory(memory));
@@ -176,7 +176,7 @@ public final class LtrfOnYarnSimulation {
                     if (master) {
                         best.masterAsked = false;
                         best.master = id;
-                        best.asksAt = now + AM_TO_REQUESTS;
+                        best.asksAt = now + masterWait;
                     } else {
                         best.waiting--;
                     }
