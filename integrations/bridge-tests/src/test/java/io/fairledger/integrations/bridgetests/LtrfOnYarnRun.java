@@ -6,6 +6,7 @@ import java.nio.file.Path;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -18,19 +19,24 @@ import org.knowm.xchart.XYChart;
 import org.knowm.xchart.XYChartBuilder;
 
 import io.fairledger.integrations.yarn.BridgeConfig;
+import io.fairledger.integrations.yarn.FairledgerCapacityScheduler;
 import io.fairledger.integrations.yarn.FairledgerGrantsPolicy;
 import io.fairledger.integrations.yarn.GrantsClient;
 import io.fairledger.testsupport.RealDependency;
 
 /**
  * The LTRF evaluation on a real YARN (a measured run, not a test): one queue steady, one bursty, equal weights; the
- * same workload once with YARN's fair share policy on {@code root} and once with {@link FairledgerGrantsPolicy}, the
- * bridge feeding the packaged server in both. Every few seconds it reads the bursty and steady queues' rho and the
- * cluster's sharing loss from fairledger's books, and writes them as CSV and a PNG plot. The cluster is registered
- * with no capacity of its own: the books' capacity is the NodeManagers' as the bridge reports them. Arguments: the
- * output directory, the run length in seconds (default 420), the runs per policy (default 2, alternating the
- * policies so that a slow spell of the shared machine does not fall on one policy only). docs/evaluation.md has the
- * command and the results.
+ * same workload under each scheduler set-up named, the bridge feeding the packaged server in all: {@code yarn-fair}
+ * (the Fair Scheduler with YARN's fair share policy on {@code root}, no grants followed), {@code fair} (the Fair
+ * Scheduler with {@link FairledgerGrantsPolicy}) and {@code capacity} ({@link FairledgerCapacityScheduler} following
+ * the grants). Every few seconds it reads the bursty and steady queues' rho and the cluster's sharing loss from
+ * fairledger's books, and writes them as CSV and a PNG plot. The cluster is registered with no capacity of its own:
+ * the books' capacity is the NodeManagers' as the bridge reports them. Arguments: the output directory, the run
+ * length in seconds (default 420), the runs per set-up (default 2, alternating the set-ups so that a slow spell of
+ * the shared machine does not fall on one only), the set-ups (default {@code fair,capacity}) and the memory
+ * ({@code bursts}, the default: rounds as long as the time between the two bursts, one starting 10 s before each
+ * burst; {@code default}: the server's 24-hour rounds). docs/evaluation.md has the command, the results and why the
+ * rounds are set so.
  */
 public final class LtrfOnYarnRun {
 
@@ -50,16 +56,19 @@ public final class LtrfOnYarnRun {
         Path out = Path.of(args.length > 0 ? args[0] : "target/ltrf-on-yarn");
         int seconds = args.length > 1 ? Integer.parseInt(args[1]) : 420;
         int repeats = args.length > 2 ? Integer.parseInt(args[2]) : 2;
+        List<String> setups = List.of((args.length > 3 ? args[3] : "fair,capacity").split(","));
+        boolean burstRounds = !(args.length > 4 && args[4].equals("default"));
         Files.createDirectories(out);
         List<Run> runs = new ArrayList<>();
         try (ServerStack stack = ServerStack.start("ltrf-on-yarn", Map.of())) {
             FairledgerServer server = stack.server();
             RealDependency.Running kafka = stack.kafka();
             for (int i = 1; i <= repeats; i++) {
-                runs.add(new Run("fair", i, run(server, kafka, "ltrf-fair-" + i, "fair", seconds, out)));
-                runs.add(new Run("fairledger", i, run(server, kafka, "ltrf-fairledger-" + i,
-                        FairledgerGrantsPolicy.class.getName(), seconds, out)));
-                plot(runs, out.resolve("ltrf-on-yarn.png"));
+                for (String setup : setups) {
+                    runs.add(new Run(setup, i, run(server, kafka, "ltrf-" + setup + "-" + i, setup, burstRounds,
+                            seconds, out)));
+                    plot(runs, out.resolve("ltrf-on-yarn.png"));
+                }
                 summary(runs, out.resolve("summary.csv"));
             }
             System.out.println("[ltrf] wrote " + out.toAbsolutePath());
@@ -95,16 +104,23 @@ public final class LtrfOnYarnRun {
     }
 
     private static List<Sample> run(FairledgerServer server, RealDependency.Running kafka, String cluster,
-            String policy, int seconds, Path out) throws Exception {
-        server.register(cluster, "YARN", YarnBridgeIT.settings(Instant.now().minus(1, ChronoUnit.MINUTES), 0, 0));
-        Map<String, String> keys = Map.of(BridgeConfig.CLUSTER, cluster, BridgeConfig.BOOTSTRAP,
-                kafka.config().get("kafka.bootstrap.servers"), GrantsClient.URL, server.baseUrl(),
-                GrantsClient.POLL_MS, "1000", BridgeConfig.DEMAND_INTERVAL, "1000");
+            String setup, boolean burstRounds, int seconds, Path out) throws Exception {
+        Instant registered = Instant.now().minus(1, ChronoUnit.MINUTES);
+        server.register(cluster, "YARN", YarnBridgeIT.settings(registered, 0, 0));
+        Map<String, String> keys = new HashMap<>(Map.of(BridgeConfig.CLUSTER, cluster, BridgeConfig.BOOTSTRAP,
+                kafka.config().get("kafka.bootstrap.servers"), BridgeConfig.DEMAND_INTERVAL, "1000"));
+        if (!setup.equals("yarn-fair")) {
+            keys.put(GrantsClient.URL, server.baseUrl());
+            keys.put(GrantsClient.POLL_MS, "1000");
+        }
         Path dir = Files.createTempDirectory("ltrf-" + cluster);
         List<Sample> samples = new ArrayList<>();
         List<ApplicationId> apps = new ArrayList<>();
-        try (MiniYarn yarn = new MiniYarn(cluster, keys, YarnBridgeIT.allocations(policy), dir)) {
+        try (MiniYarn yarn = yarn(cluster, setup, keys, dir)) {
             long start = System.currentTimeMillis();
+            if (burstRounds) {
+                burstRounds(server, cluster, registered, start, seconds);
+            }
             apps.add(yarn.submit("root.steady", 2000, 512, 1, TASK_SECONDS));
             boolean first = false;
             boolean second = false;
@@ -135,9 +151,43 @@ public final class LtrfOnYarnRun {
         }
         Files.writeString(out.resolve(cluster + ".csv"), csv);
         Sample last = samples.get(samples.size() - 1);
-        System.out.printf(Locale.ROOT, "[ltrf] %s (%s): bursty rho %s, steady rho %s, sharing loss %.4f%n", cluster,
-                policy, last.burstyRho(), last.steadyRho(), last.sharingLoss());
+        System.out.printf(Locale.ROOT, "[ltrf] %s: bursty rho %s, steady rho %s, sharing loss %.4f%n", cluster,
+                last.burstyRho(), last.steadyRho(), last.sharingLoss());
         return samples;
+    }
+
+    /**
+     * Sets the memory to rounds as long as the time between the bursts, one starting 10 s before each burst: the
+     * steady queue's use while the bursty one is idle is forgotten at the next burst, the bursty queue's wait for its
+     * first containers is not (docs/evaluation.md says why). A change of memory replays the cluster's few seconds of
+     * history under it.
+     */
+    private static void burstRounds(FairledgerServer server, String cluster, Instant registered, long start,
+            int seconds) {
+        long length = Math.round(seconds * (0.65 - 0.3));
+        Instant origin = Instant.ofEpochMilli(start + Math.round(seconds * 0.3 * 1000) - 10_000)
+                .truncatedTo(ChronoUnit.SECONDS);
+        String settings = YarnBridgeIT.settings(registered, 0, 0);
+        Http.expect(200, Http.send("PUT", server.baseUrl() + "/api/v1/admin/clusters/" + cluster
+                + "/ledger-settings",
+                "{\"memory\":{\"mode\":\"ROUNDS\",\"roundLength\":\"PT" + length
+                        + "S\",\"roundOrigin\":\"" + origin + "\"}," + settings.substring(1),
+                null));
+    }
+
+    private static MiniYarn yarn(String cluster, String setup, Map<String, String> keys, Path dir) {
+        return switch (setup) {
+            case "yarn-fair" -> new MiniYarn(cluster, keys, YarnBridgeIT.allocations("fair"), dir);
+            case "fair" -> new MiniYarn(cluster, keys, YarnBridgeIT.allocations(FairledgerGrantsPolicy.class.getName()),
+                    dir);
+            case "capacity" -> {
+                // the Capacity Scheduler follows the grants by mutating its configuration, which needs a store
+                keys.put("yarn.scheduler.configuration.store.class", "memory");
+                yield MiniYarn.capacity(cluster, keys, dir);
+            }
+            default -> throw new IllegalArgumentException("unknown set-up " + setup
+                    + " (yarn-fair, fair or capacity)");
+        };
     }
 
     private static Sample sample(FairledgerServer server, String cluster, double t) throws IOException {
@@ -161,12 +211,19 @@ public final class LtrfOnYarnRun {
                 .xAxisTitle("seconds").yAxisTitle("rho / sharing loss").build();
         for (boolean rho : new boolean[]{true, false}) {
             for (Run run : runs) {
-                series(chart, (rho ? "bursty rho, " : "sharing loss, ")
-                        + (run.policy().equals("fair") ? "YARN fair policy" : "fairledger policy") + " #"
-                        + run.number(), run.samples(), rho);
+                series(chart, (rho ? "bursty rho, " : "sharing loss, ") + label(run.policy()) + " #" + run.number(),
+                        run.samples(), rho);
             }
         }
         BitmapEncoder.saveBitmap(chart, png.toString(), BitmapEncoder.BitmapFormat.PNG);
+    }
+
+    private static String label(String setup) {
+        return switch (setup) {
+            case "yarn-fair" -> "Fair Scheduler, YARN's fair policy";
+            case "fair" -> "Fair Scheduler, fairledger's policy";
+            default -> "Capacity Scheduler following the grants";
+        };
     }
 
     private static void series(XYChart chart, String name, List<Sample> samples, boolean rho) {
