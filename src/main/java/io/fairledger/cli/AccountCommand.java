@@ -133,7 +133,8 @@ public final class AccountCommand implements Callable<Integer> {
                     clusters.add(admission.event().cluster());
                 } else if (outcome instanceof Intake.Waiting w) {
                     clusters.add(w.event().cluster());
-                    waiting.hold(w.start(), read);
+                    waiting.hold(w.start(), read).ifPresent(refused -> deadLetters.add(read.deadLetter(
+                            refused.reason())));
                     expire(waiting.advance(w.event().cluster(), w.start().at()), deadLetters);
                 } else if (outcome instanceof Intake.Facts f) {
                     clusters.add(f.event().cluster());

@@ -66,7 +66,7 @@ public final class SharesCommand implements Callable<Integer> {
             rows.add(List.of(t.path("tenant").asText(), number("%.4f", t.path("weight")),
                     number("%.6f", t.path("share")), decimal(usage.path("actual")), number("%.6f", usage.path("rho")),
                     decimal(usage.path("lendingBalance")), number("%.3f", grant.path("vcores")),
-                    number("%.0f", grant.path("memoryMb")), number("%.0f", grant.path("gpus"))));
+                    number("%.3f", grant.path("memoryMb")), number("%.0f", grant.path("gpus"))));
         }
         return rows;
     }

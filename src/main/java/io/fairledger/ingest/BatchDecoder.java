@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.ConsumerRecords;
@@ -100,9 +101,13 @@ final class BatchDecoder {
             return "admission";
         }
         if (outcome instanceof Intake.Waiting w) {
-            parts.waiting().hold(w.start(), record);
+            Optional<WaitingStarts.Expired<ConsumerRecord<byte[], byte[]>>> refused = parts.waiting()
+                    .hold(w.start(), record);
+            String result = refused.isEmpty()
+                    ? "waiting"
+                    : deadLetter(record, WaitingStarts.CODE, refused.get().reason());
             expire(w.event().cluster(), w.start().at());
-            return "waiting";
+            return result;
         }
         Intake.Facts accepted = (Intake.Facts) outcome;
         parts.knownStarts().saw(accepted.event(), accepted.facts());

@@ -7,6 +7,7 @@ import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.function.Function;
 
@@ -51,10 +52,14 @@ final class ConsumerWaitingStarts {
                 record -> changes.gone(record));
     }
 
-    /** {@code start}, of {@code record}, waits. */
-    void hold(Normaliser.Unresourced start, ConsumerRecord<byte[], byte[]> record) {
-        waiting.hold(start, record);
-        changes.held(record, start);
+    /** {@code start}, of {@code record}, waits; or is refused ({@link WaitingStarts#hold}): its dead letter. */
+    Optional<WaitingStarts.Expired<ConsumerRecord<byte[], byte[]>>> hold(Normaliser.Unresourced start,
+            ConsumerRecord<byte[], byte[]> record) {
+        Optional<WaitingStarts.Expired<ConsumerRecord<byte[], byte[]>>> refused = waiting.hold(start, record);
+        if (refused.isEmpty()) {
+            changes.held(record, start);
+        }
+        return refused;
     }
 
     /** {@link WaitingStarts#release}. */
@@ -90,6 +95,7 @@ final class ConsumerWaitingStarts {
         changes = new WaitingStartTable.Changes();
         latenessThisBatch.clear();
         try {
+            // each stored row was held, none refused: at most as many of a cluster as may wait
             for (WaitingStartTable.Row row : rows) {
                 waiting.hold(row.start(), row.record());
             }

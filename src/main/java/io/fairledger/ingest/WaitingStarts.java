@@ -7,6 +7,7 @@ import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.PriorityQueue;
 import java.util.function.Consumer;
 import java.util.function.Function;
@@ -29,7 +30,10 @@ import io.fairledger.facts.LedgerFact;
  * {@link #advance expires} as a dead letter whose reason names the task and what it lacked.</li>
  * </ul>
  * So in every arrival order in which no event comes more than the allowed lateness after the watermark, the same
- * starts count and the same ones are dead letters. Not thread-safe.
+ * starts count and the same ones are dead letters. At most {@link #MAX_PER_CLUSTER} starts of one cluster wait: one
+ * more is a dead letter at once, so a flood of updates without resources (a misbehaving bridge, a forged stream) costs
+ * bounded memory (the consumer holds each with its record, about a kilobyte) instead of stopping the server. Not
+ * thread-safe.
  *
  * @param <S> where a waiting start came from (its record, its line), handed back with its dead letter
  */
@@ -39,8 +43,11 @@ public final class WaitingStarts<S> {
     public record Expired<S>(S source, String reason) {
     }
 
-    /** The reason code of an expired start. */
+    /** The reason code of an expired start, and of one refused because too many of its cluster wait. */
     public static final String CODE = "invalid";
+
+    /** How many starts of one cluster may wait at once; about 100 MB of the consumer's heap when all do. */
+    public static final int MAX_PER_CLUSTER = 100_000;
 
     private record Task(String clusterId, String taskId) {
     }
@@ -63,6 +70,9 @@ public final class WaitingStarts<S> {
     private final Map<Task, List<Held<S>>> byTask = new HashMap<>();
     private final Map<String, PriorityQueue<Held<S>>> byExpiry = new HashMap<>();
     private final Map<String, Long> watermarks = new HashMap<>();
+    /** Each cluster's starts that wait: neither released, expired nor dropped. */
+    private final Map<String, Integer> waitingPerCluster = new HashMap<>();
+    private final int maxPerCluster;
 
     /** @param lateness each cluster's allowed lateness */
     public WaitingStarts(Function<String, Duration> lateness) {
@@ -75,18 +85,34 @@ public final class WaitingStarts<S> {
      * @param onReleased told the source of each start {@link #release} releases (the consumer forgets its stored row)
      */
     public WaitingStarts(Function<String, Duration> lateness, Consumer<S> onReleased) {
-        this.lateness = lateness;
-        this.onReleased = onReleased;
+        this(lateness, onReleased, MAX_PER_CLUSTER);
     }
 
-    /** {@code start}, from {@code source}, waits for its task's resources. */
-    public void hold(Normaliser.Unresourced start, S source) {
-        long twice = lateness.apply(start.clusterId()).toMillis() * 2;
+    /** As above, with {@code maxPerCluster} in place of {@link #MAX_PER_CLUSTER} (tests). */
+    WaitingStarts(Function<String, Duration> lateness, Consumer<S> onReleased, int maxPerCluster) {
+        this.lateness = lateness;
+        this.onReleased = onReleased;
+        this.maxPerCluster = maxPerCluster;
+    }
+
+    /**
+     * {@code start}, from {@code source}, waits for its task's resources; or, when as many starts of its cluster
+     * already wait as may, it is refused: the dead letter to send.
+     */
+    public Optional<Expired<S>> hold(Normaliser.Unresourced start, S source) {
+        String clusterId = start.clusterId();
+        if (waitingPerCluster.getOrDefault(clusterId, 0) >= maxPerCluster) {
+            return Optional.of(new Expired<>(source, reason(start, maxPerCluster + " such starts of cluster '"
+                    + clusterId + "' already wait for their task's resources, as many as may wait at once")));
+        }
+        waitingPerCluster.merge(clusterId, 1, Integer::sum);
+        long twice = lateness.apply(clusterId).toMillis() * 2;
         Held<S> held = new Held<>(start, source, start.at() + twice);
         byTask.computeIfAbsent(new Task(start.clusterId(), start.taskId()), task -> new ArrayList<>()).add(held);
         byExpiry.computeIfAbsent(start.clusterId(),
                 cluster -> new PriorityQueue<>(Comparator.comparingLong((Held<S> h) -> h.expiresAfter)))
                 .add(held);
+        return Optional.empty();
     }
 
     /**
@@ -106,6 +132,7 @@ public final class WaitingStarts<S> {
                 for (Held<S> held : waiting) {
                     if (held.start.at() >= latest) {
                         held.released = true;
+                        stopsWaiting(held);
                         onReleased.accept(held.source);
                         released.add(new LedgerFact.Event(new LedgerEvent.TaskStarted(with.clusterId(), with.taskId(),
                                 with.tenant(), with.applicationId(), with.resources(), held.start.at()),
@@ -133,6 +160,7 @@ public final class WaitingStarts<S> {
             Held<S> held = queue.poll();
             if (!held.released) {
                 forget(held);
+                stopsWaiting(held);
                 expired.add(new Expired<>(held.source, reason(held.start, lateness.apply(clusterId),
                         "before the watermark of cluster '" + clusterId + "' passed "
                                 + Instant.ofEpochMilli(held.expiresAfter) + " (its time plus twice the lateness)")));
@@ -157,6 +185,7 @@ public final class WaitingStarts<S> {
             }
         });
         byTask.clear();
+        waitingPerCluster.clear();
         return expired;
     }
 
@@ -166,7 +195,13 @@ public final class WaitingStarts<S> {
      */
     public void drop(Predicate<S> whose) {
         byExpiry.values().forEach(queue -> queue.removeIf(held -> whose.test(held.source)));
-        byTask.values().forEach(waiting -> waiting.removeIf(held -> whose.test(held.source)));
+        byTask.values().forEach(waiting -> waiting.removeIf(held -> {
+            if (whose.test(held.source)) {
+                stopsWaiting(held);
+                return true;
+            }
+            return false;
+        }));
         byTask.values().removeIf(List::isEmpty);
     }
 
@@ -180,7 +215,11 @@ public final class WaitingStarts<S> {
 
     /** How many starts wait. */
     public int size() {
-        return byTask.values().stream().mapToInt(List::size).sum();
+        return waitingPerCluster.values().stream().mapToInt(Integer::intValue).sum();
+    }
+
+    private void stopsWaiting(Held<S> held) {
+        waitingPerCluster.computeIfPresent(held.start.clusterId(), (cluster, n) -> n == 1 ? null : n - 1);
     }
 
     private void forget(Held<S> held) {
@@ -196,8 +235,12 @@ public final class WaitingStarts<S> {
 
     /** The dead letter's reason of {@code start}, which waited in vain {@code until}. */
     static String reason(Normaliser.Unresourced start, Duration lateness, String until) {
+        return reason(start, "no event of the task that carries them, at most the allowed lateness (" + lateness
+                + ") after it, arrived " + until);
+    }
+
+    private static String reason(Normaliser.Unresourced start, String and) {
         return CODE + ": a Mesos task start (" + start.state() + " at " + Instant.ofEpochMilli(start.at())
-                + ") of task '" + start.taskId() + "' carries no resources (cpus, mem, gpus), and no event of the task "
-                + "that carries them, at most the allowed lateness (" + lateness + ") after it, arrived " + until;
+                + ") of task '" + start.taskId() + "' carries no resources (cpus, mem, gpus), and " + and;
     }
 }

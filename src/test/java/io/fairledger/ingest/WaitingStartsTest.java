@@ -71,6 +71,33 @@ class WaitingStartsTest {
         assertThat(rest.get(0).reason()).endsWith("arrived among the events");
     }
 
+    @Test
+    void asManyStartsOfAClusterAsMayWaitAndOneMoreIsRefusedWithItsReasonUntilOneStopsWaiting() {
+        WaitingStarts<String> two = new WaitingStarts<>(cluster -> Duration.ofHours(1), source -> {
+        }, 2);
+        assertThat(two.hold(new Normaliser.Unresourced("c", "f/t", "TASK_RUNNING", T), "line 1")).isEmpty();
+        assertThat(two.hold(new Normaliser.Unresourced("c", "f/u", "TASK_RUNNING", T), "line 2")).isEmpty();
+        assertThat(two.hold(new Normaliser.Unresourced("other", "f/t", "TASK_RUNNING", T), "line 3")).isEmpty();
+
+        var refused = two.hold(new Normaliser.Unresourced("c", "f/v", "TASK_STAGING", T), "line 4");
+
+        assertThat(refused).get().extracting(WaitingStarts.Expired::source).isEqualTo("line 4");
+        assertThat(refused.get().reason()).isEqualTo("invalid: a Mesos task start (TASK_STAGING at "
+                + "2026-11-20T00:00:00Z) of task 'f/v' carries no resources (cpus, mem, gpus), and 2 such starts of "
+                + "cluster 'c' already wait for their task's resources, as many as may wait at once");
+        assertThat(two.size()).isEqualTo(3);
+        // released, expired or dropped, a start leaves room for another
+        assertThat(two.release(List.of(start("f/t", T)))).hasSize(1);
+        assertThat(two.hold(new Normaliser.Unresourced("c", "f/w", "TASK_RUNNING", T), "line 5")).isEmpty();
+        two.drop("line 2"::equals);
+        assertThat(two.hold(new Normaliser.Unresourced("c", "f/x", "TASK_RUNNING", T), "line 6")).isEmpty();
+        assertThat(two.hold(new Normaliser.Unresourced("c", "f/y", "TASK_RUNNING", T), "line 7")).isPresent();
+        assertThat(two.advance("c", T + 2 * HOUR + 1)).extracting(WaitingStarts.Expired::source)
+                .containsExactlyInAnyOrder("line 5", "line 6");
+        assertThat(two.size()).isEqualTo(1);
+        assertThat(two.hold(new Normaliser.Unresourced("c", "f/z", "TASK_RUNNING", T), "line 8")).isEmpty();
+    }
+
     private static LedgerFact start(String task, long at) {
         return new LedgerFact.Event(new LedgerEvent.TaskStarted("c", task, TenantPath.parse("root.a"), "f",
                 ResourceVector.ofMillicores(2000, 512, 0), at), LedgerFact.taskKey(task, true));

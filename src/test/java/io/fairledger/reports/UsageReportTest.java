@@ -182,6 +182,8 @@ class UsageReportTest {
                         .isEqualByComparingTo(t.get("openPeriod").get("lendingBalance").decimalValue());
                 assertThat(Double.parseDouble(cells[6])).isCloseTo(t.get("grant").get("vcores").asDouble(),
                         org.assertj.core.data.Offset.offset(1e-3));
+                assertThat(Double.parseDouble(cells[7])).isCloseTo(t.get("grant").get("memoryMb").asDouble(),
+                        org.assertj.core.data.Offset.offset(1e-3));
             }
         });
 
