@@ -154,8 +154,11 @@ public class ClosingService implements ClosablePeriods {
 
     /**
      * Closes what is due, then every period that has ended by the latest stored fact, under the settings in force
-     * ({@link PeriodCloser#closeEnded}), and returns the start of the open period, from which a configuration change
-     * takes effect; null when the cluster has no ledger settings yet (then a change counts from its registration).
+     * ({@link PeriodCloser#closeEnded}), and returns the instant from which a configuration change takes effect: just
+     * after the latest stored fact, or the start of the open period when no stored fact is in it (docs/domain.md,
+     * "Settings changes are prospective"); null when the cluster has no ledger settings yet (then a change counts from
+     * its registration). A fact stored later for an earlier instant is a late fact, counted under the settings then in
+     * force.
      */
     @Override
     public Instant closeBeforeChange(String clusterId) {
@@ -165,9 +168,11 @@ public class ClosingService implements ClosablePeriods {
         LedgerSettings settings = inForce.settings(clusterId);
         due.remove(clusterId);
         try {
-            return closer(clusterId, new ClosedStatementTable(dataSource, json, clusterId, settings, keys),
+            Instant open = closer(clusterId, new ClosedStatementTable(dataSource, json, clusterId, settings, keys),
                     facts.horizon())
                     .closeEnded(settings);
+            Long latest = facts.latestStored(clusterId);
+            return latest == null || latest < open.toEpochMilli() ? open : Instant.ofEpochMilli(latest + 1);
         } catch (SQLException e) {
             throw new IllegalStateException("cannot read the fact horizon for " + clusterId, e);
         }

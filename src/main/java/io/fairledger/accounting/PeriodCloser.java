@@ -31,7 +31,7 @@ import io.fairledger.tenancy.LedgerSettings;
  * decides a closed statement is therefore the sequence of arrivals and of settings changes, never when the books were
  * read or when the server looked. A configuration change first closes what is due, then every period that has ended
  * (its end at or before the latest event time), at the latest position, under the settings in force until then
- * ({@link #closeEnded}): the change takes effect from the start of the open period.
+ * ({@link #closeEnded}): the change takes effect from the start of the open period at the earliest.
  *
  * <p>
  * <b>Late facts.</b> A fact for a closed period (stored after the period's position, for an instant before its end)

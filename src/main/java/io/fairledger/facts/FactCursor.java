@@ -127,6 +127,23 @@ public class FactCursor {
     }
 
     /**
+     * The latest event time among the stored facts of {@code clusterId} (committed ones), or null when none is stored:
+     * the end of its {@code (cluster_id, event_time_ms)} index.
+     */
+    public Long latestStored(String clusterId) throws SQLException {
+        try (Connection c = dataSource.getConnection();
+                PreparedStatement ps = c.prepareStatement(
+                        "SELECT max(event_time_ms) FROM ledger_fact WHERE cluster_id = ?")) {
+            ps.setString(1, clusterId);
+            try (ResultSet rs = ps.executeQuery()) {
+                rs.next();
+                long latest = rs.getLong(1);
+                return rs.wasNull() ? null : latest;
+            }
+        }
+    }
+
+    /**
      * The earliest event time at or after {@code fromMs} among the facts of {@code clusterId} stored by transactions in
      * {@code [from, to)}, or null when there are none: a checkpoint made at horizon {@code from} lacks every such fact.
      * <p>

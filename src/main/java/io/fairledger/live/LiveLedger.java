@@ -45,7 +45,7 @@ public final class LiveLedger {
     private static final int SHELL_FORMAT_WHOLE_MB = 1;
 
     private final String clusterId;
-    private final Replay replay;
+    private Replay replay;
     private final LedgerFeed feed;
     private long lastApplied = Long.MIN_VALUE;
     private long facts;
@@ -132,6 +132,35 @@ public final class LiveLedger {
         }
     }
 
+    /**
+     * Goes on under {@code settings} without replaying anything when they say what this ledger's settings say up to its
+     * clock (a change made after the latest fact applied: {@link Replay#continuesUnder}) and keep its currency; false,
+     * changing nothing, otherwise (then the ledger must be rebuilt). Then {@link #takeChanges}.
+     */
+    public boolean continueUnder(LedgerSettings settings) {
+        ReplayConfig config = settings.toReplayConfig(clusterId, settings.registeredAt());
+        if (!currency.equals(settings.currency()) || !replay.continuesUnder(config)) {
+            return false;
+        }
+        replay = replay.continuedUnder(config);
+        return true;
+    }
+
+    /**
+     * Takes every settings change known at once ({@link Replay#takeChanges}), so the views show it before the next
+     * fact comes: the clock may move past the latest fact applied, and a fact before it is then refused
+     * ({@link #refuses}), as a late one.
+     */
+    public void takeChanges() {
+        replay.takeChanges();
+        lastApplied = Math.max(lastApplied, replay.ledger().clock() - 1);
+    }
+
+    /** Whether a fact at {@code atMs} comes too late to be applied in place (the ledger must be rebuilt for it). */
+    public boolean refuses(long atMs) {
+        return atMs <= lastApplied;
+    }
+
     /** The replay this ledger runs (for a what-if started from its checkpoint, which then owns it). */
     Replay replay() {
         return replay;
@@ -159,7 +188,10 @@ public final class LiveLedger {
         return !replay.statements().isEmpty();
     }
 
-    /** The event time of the latest fact applied; {@link Long#MIN_VALUE} before the first. */
+    /**
+     * The event time of the latest fact applied, or the instant before the latest settings change taken when that is
+     * later ({@link #takeChanges}): every fact up to it is held. {@link Long#MIN_VALUE} before the first.
+     */
     public long lastApplied() {
         return lastApplied;
     }
@@ -193,7 +225,7 @@ public final class LiveLedger {
             earliest = Math.min(earliest, fact.at());
             latest = Math.max(latest, fact.at());
         }
-        if (earliest <= lastApplied) {
+        if (refuses(earliest)) {
             return false;
         }
         feed.apply(newFacts, replay);

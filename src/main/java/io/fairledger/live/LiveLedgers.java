@@ -103,6 +103,7 @@ public class LiveLedgers implements EndedPeriods, ServedConfiguration {
     private final AtomicLong stores = new AtomicLong();
     private volatile boolean ticking;
     private Counter rebuilds;
+    private Counter continued;
     /**
      * The tick's phases ({@link MetricNames#LIVE_TICK}); {@code encode} and {@code checkpoint} are timed by
      * {@link BoundedReplays}.
@@ -281,7 +282,14 @@ public class LiveLedgers implements EndedPeriods, ServedConfiguration {
         }
         long started = System.nanoTime();
         BoundedReplays.Passed passed = replays.passed(clusterId);
-        if (!sameConfiguration || (earliestNew != null && earliestNew <= ledger.lastApplied())) {
+        boolean late = earliestNew != null && ledger != null && ledger.refuses(earliestNew);
+        if (!sameConfiguration && ledger != null && !late && ledger.continueUnder(inForce.settings(clusterId))) {
+            // a change after the latest fact applied: the ledger goes on under it, nothing replayed
+            versions.put(clusterId, version);
+            sameConfiguration = true;
+            continued.increment();
+        }
+        if (!sameConfiguration || late) {
             if (ledger != null) {
                 rebuilds.increment();
             }
@@ -293,6 +301,7 @@ public class LiveLedgers implements EndedPeriods, ServedConfiguration {
             replays.advance(clusterId, ledger, horizon, next, passed);
             started = record(APPLY, started);
         }
+        ledger.takeChanges();
         views.put(clusterId, ledger.view(config.grants().interval().toMillis()));
         started = record(VIEW, started);
         // after the view, so the grants do not wait for the writes; before the closer, which may start from them
@@ -334,6 +343,9 @@ public class LiveLedgers implements EndedPeriods, ServedConfiguration {
         schedule = new TickSchedule(config.live().pollInterval().toNanos(), System.nanoTime());
         rebuilds = Counter.builder(MetricNames.LIVE_REBUILDS)
                 .description("live ledgers rebuilt from a checkpoint or the registration (late fact, settings change)")
+                .register(registry);
+        continued = Counter.builder(MetricNames.LIVE_CONTINUED)
+                .description("settings changes a live ledger took in place, after its latest fact, replaying nothing")
                 .register(registry);
         for (String phase : List.of(APPLY, REBUILD, VIEW, STORE, CLOSE, PUBLISH)) {
             phases.put(phase, tickTimer(registry, phase));

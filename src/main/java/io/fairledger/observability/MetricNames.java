@@ -100,6 +100,8 @@ public final class MetricNames {
 
     /** Counter: live ledgers rebuilt from every stored fact (a fact older than the latest, or a settings change). */
     public static final String LIVE_REBUILDS = "fairledger.live.rebuilds";
+    /** Counter: settings changes live ledgers took in place, after their latest fact, with nothing replayed. */
+    public static final String LIVE_CONTINUED = "fairledger.live.continued";
     /**
      * Timer: the live ledgers' tick, per cluster and {@link #PHASE}: apply (new facts streamed in), rebuild (from a
      * checkpoint, after a late fact or a settings change), view (the published view), close (periods due closed),

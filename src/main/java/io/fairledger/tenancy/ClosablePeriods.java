@@ -10,8 +10,9 @@ import java.util.Optional;
 public interface ClosablePeriods {
 
     /**
-     * Closes every period that can be closed now and returns the instant from which a change takes effect: the start
-     * of the earliest period not closed, or null when the cluster has no ledger settings yet.
+     * Closes every period that can be closed now and returns the instant from which a change takes effect: just after
+     * the latest stored fact, never before the start of the earliest period not closed; null when the cluster has no
+     * ledger settings yet.
      */
     Instant closeBeforeChange(String clusterId);
 

@@ -119,8 +119,8 @@ public class ConfigurationChanges {
     }
 
     /**
-     * Creates or updates a tenant (and its missing ancestors). Takes effect from the start of the earliest period not
-     * closed: closable periods are closed first. Audited.
+     * Creates or updates a tenant (and its missing ancestors). Takes effect just after the latest stored fact
+     * ({@link ClosablePeriods}): closable periods are closed first. Audited.
      */
     @Transactional
     public TenantView putTenant(String clusterId, String path, BigDecimal weight, BigDecimal discountRateOverride) {
@@ -215,7 +215,7 @@ public class ConfigurationChanges {
 
     /**
      * Validates and stores a cluster's ledger settings; the tenants they list are created or updated in the tenant
-     * tree. Takes effect from the start of the earliest period not closed (periods that can be closed are closed first
+     * tree. Takes effect just after the latest stored fact ({@link ClosablePeriods}; periods that can be closed are closed first
      * with the settings they were kept under, so a change never rewrites a closed period); a change of the period
      * schedule takes effect at the new schedule's first boundary from then ({@link LedgerSettings#replacing}). Audited.
      */
@@ -272,7 +272,7 @@ public class ConfigurationChanges {
                     + "retention (fairledger.retention.facts), and this change of its registration, capacity, memory, "
                     + "PAR or root quantum replays its whole history under the new settings: it cannot be made any "
                     + "more. Tenants, weights, discount rates, prices, periods and lateness can still change, from "
-                    + "the start of the earliest period not closed.");
+                    + "just after its latest stored fact.");
         });
     }
 

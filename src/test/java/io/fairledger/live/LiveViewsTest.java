@@ -187,7 +187,7 @@ class LiveViewsTest {
     }
 
     /** Waits until the live ledger has applied the last of {@code lines}. */
-    private static void awaitEvery(String cluster, List<String> lines) throws Exception {
+    static void awaitEvery(String cluster, List<String> lines) throws Exception {
         long last = 0;
         for (String line : lines) {
             last = Math.max(last, JSON.readTree(line).get("eventTime").asLong());
@@ -198,7 +198,7 @@ class LiveViewsTest {
                         .body("asOf", equalTo(asOf)));
     }
 
-    private static void register(String cluster, String settings) {
+    static void register(String cluster, String settings) {
         given().contentType(ContentType.JSON).body("{\"id\":\"" + cluster + "\",\"resourceManager\":\"YARN\"}")
                 .post("/api/v1/admin/clusters").then().statusCode(201);
         given().contentType(ContentType.JSON).body(settings)
@@ -215,7 +215,7 @@ class LiveViewsTest {
                 .get("periods");
     }
 
-    private static Path account(List<String> lines, String settings, String until) throws Exception {
+    static Path account(List<String> lines, String settings, String until) throws Exception {
         Path dir = Files.createTempDirectory("fairledger-live");
         Files.write(dir.resolve("events.jsonl"), lines);
         Files.writeString(dir.resolve("settings.json"), settings);

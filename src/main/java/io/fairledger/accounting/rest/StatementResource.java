@@ -68,7 +68,7 @@ public class StatementResource {
 
     @PUT
     @Path("ledger-settings")
-    @Operation(summary = "Set how the cluster's books are kept (audited; counts from the earliest period not closed)")
+    @Operation(summary = "Set how the cluster's books are kept (audited; counts from just after the latest stored fact)")
     @APIResponse(responseCode = "200", description = "the settings now in effect; ETag their version, "
             + IfMatch.VISIBLE + " whether this replica's reads serve them yet")
     @APIResponse(responseCode = "400", description = "malformed body or If-Match")

@@ -152,6 +152,46 @@ public final class Replay {
         return continued(variant, ledger);
     }
 
+    /**
+     * Whether this replay may go on under {@code variant} ({@link #continuedUnder}): the two say the same up to the
+     * ledger's clock ({@link Checkpoint#settingsVersion(ReplayConfig, long)}), so they differ only in changes taking
+     * effect after it.
+     */
+    public boolean continuesUnder(ReplayConfig variant) {
+        long clock = ledger.clock();
+        return Checkpoint.settingsVersion(config, clock).equals(Checkpoint.settingsVersion(variant, clock));
+    }
+
+    /**
+     * This replay going on under {@code variant}, which adds or replaces settings changes after the ledger's clock (a
+     * change made now, docs/domain.md "Settings changes are prospective"): the events from here on give exactly the
+     * replay of every event under {@code variant}, with no event replayed. The two share the ledger, so this replay
+     * must not be used afterwards. Cost: two digests of the configurations, nothing per event or tenant account.
+     *
+     * @throws IllegalArgumentException
+     *             when {@code variant} differs at or before the clock ({@link #continuesUnder})
+     */
+    public Replay continuedUnder(ReplayConfig variant) {
+        if (!continuesUnder(variant)) {
+            throw new IllegalArgumentException("the settings differ before the ledger clock " + ledger.clock()
+                    + ": the replay must start again from an earlier state");
+        }
+        return continued(variant, ledger);
+    }
+
+    /**
+     * Takes every settings change of the configuration at once, closing the periods before it: the ledger's clock moves
+     * to the last change's instant when that is later. A replay of the same events that then meets an event at or
+     * after that instant takes the changes there too ({@link #closeUntil}), so this only makes them visible sooner;
+     * an event before the new clock is refused by the ledger, as any late one.
+     */
+    public void takeChanges() {
+        List<ReplayConfig.Change> changes = config.changes();
+        if (!changes.isEmpty() && changes.get(changes.size() - 1).at() > ledger.clock()) {
+            closeUntil(changes.get(changes.size() - 1).at());
+        }
+    }
+
     /** A replay under {@code config} over {@code ledger}, holding what this one holds of the closed periods. */
     private Replay continued(ReplayConfig config, ClusterLedger ledger) {
         Replay out = new Replay(config, ledger, closedPeriods, statements, fairness, open);

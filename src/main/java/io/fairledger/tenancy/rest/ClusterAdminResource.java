@@ -118,8 +118,8 @@ public class ClusterAdminResource {
 
     /**
      * Creates or updates a tenant (YARN queue path or Mesos role, URL-encoded), creating missing ancestors. Like every
-     * configuration change it takes effect from the start of the earliest period not closed (closable periods are
-     * closed first) and is audited. With {@code If-Match} it is made only on the configuration version named (the
+     * configuration change it takes effect just after the latest stored fact, never in a closed period (closable
+     * periods are closed first: {@link io.fairledger.tenancy.ClosablePeriods}) and is audited. With {@code If-Match} it is made only on the configuration version named (the
      * ETag of any GET of the cluster's tenants or ledger settings: one version covers both); it answers once this
      * replica's reads serve it, or after a bounded wait ({@link ConfigurationChanges#awaitServed}).
      */

@@ -139,6 +139,65 @@ class SettingsChangePropertiesTest {
         assertThat(Checkpoint.fromBytes(after, Checkpoint.toBytes(full)).statements()).isEqualTo(full.statements());
     }
 
+    /**
+     * The live ledger's path ({@code LiveLedger.continueUnder}): a replay goes on in place under settings that change
+     * after its clock, takes the change at once, and ends exactly where the replay of every event under them ends.
+     */
+    @Property(tries = 300)
+    void aReplayContinuedInPlaceUnderALaterChangeEqualsTheFullReplay(@ForAll long seed,
+            @ForAll @IntRange(min = 1, max = 200) int count, @ForAll("memory") MemoryMode memory,
+            @ForAll @IntRange(min = 1, max = 999) int atPermille,
+            @ForAll @IntRange(min = 0, max = 1000) int cutPermille,
+            @ForAll boolean weightsOnly) {
+        List<LedgerEvent> events = new ArrayList<>(RandomStreams.events(seed, count, false));
+        events.sort(CanonicalOrder.COMPARATOR);
+        long last = events.stream().mapToLong(LedgerEvent::at).max().orElse(0);
+        long at = Math.max(1, (last + PERIOD_MS) * atPermille / 1000);
+        long until = Math.max(last, at) + 20_000;
+        ClusterConfig live = RandomStreams.config(0.5, memory);
+        ReplayConfig before = config(live, until, List.of());
+        ReplayConfig after = config(live, until, List.of(new ReplayConfig.Change(at,
+                variant(live, new Random(seed), weightsOnly), weightsOnly ? PRICES : OTHER_PRICES)));
+        int beforeChange = 0;
+        while (beforeChange < events.size() && events.get(beforeChange).at() < at) {
+            beforeChange++;
+        }
+        int cut = beforeChange * cutPermille / 1000;
+
+        Replay old = new Replay(before);
+        events.subList(0, cut).forEach(old::apply);
+        assertThat(old.continuesUnder(after)).isTrue();
+        Replay continued = old.continuedUnder(after);
+        events.subList(cut, beforeChange).forEach(continued::apply);
+        continued.takeChanges();
+        assertThat(continued.ledger().clock()).isEqualTo(at);
+        assertThat(continued.continuesUnder(before)).as("the change is taken: the old settings no longer hold")
+                .isFalse();
+        events.subList(beforeChange, events.size()).forEach(continued::apply);
+        continued.closeUntil(until);
+
+        Replay full = new Replay(after);
+        events.forEach(full::apply);
+        full.closeUntil(until);
+        assertThat(continued.statements()).isEqualTo(full.statements());
+        assertThat(continued.result(until).openAccounts()).isEqualTo(full.result(until).openAccounts());
+        assertThat(continued.openStatement(until)).isEqualTo(full.openStatement(until));
+    }
+
+    @Example
+    void aReplayPastAChangeCannotContinueInPlaceUnderIt() {
+        ClusterConfig live = RandomStreams.config(0.5, new MemoryMode.Full());
+        ReplayConfig before = config(live, 100_000, List.of());
+        ReplayConfig after = config(live, 100_000,
+                List.of(new ReplayConfig.Change(10_000, variant(live, new Random(1), true), PRICES)));
+        Replay old = new Replay(before);
+        old.apply(new LedgerEvent.DemandChanged("c", TenantPath.parse("a"), "app",
+                io.fairledger.core.model.ResourceVector.of(1, 0, 0), 10_000));
+        assertThat(old.continuesUnder(after)).isFalse();
+        assertThatThrownBy(() -> old.continuedUnder(after)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("earlier state");
+    }
+
     @Example
     void aCheckpointFromAfterAnInstantIsRefusedUnderAChangeFromIt() {
         ClusterConfig live = RandomStreams.config(0.5, new MemoryMode.Full());
