@@ -1,8 +1,10 @@
 package io.fairledger.core.replay;
 
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.OptionalLong;
+import java.util.Set;
 
 import io.fairledger.core.chargeback.Chargeback;
 import io.fairledger.core.chargeback.Period;
@@ -12,7 +14,9 @@ import io.fairledger.core.ledger.ClusterLedger;
 import io.fairledger.core.ledger.LedgerEvent;
 import io.fairledger.core.ledger.Outcome;
 import io.fairledger.core.ledger.TenantAccount;
+import io.fairledger.core.model.ClusterConfig;
 import io.fairledger.core.model.MemoryMode;
+import io.fairledger.core.model.TenantPath;
 
 /**
  * The one deterministic replay from events plus configuration to ledger and statements, shared by the server (start-up
@@ -39,6 +43,8 @@ public final class Replay {
     /** The statements of the periods ending at or before this instant are not kept ({@link #release}). */
     private long releasedThrough = Long.MIN_VALUE;
     private Period open;
+    /** The instant of the last event applied; the ledger's clock when restored (events before it unknown). */
+    private long lastEventAt = Long.MIN_VALUE;
 
     /** An empty replay under {@code config}, ready for {@link #advance}: the live ledger of one cluster. */
     public Replay(ReplayConfig config) {
@@ -63,6 +69,7 @@ public final class Replay {
         this.statements.addAll(statements);
         this.fairness.addAll(fairness);
         this.open = open;
+        this.lastEventAt = ledger.clock();
     }
 
     /** Replays {@code events} (any order) under {@code config}. */
@@ -86,6 +93,7 @@ public final class Replay {
      */
     public Outcome apply(LedgerEvent e) {
         closeUntil(e.at());
+        lastEventAt = Math.max(lastEventAt, e.at());
         return ledger.apply(e);
     }
 
@@ -155,11 +163,30 @@ public final class Replay {
     /**
      * Whether this replay may go on under {@code variant} ({@link #continuedUnder}): the two say the same up to the
      * ledger's clock ({@link Checkpoint#settingsVersion(ReplayConfig, long)}), so they differ only in changes taking
-     * effect after it.
+     * effect after it; or both change at the clock itself, where the ledger took this replay's change
+     * ({@link #takeChanges}) and no event since, and say the same before it (a second change made before any new fact).
      */
     public boolean continuesUnder(ReplayConfig variant) {
         long clock = ledger.clock();
-        return Checkpoint.settingsVersion(config, clock).equals(Checkpoint.settingsVersion(variant, clock));
+        if (Checkpoint.settingsVersion(config, clock).equals(Checkpoint.settingsVersion(variant, clock))) {
+            return true;
+        }
+        return lastEventAt < clock && changesAt(config, clock) && changesAt(variant, clock)
+                && Checkpoint.settingsVersion(config, clock - 1).equals(Checkpoint.settingsVersion(variant, clock - 1))
+                && paths(variant.clusterAt(clock)).containsAll(paths(config.clusterAt(clock)));
+    }
+
+    /** The tenants {@code cluster} names (a ledger never drops one it made). */
+    private static Set<TenantPath> paths(ClusterConfig cluster) {
+        Set<TenantPath> out = new HashSet<>();
+        cluster.tenants().forEach(t -> out.add(t.path()));
+        return out;
+    }
+
+    /** Whether the last change {@code config} knows at {@code t} is at {@code t}. */
+    private static boolean changesAt(ReplayConfig config, long t) {
+        List<ReplayConfig.Change> known = config.upTo(t).changes();
+        return !known.isEmpty() && known.get(known.size() - 1).at() == t;
     }
 
     /**
@@ -175,6 +202,11 @@ public final class Replay {
         if (!continuesUnder(variant)) {
             throw new IllegalArgumentException("the settings differ before the ledger clock " + ledger.clock()
                     + ": the replay must start again from an earlier state");
+        }
+        long clock = ledger.clock();
+        if (!Checkpoint.settingsVersion(config, clock).equals(Checkpoint.settingsVersion(variant, clock))) {
+            // the change at the clock replaced: the ledger takes the new one there instead, as a replay would
+            ledger.reconfigure(clock, variant.clusterAt(clock));
         }
         return continued(variant, ledger);
     }
@@ -196,6 +228,7 @@ public final class Replay {
     private Replay continued(ReplayConfig config, ClusterLedger ledger) {
         Replay out = new Replay(config, ledger, closedPeriods, statements, fairness, open);
         out.releasedThrough = releasedThrough;
+        out.lastEventAt = ledger == this.ledger ? lastEventAt : ledger.clock();
         return out;
     }
 

@@ -148,7 +148,7 @@ class SettingsChangePropertiesTest {
             @ForAll @IntRange(min = 1, max = 200) int count, @ForAll("memory") MemoryMode memory,
             @ForAll @IntRange(min = 1, max = 999) int atPermille,
             @ForAll @IntRange(min = 0, max = 1000) int cutPermille,
-            @ForAll boolean weightsOnly) {
+            @ForAll boolean weightsOnly, @ForAll boolean replace) {
         List<LedgerEvent> events = new ArrayList<>(RandomStreams.events(seed, count, false));
         events.sort(CanonicalOrder.COMPARATOR);
         long last = events.stream().mapToLong(LedgerEvent::at).max().orElse(0);
@@ -173,6 +173,13 @@ class SettingsChangePropertiesTest {
         assertThat(continued.ledger().clock()).isEqualTo(at);
         assertThat(continued.continuesUnder(before)).as("the change is taken: the old settings no longer hold")
                 .isFalse();
+        if (replace) {
+            // a second change made before any new fact replaces the first at the same instant
+            ClusterConfig again = variant(after.clusterAt(at), new Random(seed + 1), true);
+            after = config(live, until, List.of(new ReplayConfig.Change(at, again, OTHER_PRICES)));
+            assertThat(continued.continuesUnder(after)).isTrue();
+            continued = continued.continuedUnder(after);
+        }
         events.subList(beforeChange, events.size()).forEach(continued::apply);
         continued.closeUntil(until);
 
