@@ -142,6 +142,11 @@ public final class ServerMemory {
                  "tenants":[%s]}""".formatted(START, list);
     }
 
+    /** The latest fact's instant among {@link #lines}: the last container's allocation (its start). */
+    static Instant lastStart(int tasks) {
+        return START.plusMillis(1_000 + 40L * (tasks - 1));
+    }
+
     /** ALLOCATED and RUNNING of {@code tasks} containers, 40 ms apart (about an hour in all), none finishing. */
     private static List<String> lines(int tasks, int tenants) {
         Random random = new Random(15);
@@ -181,7 +186,7 @@ public final class ServerMemory {
         throw new IllegalStateException("the server did not ingest " + events + " events within 10 minutes");
     }
 
-    private static HttpResponse<String> get(String url) throws IOException, InterruptedException {
+    static HttpResponse<String> get(String url) throws IOException, InterruptedException {
         return HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create(url)).build(),
                 HttpResponse.BodyHandlers.ofString());
     }

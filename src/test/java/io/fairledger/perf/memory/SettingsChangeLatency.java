@@ -2,6 +2,7 @@ package io.fairledger.perf.memory;
 
 import java.net.http.HttpResponse;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.Arrays;
 
 import io.fairledger.perf.PackagedServer;
@@ -37,6 +38,7 @@ public final class SettingsChangeLatency {
         try (PackagedServer server = PackagedServer.start(PackagedServer.jar(), Duration.ofMinutes(3))) {
             String base = server.base();
             ServerMemory.loadRunningTasks(base, server.management(), server.bootstrap(), tenants, tasks);
+            awaitApplied(base, ServerMemory.lastStart(tasks));
             String admin = base + "/api/v1/admin/clusters/" + ServerMemory.CLUSTER;
             String settings = ServerMemory.settings(tenants);
 
@@ -67,6 +69,26 @@ public final class SettingsChangeLatency {
             print("one tenant's weight", one, ProcessStats.cpu(server.pid()).minus(cpu0), unserved);
             System.out.printf("load average: %s%n", ProcessStats.loadAverage());
         }
+    }
+
+    /**
+     * Waits until the live ledger has applied every fact fed (a tenant view as of {@code last}), so that the changes are
+     * not timed together with the ingest's tail; prints how long that took.
+     */
+    private static void awaitApplied(String base, Instant last) throws Exception {
+        long t0 = System.nanoTime();
+        String grants = base + "/api/v1/clusters/" + ServerMemory.CLUSTER + "/tenants/root.q0";
+        while (true) {
+            HttpResponse<String> answer = ServerMemory.get(grants);
+            if (answer.statusCode() == 200 && answer.body().contains("\"asOf\":\"" + last + "\"")) {
+                break;
+            }
+            if (System.nanoTime() - t0 > Duration.ofMinutes(10).toNanos()) {
+                throw new IllegalStateException("the grants are not as of " + last + " after 10 minutes");
+            }
+            Thread.sleep(500);
+        }
+        System.out.printf("every fact applied by the live ledger %,d ms later%n", (System.nanoTime() - t0) / 1_000_000);
     }
 
     /**
