@@ -139,10 +139,10 @@ public final class LiveLedger {
      */
     public boolean continueUnder(LedgerSettings settings) {
         ReplayConfig config = settings.toReplayConfig(clusterId, settings.registeredAt());
-        if (!currency.equals(settings.currency()) || !replay.continuesUnder(config)) {
+        if (!currency.equals(settings.currency()) || !replay.continuesUnder(config, lastApplied)) {
             return false;
         }
-        replay = replay.continuedUnder(config);
+        replay = replay.continuedUnder(config, lastApplied);
         return true;
     }
 

@@ -43,8 +43,6 @@ public final class Replay {
     /** The statements of the periods ending at or before this instant are not kept ({@link #release}). */
     private long releasedThrough = Long.MIN_VALUE;
     private Period open;
-    /** The instant of the last event applied; the ledger's clock when restored (events before it unknown). */
-    private long lastEventAt = Long.MIN_VALUE;
 
     /** An empty replay under {@code config}, ready for {@link #advance}: the live ledger of one cluster. */
     public Replay(ReplayConfig config) {
@@ -69,7 +67,6 @@ public final class Replay {
         this.statements.addAll(statements);
         this.fairness.addAll(fairness);
         this.open = open;
-        this.lastEventAt = ledger.clock();
     }
 
     /** Replays {@code events} (any order) under {@code config}. */
@@ -93,7 +90,6 @@ public final class Replay {
      */
     public Outcome apply(LedgerEvent e) {
         closeUntil(e.at());
-        lastEventAt = Math.max(lastEventAt, e.at());
         return ledger.apply(e);
     }
 
@@ -165,8 +161,9 @@ public final class Replay {
      * ledger's clock ({@link Checkpoint#settingsVersion(ReplayConfig, long)}), so they differ only in changes taking
      * effect after it; or both change at the clock itself, where the ledger took this replay's change
      * ({@link #takeChanges}) and no event since, and say the same before it (a second change made before any new fact).
+     * {@code lastEventAt} is the instant of the latest event applied, which the caller keeps (a checkpoint does not).
      */
-    public boolean continuesUnder(ReplayConfig variant) {
+    public boolean continuesUnder(ReplayConfig variant, long lastEventAt) {
         long clock = ledger.clock();
         if (Checkpoint.settingsVersion(config, clock).equals(Checkpoint.settingsVersion(variant, clock))) {
             return true;
@@ -198,8 +195,8 @@ public final class Replay {
      * @throws IllegalArgumentException
      *             when {@code variant} differs at or before the clock ({@link #continuesUnder})
      */
-    public Replay continuedUnder(ReplayConfig variant) {
-        if (!continuesUnder(variant)) {
+    public Replay continuedUnder(ReplayConfig variant, long lastEventAt) {
+        if (!continuesUnder(variant, lastEventAt)) {
             throw new IllegalArgumentException("the settings differ before the ledger clock " + ledger.clock()
                     + ": the replay must start again from an earlier state");
         }
@@ -228,7 +225,6 @@ public final class Replay {
     private Replay continued(ReplayConfig config, ClusterLedger ledger) {
         Replay out = new Replay(config, ledger, closedPeriods, statements, fairness, open);
         out.releasedThrough = releasedThrough;
-        out.lastEventAt = ledger == this.ledger ? lastEventAt : ledger.clock();
         return out;
     }
 

@@ -166,19 +166,25 @@ class SettingsChangePropertiesTest {
 
         Replay old = new Replay(before);
         events.subList(0, cut).forEach(old::apply);
-        assertThat(old.continuesUnder(after)).isTrue();
-        Replay continued = old.continuedUnder(after);
+        assertThat(old.continuesUnder(after, old.ledger().clock())).isTrue();
+        Replay continued = old.continuedUnder(after, old.ledger().clock());
         events.subList(cut, beforeChange).forEach(continued::apply);
         continued.takeChanges();
         assertThat(continued.ledger().clock()).isEqualTo(at);
-        assertThat(continued.continuesUnder(before)).as("the change is taken: the old settings no longer hold")
-                .isFalse();
+        long lastEvent = beforeChange == 0 ? Long.MIN_VALUE : events.get(beforeChange - 1).at();
+        assertThat(continued.continuesUnder(before, lastEvent)).as("the change is taken: the old settings no longer "
+                + "hold").isFalse();
         if (replace) {
             // a second change made before any new fact replaces the first at the same instant
             ClusterConfig again = variant(after.clusterAt(at), new Random(seed + 1), true);
-            after = config(live, until, List.of(new ReplayConfig.Change(at, again, OTHER_PRICES)));
-            assertThat(continued.continuesUnder(after)).isTrue();
-            continued = continued.continuedUnder(after);
+            ReplayConfig replaced = config(live, until, List.of(new ReplayConfig.Change(at, again, OTHER_PRICES)));
+            assertThat(continued.continuesUnder(replaced, lastEvent)).isTrue();
+            if (!Checkpoint.settingsVersion(replaced, at).equals(Checkpoint.settingsVersion(after, at))) {
+                assertThat(continued.continuesUnder(replaced, at)).as("not once an event came at the change")
+                        .isFalse();
+            }
+            after = replaced;
+            continued = continued.continuedUnder(after, lastEvent);
         }
         events.subList(beforeChange, events.size()).forEach(continued::apply);
         continued.closeUntil(until);
@@ -200,8 +206,8 @@ class SettingsChangePropertiesTest {
         Replay old = new Replay(before);
         old.apply(new LedgerEvent.DemandChanged("c", TenantPath.parse("a"), "app",
                 io.fairledger.core.model.ResourceVector.of(1, 0, 0), 10_000));
-        assertThat(old.continuesUnder(after)).isFalse();
-        assertThatThrownBy(() -> old.continuedUnder(after)).isInstanceOf(IllegalArgumentException.class)
+        assertThat(old.continuesUnder(after, 10_000)).isFalse();
+        assertThatThrownBy(() -> old.continuedUnder(after, 10_000)).isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("earlier state");
     }
 
