@@ -48,6 +48,32 @@ class SettingsChangePropertiesTest {
         return new ReplayConfig(cluster, new PeriodSchedule(0, PERIOD_MS, "p"), PRICES, until, changes);
     }
 
+    /**
+     * Sorted events, a change at a share {@code atPermille} of their span (other weights, or also discount rates,
+     * prices and a new tenant), how many events come before it and a cut among those.
+     */
+    private record Scenario(List<LedgerEvent> events, ClusterConfig live, long at, long until, ReplayConfig before,
+            ReplayConfig after, int beforeChange, int cut) {
+
+        static Scenario of(long seed, int count, MemoryMode memory, int atPermille, int cutPermille,
+                boolean weightsOnly) {
+            List<LedgerEvent> events = new ArrayList<>(RandomStreams.events(seed, count, false));
+            events.sort(CanonicalOrder.COMPARATOR);
+            long last = events.stream().mapToLong(LedgerEvent::at).max().orElse(0);
+            long at = Math.max(1, (last + PERIOD_MS) * atPermille / 1000);
+            long until = Math.max(last, at) + 20_000;
+            ClusterConfig live = RandomStreams.config(0.5, memory);
+            ReplayConfig after = config(live, until, List.of(new ReplayConfig.Change(at,
+                    variant(live, new Random(seed), weightsOnly), weightsOnly ? PRICES : OTHER_PRICES)));
+            int beforeChange = 0;
+            while (beforeChange < events.size() && events.get(beforeChange).at() < at) {
+                beforeChange++;
+            }
+            return new Scenario(events, live, at, until, config(live, until, List.of()), after, beforeChange,
+                    beforeChange * cutPermille / 1000);
+        }
+    }
+
     /** {@code live} with other weights, or also other discount rates, prices and a new tenant. */
     private static ClusterConfig variant(ClusterConfig live, Random rnd, boolean weightsOnly) {
         List<TenantConfig> tenants = new ArrayList<>();
@@ -104,21 +130,15 @@ class SettingsChangePropertiesTest {
             @ForAll @IntRange(min = 1, max = 999) int atPermille,
             @ForAll @IntRange(min = 0, max = 1000) int cutPermille,
             @ForAll boolean weightsOnly) {
-        List<LedgerEvent> events = new ArrayList<>(RandomStreams.events(seed, count, false));
-        events.sort(CanonicalOrder.COMPARATOR);
-        long last = events.stream().mapToLong(LedgerEvent::at).max().orElse(0);
-        long at = Math.max(1, (last + PERIOD_MS) * atPermille / 1000);
-        long until = Math.max(last, at) + 20_000;
-        ClusterConfig live = RandomStreams.config(0.5, memory);
-        ReplayConfig before = config(live, until, List.of());
-        ReplayConfig after = config(live, until, List.of(new ReplayConfig.Change(at,
-                variant(live, new Random(seed), weightsOnly), weightsOnly ? PRICES : OTHER_PRICES)));
-
-        int beforeChange = 0;
-        while (beforeChange < events.size() && events.get(beforeChange).at() < at) {
-            beforeChange++;
-        }
-        int cut = beforeChange * cutPermille / 1000;
+        Scenario x = Scenario.of(seed, count, memory, atPermille, cutPermille, weightsOnly);
+        List<LedgerEvent> events = x.events();
+        long at = x.at();
+        long until = x.until();
+        ClusterConfig live = x.live();
+        ReplayConfig before = x.before();
+        ReplayConfig after = x.after();
+        int beforeChange = x.beforeChange();
+        int cut = x.cut();
         Replay old = new Replay(before);
         events.subList(0, cut).forEach(old::apply);
         long clock = old.ledger().clock();
@@ -149,20 +169,15 @@ class SettingsChangePropertiesTest {
             @ForAll @IntRange(min = 1, max = 999) int atPermille,
             @ForAll @IntRange(min = 0, max = 1000) int cutPermille,
             @ForAll boolean weightsOnly, @ForAll boolean replace) {
-        List<LedgerEvent> events = new ArrayList<>(RandomStreams.events(seed, count, false));
-        events.sort(CanonicalOrder.COMPARATOR);
-        long last = events.stream().mapToLong(LedgerEvent::at).max().orElse(0);
-        long at = Math.max(1, (last + PERIOD_MS) * atPermille / 1000);
-        long until = Math.max(last, at) + 20_000;
-        ClusterConfig live = RandomStreams.config(0.5, memory);
-        ReplayConfig before = config(live, until, List.of());
-        ReplayConfig after = config(live, until, List.of(new ReplayConfig.Change(at,
-                variant(live, new Random(seed), weightsOnly), weightsOnly ? PRICES : OTHER_PRICES)));
-        int beforeChange = 0;
-        while (beforeChange < events.size() && events.get(beforeChange).at() < at) {
-            beforeChange++;
-        }
-        int cut = beforeChange * cutPermille / 1000;
+        Scenario x = Scenario.of(seed, count, memory, atPermille, cutPermille, weightsOnly);
+        List<LedgerEvent> events = x.events();
+        long at = x.at();
+        long until = x.until();
+        ClusterConfig live = x.live();
+        ReplayConfig before = x.before();
+        ReplayConfig after = x.after();
+        int beforeChange = x.beforeChange();
+        int cut = x.cut();
 
         Replay old = new Replay(before);
         events.subList(0, cut).forEach(old::apply);
