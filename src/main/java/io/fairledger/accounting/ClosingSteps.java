@@ -84,7 +84,7 @@ final class ClosingSteps implements Consumer<StoredTransaction> {
         this.settings = settings;
         this.watermarks = new SourceWatermarks(idleMs);
         this.lateness = settings.lateness().toMillis();
-        this.schedule = PeriodCloser.schedule(settings);
+        this.schedule = settings.schedule();
         for (ClosedPeriod c : closed) {
             closings.merge(c.position(), new long[]{c.statement().end().toEpochMilli(), Long.MAX_VALUE},
                     (x, y) -> new long[]{Math.max(x[0], y[0]), Long.MAX_VALUE});

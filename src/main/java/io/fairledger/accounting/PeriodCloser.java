@@ -195,11 +195,6 @@ public final class PeriodCloser {
         return replay.statementsThrough(through);
     }
 
-    /** The period schedule of {@code settings}. */
-    static Schedule schedule(LedgerSettings settings) {
-        return settings.toReplayConfig("schedule", settings.registeredAt()).periods();
-    }
-
     /** The end of the last closed period, or null when none is closed. */
     public static Instant closedUntil(List<ClosedPeriod> closed) {
         return closed.isEmpty() ? null : closed.get(closed.size() - 1).statement().end();
@@ -212,7 +207,7 @@ public final class PeriodCloser {
 
     /** The earliest period under {@code settings}' schedule not closed by {@code closedUntil} (null: none closed). */
     static Period nextToClose(LedgerSettings settings, Instant closedUntil) {
-        return schedule(settings).periodOf(
+        return settings.schedule().periodOf(
                 closedUntil == null ? settings.registeredAt().toEpochMilli() : closedUntil.toEpochMilli());
     }
 

@@ -103,10 +103,10 @@ public class BoundedReplays implements StoredLedgerStates {
         if (every.periods() < 0) {
             throw new IllegalStateException("fairledger.live.checkpoint.periods must be >= 0, got " + every.periods());
         }
-        checkpointTimer = LiveLedgers.tickTimer(registry, "checkpoint");
-        encodeTimer = LiveLedgers.tickTimer(registry, "encode");
-        restoreTimer = LiveLedgers.tickTimer(registry, "restore");
-        queryTimer = LiveLedgers.tickTimer(registry, "query");
+        checkpointTimer = LedgerMetrics.tickTimer(registry, "checkpoint");
+        encodeTimer = LedgerMetrics.tickTimer(registry, "encode");
+        restoreTimer = LedgerMetrics.tickTimer(registry, "restore");
+        queryTimer = LedgerMetrics.tickTimer(registry, "query");
     }
 
     /** The ledger of {@code clusterId} holding every fact stored before {@code horizon}, its checkpoints stored. */

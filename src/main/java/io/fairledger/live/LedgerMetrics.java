@@ -5,15 +5,23 @@ import java.util.EnumMap;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Supplier;
 import java.util.function.ToDoubleFunction;
 
 import jakarta.annotation.PostConstruct;
+import jakarta.annotation.PreDestroy;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.MultiGauge;
 import io.micrometer.core.instrument.Tags;
+import io.micrometer.core.instrument.Timer;
+import org.jboss.logging.Logger;
 
 import io.fairledger.accounting.StatementView;
 import io.fairledger.config.FairledgerConfig;
@@ -30,6 +38,8 @@ import io.fairledger.observability.MetricNames;
  */
 @ApplicationScoped
 public class LedgerMetrics {
+
+    private static final Logger LOG = Logger.getLogger(LedgerMetrics.class);
 
     /**
      * One per-tenant gauge: its name, description, unit and value. The unit goes into the description, not into
@@ -103,6 +113,51 @@ public class LedgerMetrics {
         return new Rows(MultiGauge.builder(name).description(description).register(registry));
     }
 
+    /**
+     * The gauges are set on a thread of their own ({@code fairledger-metrics}): they read every view's open statement
+     * and fairness, which a view computes when first read ({@link LiveView}), and a tick, or a settings change waiting
+     * for one, must not wait for that. Asks made while a publish waits to run fold into it; it reads the views as they
+     * are when it runs.
+     */
+    private final ExecutorService publisher = Executors.newSingleThreadExecutor(r -> {
+        Thread thread = new Thread(r, "fairledger-metrics");
+        thread.setDaemon(true);
+        return thread;
+    });
+    private final AtomicBoolean publishAsked = new AtomicBoolean();
+
+    /**
+     * Publishes {@link #publish} the views {@code views} gives when the publisher thread comes to it, timed by
+     * {@code timer}; returns at once.
+     */
+    void publishSoon(Supplier<Map<String, LiveView>> views, Timer timer) {
+        if (publishAsked.compareAndSet(false, true)) {
+            publisher.execute(() -> {
+                publishAsked.set(false);
+                long started = System.nanoTime();
+                try {
+                    publish(views.get());
+                } catch (RuntimeException e) {
+                    LOG.warnf(e, "live ledgers: publishing the gauges failed, retried at the next change");
+                }
+                timer.record(System.nanoTime() - started, TimeUnit.NANOSECONDS);
+            });
+        }
+    }
+
+    @PreDestroy
+    void stop() {
+        publisher.shutdownNow();
+    }
+
+    /** The timer of one phase of the live ledgers' tick ({@link MetricNames#LIVE_TICK}). */
+    static Timer tickTimer(MeterRegistry registry, String phase) {
+        return Timer.builder(MetricNames.LIVE_TICK)
+                .description("time the live ledgers' tick spends per phase and cluster")
+                .tag(MetricNames.PHASE, phase)
+                .register(registry);
+    }
+
     /** Replaces every gauge's rows with the values of {@code views}. */
     void publish(Map<String, LiveView> views) {
         for (LiveView view : views.values()) {
@@ -138,7 +193,7 @@ public class LedgerMetrics {
      * The rows of one {@link MultiGauge}, each reading a holder kept as long as its tags are published: a publish sets
      * the values, registers only the rows that are new and removes those not published again. (Registering every row
      * anew at every publish cost about a second per 1,000 tenants on each tick of the live ledgers.) Not thread-safe:
-     * {@link LiveLedgers} publishes from its tick only.
+     * only the publisher thread publishes ({@link LedgerMetrics#publishSoon}).
      */
     static final class Rows {
 

@@ -10,9 +10,6 @@ import java.time.Instant;
 import java.util.List;
 
 import io.fairledger.accounting.LedgerFeed;
-import io.fairledger.accounting.StatementView;
-import io.fairledger.core.chargeback.Chargeback;
-import io.fairledger.core.fairness.FairnessReport;
 import io.fairledger.core.grant.GrantPolicy;
 import io.fairledger.core.grant.LongTermMaxMin;
 import io.fairledger.core.grant.TreeGrants;
@@ -244,9 +241,7 @@ public final class LiveLedger {
         long at = replay.ledger().clock();
         List<TenantAccount> accounts = replay.ledger().accounts(at);
         return new LiveView(clusterId, Instant.ofEpochMilli(at), facts, grantIntervalMs,
-                replay.ledger().capacity(), accounts, FairnessReport.ofPeriod(Chargeback.leaves(accounts)),
-                TreeGrants.levels(replay.ledger(), at, grantIntervalMs, GRANTS),
-                StatementView.of(replay.openStatement(at), StatementView.PROVISIONAL, currency), replay.statements(),
-                currency);
+                replay.ledger().capacity(), accounts, TreeGrants.levels(replay.ledger(), at, grantIntervalMs, GRANTS),
+                replay.openStatement(at, accounts), replay.statements(), currency);
     }
 }

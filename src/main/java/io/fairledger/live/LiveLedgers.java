@@ -2,6 +2,7 @@ package io.fairledger.live;
 
 import java.sql.SQLException;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -48,8 +49,8 @@ import io.fairledger.tenancy.TenancyService;
  * (however many came while the previous tick ran, they are never held together), a cluster whose settings changed or
  * that received a fact older than its latest one is rebuilt from its newest usable checkpoint and the facts after it
  * ({@link BoundedReplays}), and a fresh immutable {@link LiveView} is published for each cluster that changed; the
- * checkpoints the update passed are stored after that view is published and before the cluster's periods due are
- * closed. Readers never wait for the tick; the time of each phase is published ({@link MetricNames#LIVE_TICK}).
+ * checkpoints the update passed are stored after that view is published; the periods due are closed after every view.
+ * Readers never wait for the tick; the time of each phase is published ({@link MetricNames#LIVE_TICK}).
  */
 @ApplicationScoped
 public class LiveLedgers implements EndedPeriods, ServedConfiguration {
@@ -210,11 +211,17 @@ public class LiveLedgers implements EndedPeriods, ServedConfiguration {
             if (waits.asked() || schedule.due(stored, System.nanoTime())) {
                 long number = waits.start();
                 ticking = true;
+                List<String> updated = new ArrayList<>();
                 try {
-                    tick(next, number);
+                    try {
+                        tick(next, number, updated);
+                    } finally {
+                        waits.finish(number);
+                    }
+                    // after the waiters have their answer: a change waits for its view, not for the closing
+                    updated.forEach(id -> closeDue(id, next));
                 } finally {
                     ticking = false;
-                    waits.finish(number);
                 }
             }
         } catch (SQLException | RuntimeException e) {
@@ -224,9 +231,9 @@ public class LiveLedgers implements EndedPeriods, ServedConfiguration {
 
     /**
      * Applies what was stored before {@code next}, the fact cursor's horizon now; {@code number} counts the ticks, for
-     * {@link #awaitServed}.
+     * {@link #awaitServed}. Adds the clusters whose view changed to {@code updated}.
      */
-    private void tick(String next, long number) throws SQLException {
+    private void tick(String next, long number, List<String> updated) throws SQLException {
         // before the first tick every ledger is built from its checkpoint and the facts after it
         Map<String, Long> earliest = horizon.equals(FactCursor.START)
                 ? Map.of()
@@ -240,7 +247,10 @@ public class LiveLedgers implements EndedPeriods, ServedConfiguration {
                 waits.served(id, number);
             } else if (!quarantine.waits(id, () -> tenancy.configurationVersion(id), System.nanoTime())) {
                 try {
-                    changed |= update(id, earliest.get(id), next);
+                    if (update(id, earliest.get(id), next)) {
+                        changed = true;
+                        updated.add(id);
+                    }
                     waits.served(id, number);
                     quarantine.release(id);
                 } catch (RuntimeException | OutOfMemoryError | StackOverflowError e) {
@@ -261,9 +271,7 @@ public class LiveLedgers implements EndedPeriods, ServedConfiguration {
         horizon = next;
         loaded = true;
         if (changed) {
-            long started = System.nanoTime();
-            metrics.publish(views());
-            phases.get(PUBLISH).record(System.nanoTime() - started, TimeUnit.NANOSECONDS);
+            metrics.publishSoon(this::views, phases.get(PUBLISH));
         }
     }
 
@@ -306,9 +314,19 @@ public class LiveLedgers implements EndedPeriods, ServedConfiguration {
         started = record(VIEW, started);
         // after the view, so the grants do not wait for the writes; before the closer, which may start from them
         passed.store();
-        started = record(STORE, started);
+        record(STORE, started);
+        return true;
+    }
+
+    /** Closes the periods of {@code clusterId} due by its ledger's watermark, after its update in the tick. */
+    private void closeDue(String clusterId, String next) {
+        LiveLedger ledger = ledgers.get(clusterId);
+        if (ledger == null) {
+            return;
+        }
+        long started = System.nanoTime();
         try {
-            closing.closeDue(clusterId, version, ledger.watermark(), next);
+            closing.closeDue(clusterId, versions.get(clusterId), ledger.watermark(), next);
             if (ledger.holdsEnded()) {
                 // the closed periods are read from PostgreSQL: the ledger keeps only those not stored yet
                 ledger.release(closing.closedUntil(clusterId));
@@ -319,7 +337,6 @@ public class LiveLedgers implements EndedPeriods, ServedConfiguration {
         } finally {
             record(CLOSE, started);
         }
-        return true;
     }
 
     /** Records the time since {@code startedNs} under {@code phase}; returns now, the next phase's start. */
@@ -327,14 +344,6 @@ public class LiveLedgers implements EndedPeriods, ServedConfiguration {
         long now = System.nanoTime();
         phases.get(phase).record(now - startedNs, TimeUnit.NANOSECONDS);
         return now;
-    }
-
-    /** The timer of one phase of the tick ({@link MetricNames#LIVE_TICK}). */
-    static Timer tickTimer(MeterRegistry registry, String phase) {
-        return Timer.builder(MetricNames.LIVE_TICK)
-                .description("time the live ledgers' tick spends per phase and cluster")
-                .tag(MetricNames.PHASE, phase)
-                .register(registry);
     }
 
     /** Sets the tick's schedule and registers its meters. */
@@ -348,7 +357,7 @@ public class LiveLedgers implements EndedPeriods, ServedConfiguration {
                 .description("settings changes a live ledger took in place, after its latest fact, replaying nothing")
                 .register(registry);
         for (String phase : List.of(APPLY, REBUILD, VIEW, STORE, CLOSE, PUBLISH)) {
-            phases.put(phase, tickTimer(registry, phase));
+            phases.put(phase, LedgerMetrics.tickTimer(registry, phase));
         }
     }
 

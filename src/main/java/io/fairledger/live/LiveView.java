@@ -5,6 +5,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.Supplier;
 
 import io.fairledger.accounting.StatementView;
 import io.fairledger.core.chargeback.Chargeback;
@@ -17,41 +18,123 @@ import io.fairledger.core.model.ResourceVector;
 /**
  * What one cluster's live ledger says as of its latest event, immutable, so any number of readers share it without
  * locks: every account (root first), fairness over the open period's leaf tenants, the tree grant for the next
- * interval, and the open period's statement to date.
- *
- * @param cluster
- *            the cluster
- * @param asOf
- *            the instant of the latest applied event (or of the registration)
- * @param facts
- *            facts applied
- * @param grantIntervalMs
- *            the interval the grants hold for
- * @param capacity
- *            the cluster's capacity
- * @param accounts
- *            every node's account at {@code asOf}, root first
- * @param fairness
- *            rho, Psi, Omega, Jain's index and equality over the leaves, open period
- * @param grants
- *            the tree grant, parents before children
- * @param openStatement
- *            the open period's statement to date
- * @param ended
- *            the statements of the periods the ledger has ended and the closer had not stored when it last looked,
- *            under the settings in force (the provisional ones are those not closed yet); every ended period in
- *            {@code fairledger account}, which stores none ({@link LiveLedger#release})
- * @param currency
- *            the ISO 4217 code of its money (ledger settings' {@code chargeback.currency})
+ * interval, and the open period's statement to date. The statement and the fairness, which cost the most with many
+ * tenants (every line priced), are computed when first read and then kept: a tick that changes the ledger (an event,
+ * a settings change) does not pay for them unless someone reads them before the next tick.
  */
-public record LiveView(String cluster, Instant asOf, long facts, long grantIntervalMs, ResourceVector capacity,
-        List<TenantAccount> accounts, FairnessReport fairness, List<GrantLevel> grants,
-        StatementView openStatement, List<Statement> ended, String currency) {
+public final class LiveView {
 
-    public LiveView {
-        accounts = List.copyOf(accounts);
-        ended = List.copyOf(ended);
-        grants = List.copyOf(grants);
+    private final String cluster;
+    private final Instant asOf;
+    private final long facts;
+    private final long grantIntervalMs;
+    private final ResourceVector capacity;
+    private final List<TenantAccount> accounts;
+    private final List<GrantLevel> grants;
+    private final List<Statement> ended;
+    private final String currency;
+    private final Once<StatementView> openStatement;
+    private final Once<FairnessReport> fairness;
+    private final Once<Map<String, StatementView.Line>> lineByTenant;
+
+    /**
+     * @param cluster
+     *            the cluster
+     * @param asOf
+     *            the instant of the latest applied event (or of the registration)
+     * @param facts
+     *            facts applied
+     * @param grantIntervalMs
+     *            the interval the grants hold for
+     * @param capacity
+     *            the cluster's capacity
+     * @param accounts
+     *            every node's account at {@code asOf}, root first
+     * @param grants
+     *            the tree grant, parents before children
+     * @param openStatement
+     *            the open period's statement to date, from {@code accounts} ({@code Replay#openStatement(long, List)}),
+     *            computed when first read
+     * @param ended
+     *            the statements of the periods the ledger has ended and the closer had not stored when it last looked,
+     *            under the settings in force (the provisional ones are those not closed yet); every ended period in
+     *            {@code fairledger account}, which stores none ({@link LiveLedger#release})
+     * @param currency
+     *            the ISO 4217 code of its money (ledger settings' {@code chargeback.currency})
+     */
+    public LiveView(String cluster, Instant asOf, long facts, long grantIntervalMs, ResourceVector capacity,
+            List<TenantAccount> accounts, List<GrantLevel> grants, Supplier<Statement> openStatement,
+            List<Statement> ended, String currency) {
+        this.cluster = cluster;
+        this.asOf = asOf;
+        this.facts = facts;
+        this.grantIntervalMs = grantIntervalMs;
+        this.capacity = capacity;
+        this.accounts = List.copyOf(accounts);
+        this.grants = List.copyOf(grants);
+        this.ended = List.copyOf(ended);
+        this.currency = currency;
+        this.openStatement = new Once<>(
+                () -> StatementView.of(openStatement.get(), StatementView.PROVISIONAL, currency));
+        this.fairness = new Once<>(() -> FairnessReport.ofPeriod(Chargeback.leaves(this.accounts)));
+        this.lineByTenant = new Once<>(() -> {
+            Map<String, StatementView.Line> out = new HashMap<>();
+            openStatement().lines().forEach(l -> out.putIfAbsent(l.tenant(), l));
+            return out;
+        });
+    }
+
+    public String cluster() {
+        return cluster;
+    }
+
+    /** The instant of the latest applied event (or of the registration). */
+    public Instant asOf() {
+        return asOf;
+    }
+
+    /** Facts applied. */
+    public long facts() {
+        return facts;
+    }
+
+    /** The interval the grants hold for. */
+    public long grantIntervalMs() {
+        return grantIntervalMs;
+    }
+
+    public ResourceVector capacity() {
+        return capacity;
+    }
+
+    /** Every node's account at {@link #asOf}, root first. */
+    public List<TenantAccount> accounts() {
+        return accounts;
+    }
+
+    /** Rho, Psi, Omega, Jain's index and equality over the leaves, open period. */
+    public FairnessReport fairness() {
+        return fairness.get();
+    }
+
+    /** The tree grant, parents before children. */
+    public List<GrantLevel> grants() {
+        return grants;
+    }
+
+    /** The open period's statement to date. */
+    public StatementView openStatement() {
+        return openStatement.get();
+    }
+
+    /** The ended periods' statements not stored when the ledger last looked (see the constructor). */
+    public List<Statement> ended() {
+        return ended;
+    }
+
+    /** The ISO 4217 code of the cluster's money. */
+    public String currency() {
+        return currency;
     }
 
     /** The leaf tenants' accounts (the ones that run tasks and are billed), in path order. */
@@ -87,6 +170,25 @@ public record LiveView(String cluster, Instant asOf, long facts, long grantInter
 
     /** The open-period statement line of {@code tenant}, if it is billed. */
     public Optional<StatementView.Line> line(String tenant) {
-        return openStatement.lines().stream().filter(l -> l.tenant().equals(tenant)).findFirst();
+        return Optional.ofNullable(lineByTenant.get().get(tenant));
+    }
+
+    /** A value computed by its first reader and kept for the others, who wait for it meanwhile. */
+    private static final class Once<T> {
+
+        private Supplier<T> compute;
+        private T value;
+
+        Once(Supplier<T> compute) {
+            this.compute = compute;
+        }
+
+        synchronized T get() {
+            if (compute != null) {
+                value = compute.get();
+                compute = null;
+            }
+            return value;
+        }
     }
 }

@@ -68,7 +68,7 @@ public class UsageService {
             throw Invalid.field("query.to", "to " + end + " must be after from " + start);
         }
         UsageReport.Aggregate by = aggregate(aggregate);
-        Schedule periods = settings.toReplayConfig(clusterId, settings.registeredAt()).periods();
+        Schedule periods = settings.schedule();
         Instant first = Instant.ofEpochMilli(periods.periodOf(start.toEpochMilli()).start());
         Instant last = Instant.ofEpochMilli(periods.periodOf(end.toEpochMilli() - 1).end());
         long stepMs = step == null || step.isBlank()

@@ -36,8 +36,11 @@ public class ClusterEntity extends PanacheEntityBase {
     @Column(name = "created_at", nullable = false, insertable = false, updatable = false)
     public OffsetDateTime createdAt;
 
-    /** How the cluster's books are kept: {@link io.fairledger.tenancy.LedgerSettings} as JSON, tenants apart. */
+    /**
+     * How the cluster's books are kept: {@link io.fairledger.tenancy.LedgerSettings} as JSON, tenants apart; written in
+     * SQL by {@link TenancyService#storeLedgerSettings}, with the configuration version.
+     */
     @JdbcTypeCode(SqlTypes.JSON)
-    @Column(name = "ledger_settings")
+    @Column(name = "ledger_settings", updatable = false)
     public String ledgerSettings;
 }

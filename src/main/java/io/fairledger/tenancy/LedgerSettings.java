@@ -98,6 +98,13 @@ public record LedgerSettings(Instant registeredAt, Capacity capacity, Double dis
     public static final String DEFAULT_CURRENCY = "XXX";
 
     /**
+     * The period schedule ({@link #toReplayConfig}'s {@code periods()}), without building the tenants' configuration.
+     */
+    public Schedule schedule() {
+        return PeriodSettings.schedule(period, registeredAt);
+    }
+
+    /**
      * The ISO 4217 code the charges are in: {@code chargeback.currency}, or {@value #DEFAULT_CURRENCY}.
      *
      * @throws IllegalArgumentException when the code is not an ISO 4217 currency
@@ -271,7 +278,7 @@ public record LedgerSettings(Instant registeredAt, Capacity capacity, Double dis
             throw new IllegalArgumentException("capacity is required ({\"vcores\":..,\"memoryMb\":..,\"gpus\":..})");
         }
         currency();
-        Schedule schedule = PeriodSettings.schedule(period, registeredAt);
+        Schedule schedule = schedule();
         if (earlier == null || earlier.isEmpty()) {
             return new ReplayConfig(clusterConfig(clusterId), schedule, chargebackConfig(), until.toEpochMilli());
         }

@@ -102,7 +102,7 @@ public final class InMemoryStoredFacts implements PeriodCloser.StoredFacts {
             }
             long lastApplied = held.get(held.size() - 1).at();
             // its closed periods are released (below): it serves only periods it has not closed
-            if (PeriodCloser.schedule(settings).periodOf(lastApplied).start() >= fromEndMs) {
+            if (settings.schedule().periodOf(lastApplied).start() >= fromEndMs) {
                 continue;
             }
             boolean lacking = arrived.stream().anyMatch(a -> a.position() >= horizon && a.position() <= position

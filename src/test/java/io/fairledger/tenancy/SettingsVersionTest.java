@@ -86,6 +86,27 @@ class SettingsVersionTest {
     }
 
     @Test
+    void theVersionMovesWithEveryChangeAndWithNothingElse() {
+        register("etag-moves");
+        String first = putSettings("etag-moves", null, "1", "1", 200);
+        assertEquals(first, putSettings("etag-moves", null, "1", "1", 200), "the same document again changes nothing");
+        assertEquals(first, given().contentType(ContentType.JSON).body("{\"weight\":1}")
+                .put(CLUSTERS + "/etag-moves/tenants/root.a").then().statusCode(200).extract().header("ETag"),
+                "the same weight again changes nothing");
+        String rate = putSettings("etag-moves", first, "0.5", "1", 200);
+        assertNotEquals(first, rate, "a discount rate alone is a change of the settings document");
+        String tenant = given().contentType(ContentType.JSON).body("{\"weight\":1}").header("If-Match", rate)
+                .put(CLUSTERS + "/etag-moves/tenants/root.b.c").then().statusCode(200).extract().header("ETag");
+        assertNotEquals(rate, tenant, "a new tenant (and its new parent) is a change of the tree");
+        String weight = given().contentType(ContentType.JSON).body("{\"weight\":0.000001}")
+                .header("If-Match", tenant).put(CLUSTERS + "/etag-moves/tenants/root.b.c").then().statusCode(200)
+                .extract().header("ETag");
+        assertNotEquals(tenant, weight, "the smallest weight step is a change");
+        assertEquals(weight, given().get(CLUSTERS + "/etag-moves/tenants").then().statusCode(200)
+                .extract().header("ETag"));
+    }
+
+    @Test
     void aMalformedIfMatchIsABadRequestAndChangesNothing() throws Exception {
         register("etag-malformed");
         String version = putSettings("etag-malformed", null, "1", "1", 200);

@@ -5,9 +5,12 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.OptionalLong;
 import java.util.Set;
+import java.util.function.Supplier;
 
 import io.fairledger.core.chargeback.Chargeback;
+import io.fairledger.core.chargeback.ChargebackConfig;
 import io.fairledger.core.chargeback.Period;
+import io.fairledger.core.chargeback.Proration;
 import io.fairledger.core.chargeback.Statement;
 import io.fairledger.core.fairness.FairnessReport;
 import io.fairledger.core.ledger.ClusterLedger;
@@ -345,9 +348,20 @@ public final class Replay {
 
     /** The open period's statement so far: what the bill would be if the period ended at {@code at}. */
     public Statement openStatement(long at) {
+        return openStatement(at, ledger.accounts(at)).get();
+    }
+
+    /**
+     * {@link #openStatement(long)} from {@code accounts}, the ledger's at {@code at}, computed when asked: the
+     * supplier holds what it needs of this replay as it is now, so the replay may go on meanwhile (a live view computes
+     * its statement when read, not at every event).
+     */
+    public Supplier<Statement> openStatement(long at, List<TenantAccount> accounts) {
         Period soFar = new Period(open.id(), open.start(), Math.max(open.start() + 1, at));
-        return Chargeback.statement(config.cluster().clusterId(), soFar, ledger.accounts(at),
-                config.chargebackAt(ledger.clock()), config.periods().proration(open));
+        String clusterId = config.cluster().clusterId();
+        ChargebackConfig prices = config.chargebackAt(ledger.clock());
+        Proration part = config.periods().proration(open);
+        return () -> Chargeback.statement(clusterId, soFar, accounts, prices, part);
     }
 
     /** The statements closed so far (those not released) and every account at {@code at}. */
