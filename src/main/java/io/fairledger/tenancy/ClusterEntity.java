@@ -3,10 +3,12 @@ package io.fairledger.tenancy;
 import java.math.BigDecimal;
 import java.time.OffsetDateTime;
 
+import jakarta.persistence.Basic;
 import jakarta.persistence.Column;
 import jakarta.persistence.Entity;
 import jakarta.persistence.EnumType;
 import jakarta.persistence.Enumerated;
+import jakarta.persistence.FetchType;
 import jakarta.persistence.Id;
 import jakarta.persistence.Table;
 
@@ -38,8 +40,10 @@ public class ClusterEntity extends PanacheEntityBase {
 
     /**
      * How the cluster's books are kept: {@link io.fairledger.tenancy.LedgerSettings} as JSON, tenants apart; written in
-     * SQL by {@link TenancyService#storeLedgerSettings}, with the configuration version.
+     * SQL by {@link TenancyService#storeLedgerSettings}, with the configuration version. Read when first used, not with
+     * the row: with many tenants it holds megabytes, and most reads of a cluster (a lock, its kind) need none of it.
      */
+    @Basic(fetch = FetchType.LAZY)
     @JdbcTypeCode(SqlTypes.JSON)
     @Column(name = "ledger_settings", updatable = false)
     public String ledgerSettings;

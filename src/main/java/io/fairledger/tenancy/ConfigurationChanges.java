@@ -148,7 +148,8 @@ public class ConfigurationChanges {
         TenantView after = tenancy.upsertTenant(clusterId, path, weight, discountRateOverride);
         if (settingsBefore != null) {
             // the settings keep the tenants in force before the change in their earlier segments
-            tenancy.storeLedgerSettings(clusterId, tenancy.composed(clusterId, settingsBefore)
+            LedgerSettings now = TenancyService.withTenant(settingsBefore, after);
+            tenancy.storeLedgerSettings(clusterId, (now == null ? tenancy.composed(clusterId, settingsBefore) : now)
                     .replacing(clusterId, settingsBefore, effectiveFrom));
         }
         audit.record(clusterId, "tenant " + path, before, after, effectiveFrom == null ? Instant.now() : effectiveFrom);

@@ -13,6 +13,7 @@ import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
@@ -118,8 +119,9 @@ public class TenancyService {
 
     /**
      * The cluster's configuration version: a number that moves whenever its ledger settings or its tenant tree change
-     * (every write of either goes through here and counts itself, {@link #countChange}); one read of the cluster's
-     * row, for callers that cache what they derive from the configuration. Empty when there is no such cluster.
+     * (every write of either goes through here and counts itself, {@link #countChange}), never back to a number it had
+     * (a sequence's, so not even after a change rolled back); one read of the cluster's row, for callers that cache what
+     * they derive from the configuration. Empty when there is no such cluster.
      */
     public String configurationVersion(String clusterId) {
         Object version = ClusterEntity.getEntityManager()
@@ -131,8 +133,8 @@ public class TenancyService {
 
     /** Counts one change of the cluster's tenant tree in its configuration version. */
     private static void countChange(String clusterId) {
-        ClusterEntity.getEntityManager()
-                .createNativeQuery("UPDATE cluster SET configuration_version = configuration_version + 1 WHERE id = ?1")
+        ClusterEntity.getEntityManager().createNativeQuery(
+                "UPDATE cluster SET configuration_version = nextval('cluster_configuration_version') WHERE id = ?1")
                 .setParameter(1, clusterId).executeUpdate();
     }
 
@@ -164,23 +166,59 @@ public class TenancyService {
 
     /** Whether the cluster has ledger settings yet. */
     public boolean hasLedgerSettings(String clusterId) {
-        return entity(clusterId).ledgerSettings != null;
+        Object has = ClusterEntity.getEntityManager()
+                .createNativeQuery("SELECT ledger_settings IS NOT NULL FROM cluster WHERE id = ?1")
+                .setParameter(1, clusterId).getResultStream().findFirst().orElse(null);
+        if (has == null) {
+            throw new NotFound("no cluster '" + clusterId + "' is registered");
+        }
+        return (Boolean) has;
     }
 
-    /** The cluster's ledger settings with its current tenant tree; {@code Conflict} when it has none yet. */
+    /**
+     * The cluster's ledger settings with its current tenant tree; {@code Conflict} when it has none yet. Composed again
+     * only when the configuration version moved (reading them means reading the whole tenant tree and settings
+     * document): one small query otherwise.
+     */
     public LedgerSettings ledgerSettings(String clusterId) {
+        String version = configurationVersion(clusterId);
+        VersionedSettings known = settingsByCluster.get(clusterId);
+        if (known != null && known.version().equals(version)) {
+            return known.settings();
+        }
+        // the version read before the settings: should a change commit between the two, the next read composes again
+        LedgerSettings settings = readLedgerSettings(clusterId);
+        settingsByCluster.put(clusterId, new VersionedSettings(version, settings));
+        return settings;
+    }
+
+    /** {@link #ledgerSettings} composed from what is stored now, whatever was kept. */
+    LedgerSettings readLedgerSettings(String clusterId) {
         ClusterEntity cluster = entity(clusterId);
         if (cluster.ledgerSettings == null) {
             throw new Conflict("cluster '" + clusterId + "' has no ledger settings yet: PUT them to "
                     + "/api/v1/admin/clusters/" + clusterId + "/ledger-settings");
         }
-        LedgerSettings stored;
+        return composed(cluster, parsed(clusterId, cluster.ledgerSettings));
+    }
+
+    /** Per cluster, its settings as last composed, and the configuration version they were composed at. */
+    private final Map<String, VersionedSettings> settingsByCluster = new ConcurrentHashMap<>();
+
+    private record VersionedSettings(String version, LedgerSettings settings) {
+    }
+
+    /** Keeps {@code settings} as the cluster's under the version this transaction has given it. */
+    private void keep(String clusterId, LedgerSettings settings) {
+        settingsByCluster.put(clusterId, new VersionedSettings(configurationVersion(clusterId), settings));
+    }
+
+    private LedgerSettings parsed(String clusterId, String text) {
         try {
-            stored = json.readValue(cluster.ledgerSettings, LedgerSettings.class);
+            return json.readValue(text, LedgerSettings.class);
         } catch (JsonProcessingException e) {
             throw new IllegalStateException("stored ledger settings of " + clusterId + " are unreadable", e);
         }
-        return composed(cluster, stored);
     }
 
     /**
@@ -192,20 +230,49 @@ public class TenancyService {
     }
 
     private static LedgerSettings composed(ClusterEntity cluster, LedgerSettings settings) {
+        return composed(cluster, settings, tree(cluster.id));
+    }
+
+    /** {@code settings} with {@code tenants}, and the cluster's discount rate when they name none. */
+    private static LedgerSettings composed(ClusterEntity cluster, LedgerSettings settings,
+            List<LedgerSettings.Tenant> tenants) {
+        LedgerSettings inForce = settings.discountRate() == null
+                ? settings.withDiscountRate(cluster.discountRate.doubleValue())
+                : settings;
+        return inForce.withTenants(tenants);
+    }
+
+    /**
+     * {@code settings}, composed by this service, with {@code tenant}'s new values in place of its old ones: the tenant
+     * tree after {@link #upsertTenant} changed one tenant that was there, without reading the tree again. Null when
+     * {@code settings} do not name it (a new tenant, which may have brought new parents: compose from the tree then).
+     */
+    static LedgerSettings withTenant(LedgerSettings settings, TenantView tenant) {
+        List<LedgerSettings.Tenant> tenants = new ArrayList<>(settings.tenants());
+        for (int i = 0; i < tenants.size(); i++) {
+            if (tenants.get(i).path().equals(tenant.path())) {
+                tenants.set(i, new LedgerSettings.Tenant(tenant.path(), tenant.weight().doubleValue(),
+                        tenant.discountRateOverride() == null ? null : tenant.discountRateOverride().doubleValue(),
+                        ""));
+                return settings.withTenants(tenants);
+            }
+        }
+        return null;
+    }
+
+    /** The cluster's tenant tree as the ledger settings name it, root excluded, in path order. */
+    private static List<LedgerSettings.Tenant> tree(String clusterId) {
         List<LedgerSettings.Tenant> tenants = new ArrayList<>();
         // values, not entities: with 10,000 tenants, loading (and at commit checking) entities cost tens of ms
         for (Object[] t : TenantEntity.getEntityManager().createQuery("SELECT t.path, t.weight, "
                 + "t.discountRateOverride FROM TenantEntity t WHERE t.clusterId = ?1 ORDER BY t.path", Object[].class)
-                .setParameter(1, cluster.id).getResultList()) {
+                .setParameter(1, clusterId).getResultList()) {
             if (!t[0].equals("root")) {
                 tenants.add(new LedgerSettings.Tenant((String) t[0], ((BigDecimal) t[1]).doubleValue(),
                         t[2] == null ? null : ((BigDecimal) t[2]).doubleValue(), ""));
             }
         }
-        LedgerSettings inForce = settings.discountRate() == null
-                ? settings.withDiscountRate(cluster.discountRate.doubleValue())
-                : settings;
-        return inForce.withTenants(tenants);
+        return tenants;
     }
 
     /** Every registered cluster as the admin API shows it ({@link #view(String)}), by id. */
@@ -235,8 +302,9 @@ public class TenancyService {
     }
 
     /**
-     * Stores {@code settings} without their tenants (the tenant tree keeps those); called by
-     * {@link ConfigurationChanges}, which validates, closes periods and audits first.
+     * Stores {@code settings} without their tenants (the tenant tree keeps those, and {@code settings} name them as it
+     * stands now: {@link #composed}); called by {@link ConfigurationChanges}, which validates, closes periods and
+     * audits first.
      */
     @Transactional
     void storeLedgerSettings(String clusterId, LedgerSettings settings) {
@@ -249,11 +317,14 @@ public class TenancyService {
         }
         // the version moves unless the document stored says the same (compared as JSON: PostgreSQL's jsonb keeps no
         // key order or spacing), so sending the same settings again leaves the ETag as it was
-        ClusterEntity.getEntityManager().createNativeQuery("UPDATE cluster SET configuration_version = "
-                + "configuration_version + CASE WHEN ledger_settings IS NOT DISTINCT FROM CAST(?1 AS jsonb) THEN 0 "
-                + "ELSE 1 END, ledger_settings = CAST(?1 AS jsonb) WHERE id = ?2")
+        ClusterEntity.getEntityManager().createNativeQuery("UPDATE cluster SET configuration_version = CASE WHEN "
+                + "ledger_settings IS NOT DISTINCT FROM CAST(?1 AS jsonb) THEN configuration_version "
+                + "ELSE nextval('cluster_configuration_version') END, ledger_settings = CAST(?1 AS jsonb) WHERE id = ?2")
                 .setParameter(1, text).setParameter(2, clusterId).executeUpdate();
         cluster.ledgerSettings = text;
+        // what a read of them would compose, kept under the version this transaction gave them: read back from the text
+        // stored (as a read parses it), with the tenants the caller composed from the tree as it stands now
+        keep(clusterId, composed(cluster, parsed(clusterId, text), settings.tenants()));
     }
 
     /** The cluster's tenant tree; {@code NotFound} when there is no such cluster. */

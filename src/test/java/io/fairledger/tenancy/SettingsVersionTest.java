@@ -6,12 +6,16 @@ import static org.hamcrest.Matchers.equalTo;
 import static org.hamcrest.Matchers.not;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertNotSame;
 
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 
+import jakarta.inject.Inject;
+
+import io.quarkus.narayana.jta.QuarkusTransaction;
 import io.quarkus.test.common.TestResourceScope;
 import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.common.http.TestHTTPResource;
@@ -104,6 +108,51 @@ class SettingsVersionTest {
         assertNotEquals(tenant, weight, "the smallest weight step is a change");
         assertEquals(weight, given().get(CLUSTERS + "/etag-moves/tenants").then().statusCode(200)
                 .extract().header("ETag"));
+    }
+
+    @Inject
+    TenancyService tenancy;
+
+    @Test
+    void theSettingsKeptUnderAVersionAreThoseStoredUnderIt() {
+        String cluster = "kept-settings";
+        register(cluster);
+        given().contentType(ContentType.JSON).body("""
+                {"registeredAt":"2026-01-01T00:00:00Z","capacity":{"vcores":8,"memoryMb":8192,"gpus":0},
+                 "period":{"length":"PT1H"},"allowedLateness":"PT5M",
+                 "chargeback":{"model":"USAGE","currency":"EUR","plans":[{"name":"std","perVcoreHour":"0.040",
+                 "perGbHour":"0.0050","perGpuHour":"1"}]},
+                 "tenants":[{"path":"root.a","weight":1},{"path":"root.b","weight":2,"discountRateOverride":0.5}]}""")
+                .put(CLUSTERS + "/" + cluster + "/ledger-settings").then().statusCode(200);
+        assertKeptAsStored(cluster);
+        // an existing tenant changed in place, its override kept; a new one under a new parent; an override alone
+        putTenant(cluster, "root.b", "{\"weight\":3.25}");
+        assertKeptAsStored(cluster);
+        putTenant(cluster, "root.c.d", "{\"weight\":0}");
+        assertKeptAsStored(cluster);
+        putTenant(cluster, "root.a", "{\"weight\":1,\"discountRateOverride\":0.00001}");
+        assertKeptAsStored(cluster);
+        given().contentType(ContentType.JSON).body("""
+                {"registeredAt":"2026-01-01T00:00:00Z","capacity":{"vcores":8,"memoryMb":8192,"gpus":0},
+                 "period":{"length":"PT1H"},"discountRate":0.75,
+                 "tenants":[{"path":"root.a","weight":999999.999999}]}""")
+                .put(CLUSTERS + "/" + cluster + "/ledger-settings").then().statusCode(200);
+        assertKeptAsStored(cluster);
+        assertEquals(999_999.999999, QuarkusTransaction.requiringNew().call(() -> tenancy.ledgerSettings(cluster))
+                .tenants().get(0).weight());
+    }
+
+    private static void putTenant(String cluster, String path, String body) {
+        given().contentType(ContentType.JSON).body(body).put(CLUSTERS + "/" + cluster + "/tenants/" + path).then()
+                .statusCode(200);
+    }
+
+    /** What the server kept under the cluster's version equals what it composes afresh from the database. */
+    private void assertKeptAsStored(String cluster) {
+        LedgerSettings kept = QuarkusTransaction.requiringNew().call(() -> tenancy.ledgerSettings(cluster));
+        LedgerSettings stored = QuarkusTransaction.requiringNew().call(() -> tenancy.readLedgerSettings(cluster));
+        assertNotSame(kept, stored, "the first read is the one kept, the second composed again");
+        assertEquals(stored, kept);
     }
 
     @Test

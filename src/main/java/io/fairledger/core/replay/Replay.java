@@ -161,19 +161,29 @@ public final class Replay {
 
     /**
      * Whether this replay may go on under {@code variant} ({@link #continuedUnder}): the two say the same up to the
-     * ledger's clock ({@link Checkpoint#settingsVersion(ReplayConfig, long)}), so they differ only in changes taking
+     * ledger's clock ({@link #sameUpTo}), so they differ only in changes taking
      * effect after it; or both change at the clock itself, where the ledger took this replay's change
      * ({@link #takeChanges}) and no event since, and say the same before it (a second change made before any new fact).
      * {@code lastEventAt} is the instant of the latest event applied, which the caller keeps (a checkpoint does not).
      */
     public boolean continuesUnder(ReplayConfig variant, long lastEventAt) {
         long clock = ledger.clock();
-        if (Checkpoint.settingsVersion(config, clock).equals(Checkpoint.settingsVersion(variant, clock))) {
+        if (sameUpTo(config, variant, clock)) {
             return true;
         }
         return lastEventAt < clock && changesAt(config, clock) && changesAt(variant, clock)
-                && Checkpoint.settingsVersion(config, clock - 1).equals(Checkpoint.settingsVersion(variant, clock - 1))
+                && sameUpTo(config, variant, clock - 1)
                 && paths(variant.clusterAt(clock)).containsAll(paths(config.clusterAt(clock)));
+    }
+
+    /**
+     * Whether {@code a} and {@code b} say the same up to {@code t}, as values (a configuration is records all through:
+     * tenants, prices, schedule). Stricter than their settings versions ({@link Checkpoint#settingsVersion}), which it
+     * replaces here because it costs nothing when they differ early: a price written with another scale differs, and
+     * the replay is then built again rather than continued, as it would be for any change.
+     */
+    private static boolean sameUpTo(ReplayConfig a, ReplayConfig b, long t) {
+        return a.upTo(t).equals(b.upTo(t));
     }
 
     /** The tenants {@code cluster} names (a ledger never drops one it made). */
@@ -193,7 +203,7 @@ public final class Replay {
      * This replay going on under {@code variant}, which adds or replaces settings changes after the ledger's clock (a
      * change made now, docs/domain.md "Settings changes are prospective"): the events from here on give exactly the
      * replay of every event under {@code variant}, with no event replayed. The two share the ledger, so this replay
-     * must not be used afterwards. Cost: two digests of the configurations, nothing per event or tenant account.
+     * must not be used afterwards. Cost: comparing the configurations, nothing per event or tenant account.
      *
      * @throws IllegalArgumentException
      *             when {@code variant} differs at or before the clock ({@link #continuesUnder})
@@ -204,7 +214,7 @@ public final class Replay {
                     + ": the replay must start again from an earlier state");
         }
         long clock = ledger.clock();
-        if (!Checkpoint.settingsVersion(config, clock).equals(Checkpoint.settingsVersion(variant, clock))) {
+        if (!sameUpTo(config, variant, clock)) {
             // the change at the clock replaced: the ledger takes the new one there instead, as a replay would
             ledger.reconfigure(clock, variant.clusterAt(clock));
         }
