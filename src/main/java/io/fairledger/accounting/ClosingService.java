@@ -6,6 +6,7 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Arrays;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -84,10 +85,26 @@ public class ClosingService implements ClosablePeriods {
     @Inject
     FairledgerConfig config;
 
-    /** Per cluster: the configuration version and the watermark at which its next period is due to close. */
+    /**
+     * Per cluster: the watermark at which its next period is due to close, under the schedule it was computed for (a
+     * change of tenants, weights or prices leaves it as it is; one of the periods, the lateness or the registration
+     * does not).
+     */
     private final Map<String, DueAt> due = new ConcurrentHashMap<>();
 
-    private record DueAt(String version, long watermark, Instant closedUntil) {
+    private record DueAt(List<Object> schedule, long watermark, Instant closedUntil) {
+    }
+
+    /** What of {@code settings} decides when a period is due to close. */
+    private static List<Object> scheduleOf(LedgerSettings settings) {
+        return Arrays.asList(settings.registeredAt(), settings.period(), settings.lateness());
+    }
+
+    /** Keeps when the next period of {@code clusterId} is due, the periods up to {@code closedUntil} closed. */
+    private void keepDue(String clusterId, LedgerSettings settings, Instant closedUntil) {
+        Period open = PeriodCloser.nextToClose(settings, closedUntil);
+        due.put(clusterId, new DueAt(scheduleOf(settings), open.end() + settings.lateness().toMillis(),
+                closedUntil));
     }
 
     /** {@code fairledger.closing.source-idle-timeout}, checked. */
@@ -100,22 +117,21 @@ public class ClosingService implements ClosablePeriods {
      * Closes the periods of {@code clusterId} that the watermark has passed by their end plus the allowed lateness,
      * each at the transaction that passed it ({@link PeriodCloser#closeDue}), reading only the facts stored by
      * transactions before {@code horizon} (final ones, the same for every replica). Cheap when nothing is due: the
-     * instant the next period is due is kept per configuration version. Nothing on a replica that is not the
-     * cluster's writer.
+     * instant the next period is due is kept, and holds until the schedule changes. Nothing on a replica that is not
+     * the cluster's writer.
      *
-     * @param version   the cluster's configuration version ({@link TenancyService#configurationVersion})
      * @param watermark the latest event time applied by the caller's live ledger (the closing watermark is at most it)
      */
-    public void closeDue(String clusterId, String version, long watermark, String horizon) {
+    public void closeDue(String clusterId, long watermark, String horizon) {
         if (!writer.writes(clusterId)) {
             due.remove(clusterId);
             return;
         }
+        LedgerSettings settings = inForce.settings(clusterId);
         DueAt next = due.get(clusterId);
-        if (next != null && next.version().equals(version) && watermark < next.watermark()) {
+        if (next != null && next.schedule().equals(scheduleOf(settings)) && watermark < next.watermark()) {
             return;
         }
-        LedgerSettings settings = inForce.settings(clusterId);
         ClosedStatementTable table = new ClosedStatementTable(dataSource, json, clusterId, settings, keys);
         PeriodCloser closer = closer(clusterId, table, horizon);
         List<PeriodCloser.ClosedPeriod> closed = closer.closeDue(settings);
@@ -123,10 +139,7 @@ public class ClosingService implements ClosablePeriods {
         Counter.builder(CLOSED).description("periods this replica closed").tag(MetricNames.CLUSTER, clusterId)
                 .register(registry).increment(closed.size());
         logIdle(clusterId, closer.idleSources());
-        List<PeriodCloser.ClosedPeriod> stored = table.closed();
-        Period open = PeriodCloser.nextToClose(settings, stored);
-        due.put(clusterId, new DueAt(version, open.end() + settings.lateness().toMillis(),
-                PeriodCloser.closedUntil(stored)));
+        keepDue(clusterId, settings, PeriodCloser.closedUntil(table.closed()));
     }
 
     /**
@@ -169,8 +182,10 @@ public class ClosingService implements ClosablePeriods {
         due.remove(clusterId);
         try {
             Instant open = closer(clusterId, new ClosedStatementTable(dataSource, json, clusterId, settings, keys),
-                    facts.horizon())
-                    .closeEnded(settings);
+                    facts.horizon()).closeEnded(settings);
+            // every period ended is closed: the next one is due as closeDue would find (should the change move the
+            // schedule, closeDue finds another schedule and looks again)
+            keepDue(clusterId, settings, closedUntil(clusterId));
             Long latest = facts.latestStored(clusterId);
             return latest == null || latest < open.toEpochMilli() ? open : Instant.ofEpochMilli(latest + 1);
         } catch (SQLException e) {

@@ -116,8 +116,8 @@ public class LedgerMetrics {
     /**
      * The gauges are set on a thread of their own ({@code fairledger-metrics}): they read every view's open statement
      * and fairness, which a view computes when first read ({@link LiveView}), and a tick, or a settings change waiting
-     * for one, must not wait for that. Asks made while a publish waits to run fold into it; it reads the views as they
-     * are when it runs.
+     * for one, must not wait for that. A publish runs at most once per {@link #PUBLISH_GAP_NS} (a scrape interval is
+     * seconds); asks made while one waits to run fold into it, and it reads the views as they are when it runs.
      */
     private final ExecutorService publisher = Executors.newSingleThreadExecutor(r -> {
         Thread thread = new Thread(r, "fairledger-metrics");
@@ -125,6 +125,9 @@ public class LedgerMetrics {
         return thread;
     });
     private final AtomicBoolean publishAsked = new AtomicBoolean();
+    private static final long PUBLISH_GAP_NS = TimeUnit.SECONDS.toNanos(1);
+    /** When the last publish started (publisher thread only). */
+    private long lastPublishNs = System.nanoTime() - PUBLISH_GAP_NS;
 
     /**
      * Publishes {@link #publish} the views {@code views} gives when the publisher thread comes to it, timed by
@@ -133,8 +136,15 @@ public class LedgerMetrics {
     void publishSoon(Supplier<Map<String, LiveView>> views, Timer timer) {
         if (publishAsked.compareAndSet(false, true)) {
             publisher.execute(() -> {
+                try {
+                    TimeUnit.NANOSECONDS.sleep(lastPublishNs + PUBLISH_GAP_NS - System.nanoTime());
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    return;
+                }
                 publishAsked.set(false);
                 long started = System.nanoTime();
+                lastPublishNs = started;
                 try {
                     publish(views.get());
                 } catch (RuntimeException e) {

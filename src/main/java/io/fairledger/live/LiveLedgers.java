@@ -326,7 +326,7 @@ public class LiveLedgers implements EndedPeriods, ServedConfiguration {
         }
         long started = System.nanoTime();
         try {
-            closing.closeDue(clusterId, versions.get(clusterId), ledger.watermark(), next);
+            closing.closeDue(clusterId, ledger.watermark(), next);
             if (ledger.holdsEnded()) {
                 // the closed periods are read from PostgreSQL: the ledger keeps only those not stored yet
                 ledger.release(closing.closedUntil(clusterId));

@@ -6,8 +6,4 @@ package io.fairledger.tenancy;
  */
 public record RegisteredCluster(String id, String name, ResourceManagerKind resourceManager,
         boolean hasLedgerSettings) {
-
-    static RegisteredCluster of(ClusterEntity c) {
-        return new RegisteredCluster(c.id, c.name, c.resourceManager, c.ledgerSettings != null);
-    }
 }

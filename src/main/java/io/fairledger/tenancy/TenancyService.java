@@ -102,7 +102,8 @@ public class TenancyService {
 
     /** A registered cluster; {@code NotFound} when there is none with that id. */
     public RegisteredCluster cluster(String id) {
-        return RegisteredCluster.of(entity(id));
+        ClusterEntity cluster = entity(id);
+        return new RegisteredCluster(cluster.id, cluster.name, cluster.resourceManager, hasLedgerSettings(id));
     }
 
     private static List<ClusterEntity> clusterEntities() {
@@ -120,12 +121,13 @@ public class TenancyService {
     /**
      * The cluster's configuration version: a number that moves whenever its ledger settings or its tenant tree change
      * (every write of either goes through here and counts itself, {@link #countChange}), never back to a number it had
-     * (a sequence's, so not even after a change rolled back); one read of the cluster's row, for callers that cache what
-     * they derive from the configuration. Empty when there is no such cluster.
+     * (a sequence's, so not even after a change rolled back); with the row's {@code xmin}, so that a row written
+     * behind the server's back (by hand, or by a restore) counts as a change too. One read of the cluster's row, for
+     * callers that cache what they derive from the configuration. Empty when there is no such cluster.
      */
     public String configurationVersion(String clusterId) {
         Object version = ClusterEntity.getEntityManager()
-                .createNativeQuery("SELECT configuration_version FROM cluster WHERE id = ?1")
+                .createNativeQuery("SELECT configuration_version || ':' || xmin::text FROM cluster WHERE id = ?1")
                 .setParameter(1, clusterId)
                 .getResultStream().findFirst().orElse(null);
         return version == null ? "" : version.toString();
@@ -315,11 +317,11 @@ public class TenancyService {
         } catch (JsonProcessingException e) {
             throw new IllegalStateException("cannot serialise ledger settings", e);
         }
-        // the version moves unless the document stored says the same (compared as JSON: PostgreSQL's jsonb keeps no
-        // key order or spacing), so sending the same settings again leaves the ETag as it was
-        ClusterEntity.getEntityManager().createNativeQuery("UPDATE cluster SET configuration_version = CASE WHEN "
-                + "ledger_settings IS NOT DISTINCT FROM CAST(?1 AS jsonb) THEN configuration_version "
-                + "ELSE nextval('cluster_configuration_version') END, ledger_settings = CAST(?1 AS jsonb) WHERE id = ?2")
+        // the row (and so the version) is left as it is when the document stored says the same (compared as JSON:
+        // PostgreSQL's jsonb keeps no key order or spacing), so sending the same settings again leaves the ETag
+        ClusterEntity.getEntityManager().createNativeQuery("UPDATE cluster SET configuration_version = "
+                + "nextval('cluster_configuration_version'), ledger_settings = CAST(?1 AS jsonb) WHERE id = ?2 "
+                + "AND ledger_settings IS DISTINCT FROM CAST(?1 AS jsonb)")
                 .setParameter(1, text).setParameter(2, clusterId).executeUpdate();
         cluster.ledgerSettings = text;
         // what a read of them would compose, kept under the version this transaction gave them: read back from the text
