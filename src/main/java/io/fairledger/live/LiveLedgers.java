@@ -97,18 +97,12 @@ public class LiveLedgers implements EndedPeriods, ServedConfiguration {
     private boolean stopped;
     /** Whether a tick has read the stored facts once: from then on the views are served from memory. */
     private volatile boolean loaded;
-    /**
-     * Looks that found something stored since the last tick, and whether a tick runs ({@link QuietHeapTrim} waits for
-     * both to stand still).
-     */
+    /** Looks that found something stored since the last tick, and whether a tick runs ({@link QuietHeapTrim}). */
     private final AtomicLong stores = new AtomicLong();
     private volatile boolean ticking;
     private Counter rebuilds;
     private Counter continued;
-    /**
-     * The tick's phases ({@link MetricNames#LIVE_TICK}); {@code encode} and {@code checkpoint} are timed by
-     * {@link BoundedReplays}.
-     */
+    /** The tick's phases ({@link MetricNames#LIVE_TICK}); {@link BoundedReplays} times its own. */
     private static final String APPLY = "apply";
     private static final String REBUILD = "rebuild";
     private static final String VIEW = "view";
@@ -117,7 +111,7 @@ public class LiveLedgers implements EndedPeriods, ServedConfiguration {
     private static final String PUBLISH = "publish";
     private final Map<String, Timer> phases = new ConcurrentHashMap<>();
     /** Read-your-writes: which tick served which cluster ({@link #awaitServed}). */
-    private final TickWaits waits = new TickWaits();
+    private final TickWaits waits = new TickWaits(this::lookNow);
     /** The clusters whose ledger could not be built, left alone until their settings change or a back-off ends. */
     private final Quarantine quarantine = new Quarantine();
 
@@ -168,6 +162,13 @@ public class LiveLedgers implements EndedPeriods, ServedConfiguration {
         });
         looks.scheduleWithFixedDelay(this::lookInRequestContext, 0, config.live().checkInterval().toNanos(),
                 TimeUnit.NANOSECONDS);
+    }
+
+    /** Has a look run now, after the one running if any (a change waits for its tick). */
+    private synchronized void lookNow() {
+        if (looks != null && !stopped) {
+            looks.execute(this::lookInRequestContext);
+        }
     }
 
     /** Lets a running tick finish (up to 4 s of the server's 5 s to stop) and looks no more. */
@@ -362,9 +363,8 @@ public class LiveLedgers implements EndedPeriods, ServedConfiguration {
     }
 
     /**
-     * Waits until a tick that started after the call, and so read every configuration change committed before it, has
-     * finished ({@link TickWaits}), at most {@code bound}; whether it served {@code clusterId}. False also when the
-     * cluster's update failed or it waits in quarantine.
+     * Waits, at most {@code bound}, for a tick that started after the call ({@link TickWaits}); whether it served
+     * {@code clusterId} (not when its update failed or it waits in quarantine).
      */
     @Override
     public boolean awaitServed(String clusterId, Duration bound) throws InterruptedException {

@@ -8,8 +8,8 @@ import java.util.concurrent.TimeUnit;
 /**
  * Read-your-writes for the live ledgers' ticks ({@link LiveLedgers#awaitServed}): the ticks are numbered from 1 as they
  * start; each records which clusters it served, and a waiter waits for a tick that started after it began waiting,
- * which therefore read every configuration change committed before. A waiter asks for that tick at the next look
- * rather than at the poll interval. Thread-safe.
+ * which therefore read every configuration change committed before. A waiter asks for that tick and has a look run
+ * at once rather than at the next check interval. Thread-safe.
  */
 final class TickWaits {
 
@@ -17,6 +17,19 @@ final class TickWaits {
     private long finished;
     private final Map<String, Long> servedAt = new ConcurrentHashMap<>();
     private volatile boolean asked;
+    /** Runs a look now rather than at the next check interval. */
+    private final Runnable wake;
+
+    /** Waits whose tick comes at the next look. */
+    TickWaits() {
+        this(() -> {
+        });
+    }
+
+    /** Waits that run {@code wake} once they have asked for a tick, so that it comes now. */
+    TickWaits(Runnable wake) {
+        this.wake = wake;
+    }
 
     /** Whether a waiter asks for a tick now. */
     boolean asked() {
@@ -50,6 +63,9 @@ final class TickWaits {
         synchronized (this) {
             target = started + 1;
             asked = true;
+        }
+        wake.run();
+        synchronized (this) {
             long left = deadline - System.nanoTime();
             while (finished < target && left > 0) {
                 TimeUnit.NANOSECONDS.timedWait(this, left);

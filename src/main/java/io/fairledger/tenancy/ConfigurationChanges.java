@@ -45,6 +45,9 @@ public class ConfigurationChanges {
     TenancyService tenancy;
 
     @Inject
+    TenantTree tree;
+
+    @Inject
     ClosablePeriods periods;
 
     @Inject
@@ -145,7 +148,7 @@ public class ConfigurationChanges {
         Instant effectiveFrom = closeBeforeChange(clusterId, settingsBefore);
         TenantEntity existing = TenantEntity.byPath(clusterId, path);
         TenantView before = existing == null ? null : TenantView.of(existing);
-        TenantView after = tenancy.upsertTenant(clusterId, path, weight, discountRateOverride);
+        TenantView after = tree.upsertTenant(clusterId, path, weight, discountRateOverride);
         if (settingsBefore != null) {
             // the settings keep the tenants in force before the change in their earlier segments
             LedgerSettings now = TenancyService.withTenant(settingsBefore, after);
@@ -184,8 +187,8 @@ public class ConfigurationChanges {
             wanted.addAll(TenantPath.parse(path).ancestors(syntax));
             wanted.add(path);
         }
-        int added = tenancy.unstored(clusterId, wanted).size();
-        long total = tenancy.tenantCount(clusterId) + added;
+        int added = tree.unstored(clusterId, wanted).size();
+        long total = tree.tenantCount(clusterId) + added;
         if (added > 0 && total > SettingsLimits.MAX_TENANTS) {
             throw SettingsLimits.invalid("too many tenants", List.of(new Invalid.Field(field, "would make "
                     + total + " tenants of cluster '" + clusterId + "', at most "
@@ -249,7 +252,7 @@ public class ConfigurationChanges {
         LedgerSettings before = tenancy.hasLedgerSettings(clusterId) ? tenancy.ledgerSettings(clusterId) : null;
         Instant effectiveFrom = closeBeforeChange(clusterId, before);
         refuseReplayAfterRetention(clusterId, before, settings);
-        tenancy.upsertTenants(clusterId, settings.tenants() == null ? List.of() : settings.tenants());
+        tree.upsertTenants(clusterId, settings.tenants() == null ? List.of() : settings.tenants());
         tenancy.storeLedgerSettings(clusterId,
                 tenancy.composed(clusterId, settings).replacing(clusterId, before, effectiveFrom));
         LedgerSettings after = tenancy.ledgerSettings(clusterId);

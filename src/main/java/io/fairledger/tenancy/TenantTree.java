@@ -1,0 +1,171 @@
+package io.fairledger.tenancy;
+
+import java.math.BigDecimal;
+import java.time.OffsetDateTime;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+import jakarta.transaction.Transactional;
+
+import io.fairledger.core.model.TenantPath;
+import io.fairledger.errors.Invalid;
+
+/**
+ * Writes a cluster's tenant tree: creates and updates tenants and their missing ancestors, each write counted in the
+ * cluster's configuration version ({@link TenancyService#configurationVersion}). Called by
+ * {@link ConfigurationChanges}, which validates, locks, closes periods and audits first.
+ */
+@ApplicationScoped
+class TenantTree {
+
+    @Inject
+    TenancyService tenancy;
+
+    /** How many tenants the cluster's tree holds, its root included. */
+    long tenantCount(String clusterId) {
+        return TenantEntity.count("clusterId", clusterId);
+    }
+
+    /**
+     * Those of {@code paths} the cluster has no tenant at: a few are looked up by path, many against every stored path
+     * (one query either way).
+     */
+    Set<String> unstored(String clusterId, Set<String> paths) {
+        Set<String> out = new HashSet<>(paths);
+        if (out.isEmpty()) {
+            return out;
+        }
+        var query = paths.size() <= PATHS_LOOKED_UP
+                ? TenantEntity.getEntityManager()
+                        .createQuery("SELECT t.path FROM TenantEntity t WHERE t.clusterId = ?1 AND t.path IN ?2",
+                                String.class)
+                        .setParameter(2, paths)
+                : TenantEntity.getEntityManager()
+                        .createQuery("SELECT t.path FROM TenantEntity t WHERE t.clusterId = ?1", String.class);
+        // one remove per stored path: Set.removeAll(list) asks list.contains for every path unless the set is larger
+        query.setParameter(1, clusterId).getResultList().forEach(out::remove);
+        return out;
+    }
+
+    /** The most paths {@link #unstored} names in one query. */
+    private static final int PATHS_LOOKED_UP = 500;
+
+    /** Counts one change of the cluster's tenant tree in its configuration version. */
+    private static void countChange(String clusterId) {
+        ClusterEntity.getEntityManager().createNativeQuery(
+                "UPDATE cluster SET configuration_version = nextval('cluster_configuration_version') WHERE id = ?1")
+                .setParameter(1, clusterId).executeUpdate();
+    }
+
+    /**
+     * Creates or updates a tenant. Missing ancestors are created with the default weight, as YARN creates parent
+     * queues; an existing tenant keeps its override when none is given.
+     */
+    @Transactional
+    TenantView upsertTenant(String clusterId, String path, BigDecimal weight,
+            BigDecimal discountRateOverride) {
+        ClusterEntity cluster = tenancy.entity(clusterId);
+        Map<String, TenantEntity> byPath = new HashMap<>();
+        for (String known : TenantPath.parse(checkedPath(cluster, path)).ancestors(cluster.resourceManager
+                .pathSyntax())) {
+            TenantEntity ancestor = TenantEntity.byPath(clusterId, known);
+            if (ancestor != null) {
+                byPath.put(known, ancestor);
+            }
+        }
+        TenantEntity existing = TenantEntity.byPath(clusterId, path);
+        if (existing != null) {
+            byPath.put(path, existing);
+        }
+        List<TenantEntity> written = new ArrayList<>();
+        TenantEntity tenant = upsert(cluster, byPath, path, weight, discountRateOverride, written);
+        if (!written.isEmpty()) {
+            countChange(clusterId);
+        }
+        return TenantView.of(tenant);
+    }
+
+    /**
+     * {@link #upsertTenant} for each of {@code tenants}, in one transaction, reading the cluster's tenants once: the
+     * cost grows with the number of tenants, not with its square (no query, hence no flush, between two upserts).
+     */
+    @Transactional
+    void upsertTenants(String clusterId, List<LedgerSettings.Tenant> tenants) {
+        ClusterEntity cluster = tenancy.entity(clusterId);
+        Map<String, TenantEntity> byPath = new HashMap<>();
+        for (TenantEntity t : TenantEntity.ofCluster(clusterId)) {
+            byPath.put(t.path, t);
+        }
+        List<TenantEntity> written = new ArrayList<>();
+        for (LedgerSettings.Tenant t : tenants) {
+            upsert(cluster, byPath, checkedPath(cluster, t.path()), BigDecimal.valueOf(t.weight()),
+                    t.discountRateOverride() == null ? null : BigDecimal.valueOf(t.discountRateOverride()), written);
+        }
+        if (!written.isEmpty()) {
+            countChange(clusterId);
+        }
+    }
+
+    /** {@code path} if it is a tenant path of the cluster's resource manager; {@code Invalid} saying why if not. */
+    private static String checkedPath(ClusterEntity cluster, String path) {
+        String problem = TenantPath.problem(cluster.resourceManager.pathSyntax(), path);
+        if (problem != null) {
+            throw new Invalid(problem);
+        }
+        return path;
+    }
+
+    /**
+     * Upserts {@code path} and its missing ancestors, looking tenants up in (and adding them to) {@code byPath}; adds
+     * the rows it writes to {@code written}.
+     */
+    private static TenantEntity upsert(ClusterEntity cluster, Map<String, TenantEntity> byPath, String path,
+            BigDecimal weight, BigDecimal discountRateOverride, List<TenantEntity> written) {
+        for (String ancestor : TenantPath.parse(path).ancestors(cluster.resourceManager.pathSyntax())) {
+            byPath.computeIfAbsent(ancestor,
+                    a -> save(new TenantEntity(), cluster, a, TenancyService.DEFAULT_WEIGHT, null, written));
+        }
+        TenantEntity tenant = byPath.get(path);
+        if (tenant == null) {
+            tenant = new TenantEntity();
+        } else if (discountRateOverride == null) {
+            discountRateOverride = tenant.discountRateOverride;
+        }
+        TenantEntity saved = save(tenant, cluster, path, weight == null ? TenancyService.DEFAULT_WEIGHT : weight,
+                discountRateOverride, written);
+        byPath.put(path, saved);
+        return saved;
+    }
+
+    /**
+     * Stores {@code tenant} with these values; one that holds them already is left as it is, so a document that lists
+     * every tenant writes only the rows that change (and the configuration version moves only with those).
+     */
+    private static TenantEntity save(TenantEntity tenant, ClusterEntity cluster, String path, BigDecimal weight,
+            BigDecimal discountRateOverride, List<TenantEntity> written) {
+        if (tenant.id != null && sameValue(tenant.weight, weight)
+                && sameValue(tenant.discountRateOverride, discountRateOverride)) {
+            return tenant;
+        }
+        tenant.clusterId = cluster.id;
+        tenant.path = path;
+        tenant.parentPath = TenantPath.parse(path).parent(cluster.resourceManager.pathSyntax());
+        tenant.weight = weight;
+        tenant.discountRateOverride = discountRateOverride;
+        tenant.updatedAt = OffsetDateTime.now();
+        tenant.persist();
+        written.add(tenant);
+        return tenant;
+    }
+
+    /** Whether two stored numbers are equal, whatever their scale (1 and 1.000000 are one weight). */
+    private static boolean sameValue(BigDecimal a, BigDecimal b) {
+        return a == null ? b == null : b != null && a.compareTo(b) == 0;
+    }
+}
