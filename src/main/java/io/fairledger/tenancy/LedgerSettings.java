@@ -194,10 +194,15 @@ public record LedgerSettings(Instant registeredAt, Capacity capacity, Double dis
      * change (registration, capacity, memory, PAR, quantum) is replayed over the whole history.
      */
     public boolean prospectiveAfter(String clusterId, LedgerSettings before) {
+        // the tenants and the discount rates are what may change: left out, the two configurations cost nothing to build
         return before != null && Objects.equals(before.registeredAt(), registeredAt) && ClusterLedger.reconfigurable(
-                before.toReplayConfig(clusterId, registeredAt).cluster(),
-                toReplayConfig(clusterId, registeredAt).cluster());
+                before.withSegment(NO_TENANTS).toReplayConfig(clusterId, registeredAt).cluster(),
+                withSegment(NO_TENANTS).toReplayConfig(clusterId, registeredAt).cluster());
     }
+
+    /** A segment of no tenants, no discount rate and no prices, for {@link #prospectiveAfter}. */
+    private static final LedgerSettings NO_TENANTS = new LedgerSettings(null, null, null, null, null, null, null, null,
+            null, List.of(), null, null);
 
     /** {@code before}'s {@code earlier} up to {@code effective}, then {@code before}'s own segment until it. */
     private List<LedgerSettings> segmentsAfter(String clusterId, LedgerSettings before, Instant effective) {
