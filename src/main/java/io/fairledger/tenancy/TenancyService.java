@@ -117,8 +117,8 @@ public class TenancyService {
 
     /**
      * The cluster's configuration version: a number that moves whenever its ledger settings or its tenant tree change
-     * (every write of either goes through here and counts itself, {@link #countChange}), never back to a number it had
-     * (a sequence's, so not even after a change rolled back); with the row's {@code xmin}, so that a row written
+     * (every write of either counts itself: {@link #storeLedgerSettings}, {@link TenantTree}), never back to a number
+     * it had (a sequence's, so not even after a change rolled back); with the row's {@code xmin}, so that a row written
      * behind the server's back (by hand, or by a restore) counts as a change too. One read of the cluster's row, for
      * callers that cache what they derive from the configuration. Empty when there is no such cluster.
      */
@@ -236,8 +236,9 @@ public class TenancyService {
 
     /**
      * {@code settings}, composed by this service, with {@code tenant}'s new values in place of its old ones: the tenant
-     * tree after {@link #upsertTenant} changed one tenant that was there, without reading the tree again. Null when
-     * {@code settings} do not name it (a new tenant, which may have brought new parents: compose from the tree then).
+     * tree after {@link TenantTree#upsertTenant} changed one tenant that was there, without reading the tree again.
+     * Null when {@code settings} do not name it (a new tenant, which may have brought new parents: compose from the
+     * tree then).
      */
     static LedgerSettings withTenant(LedgerSettings settings, TenantView tenant) {
         List<LedgerSettings.Tenant> tenants = new ArrayList<>(settings.tenants());
