@@ -194,7 +194,7 @@ public record LedgerSettings(Instant registeredAt, Capacity capacity, Double dis
      * change (registration, capacity, memory, PAR, quantum) is replayed over the whole history.
      */
     public boolean prospectiveAfter(String clusterId, LedgerSettings before) {
-        // the tenants and the discount rates are what may change: left out, the two configurations cost nothing to build
+        // the tenants and the discount rates are what may change: left out, the two configurations cost nothing
         return before != null && Objects.equals(before.registeredAt(), registeredAt) && ClusterLedger.reconfigurable(
                 before.withSegment(NO_TENANTS).toReplayConfig(clusterId, registeredAt).cluster(),
                 withSegment(NO_TENANTS).toReplayConfig(clusterId, registeredAt).cluster());
