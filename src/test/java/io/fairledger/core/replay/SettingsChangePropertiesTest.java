@@ -131,31 +131,26 @@ class SettingsChangePropertiesTest {
             @ForAll @IntRange(min = 0, max = 1000) int cutPermille,
             @ForAll boolean weightsOnly) {
         Scenario x = Scenario.of(seed, count, memory, atPermille, cutPermille, weightsOnly);
-        List<LedgerEvent> events = x.events();
-        long at = x.at();
         long until = x.until();
-        ClusterConfig live = x.live();
         ReplayConfig before = x.before();
         ReplayConfig after = x.after();
-        int beforeChange = x.beforeChange();
-        int cut = x.cut();
         Replay old = new Replay(before);
-        events.subList(0, cut).forEach(old::apply);
+        x.events().subList(0, x.cut()).forEach(old::apply);
         long clock = old.ledger().clock();
         assertThat(Checkpoint.settingsVersion(after, clock)).isEqualTo(Checkpoint.settingsVersion(before));
         Replay restored = Checkpoint.fromBytes(after, Checkpoint.toBytes(old));
-        events.subList(cut, events.size()).forEach(restored::apply);
+        x.events().subList(x.cut(), x.events().size()).forEach(restored::apply);
         restored.closeUntil(until);
 
         Replay full = new Replay(after);
-        events.forEach(full::apply);
+        x.events().forEach(full::apply);
         full.closeUntil(until);
         assertThat(restored.statements()).isEqualTo(full.statements());
         assertThat(restored.result(until).openAccounts()).isEqualTo(full.result(until).openAccounts());
         assertThat(restored.result(until).outcomes()).isEqualTo(full.result(until).outcomes());
         assertThat(restored.openStatement(until)).isEqualTo(full.openStatement(until));
         // the checkpoints made after the change are under the changed settings only
-        assertThat(Checkpoint.settingsVersion(after, at)).isNotEqualTo(Checkpoint.settingsVersion(before));
+        assertThat(Checkpoint.settingsVersion(after, x.at())).isNotEqualTo(Checkpoint.settingsVersion(before));
         assertThat(Checkpoint.fromBytes(after, Checkpoint.toBytes(full)).statements()).isEqualTo(full.statements());
     }
 
