@@ -4,6 +4,7 @@ import java.math.BigDecimal;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -45,16 +46,16 @@ import io.fairledger.errors.Invalid;
  *                     discount-rate override) and keeps the tree, not this list; a what-if's settings and the offline
  *                     command take them as the tenant tree
  * @param earlier      the tenants, discount rate and prices in force before these, oldest first, each with the
- *                     instant {@code until} it ended (the server keeps them: {@link #replacing}); empty, these hold
- *                     from the registration. A change is prospective: the ledger takes it at its instant as it takes
- *                     weight-change events, and keeps what it integrated before (docs/domain.md)
- * @param until        in an entry of {@code earlier}: where the next settings took over
+ *                     instant {@code until} it ended ({@link SettingsSegment}; the server keeps them:
+ *                     {@link #replacing}); empty, these hold from the registration. A change is prospective: the
+ *                     ledger takes it at its instant as it takes weight-change events, and keeps what it integrated
+ *                     before (docs/domain.md)
  */
 @JsonIgnoreProperties(ignoreUnknown = false)
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public record LedgerSettings(Instant registeredAt, Capacity capacity, Double discountRate, Memory memory,
         ParPolicy par, Duration rootQuantum, PeriodSettings period, Duration allowedLateness, Chargeback chargeback,
-        List<Tenant> tenants, List<LedgerSettings> earlier, Instant until) {
+        List<Tenant> tenants, List<SettingsSegment> earlier) {
 
     /** How long after a period's end events for it are still awaited before the server closes it, by default. */
     public static final Duration DEFAULT_ALLOWED_LATENESS = Duration.ofHours(1);
@@ -154,19 +155,19 @@ public record LedgerSettings(Instant registeredAt, Capacity capacity, Double dis
             Duration rootQuantum, PeriodSettings period, Duration allowedLateness, Chargeback chargeback,
             List<Tenant> tenants) {
         this(registeredAt, capacity, discountRate, memory, par, rootQuantum, period, allowedLateness, chargeback,
-                tenants, null, null);
+                tenants, null);
     }
 
     /** The same settings with another tenant list. */
     public LedgerSettings withTenants(List<Tenant> replacement) {
         return new LedgerSettings(registeredAt, capacity, discountRate, memory, par, rootQuantum, period,
-                allowedLateness, chargeback, replacement, earlier, until);
+                allowedLateness, chargeback, replacement, earlier);
     }
 
     /** The same settings with another cluster-wide discount rate. */
     public LedgerSettings withDiscountRate(double rate) {
         return new LedgerSettings(registeredAt, capacity, rate, memory, par, rootQuantum, period, allowedLateness,
-                chargeback, tenants, earlier, until);
+                chargeback, tenants, earlier);
     }
 
     /**
@@ -182,10 +183,10 @@ public record LedgerSettings(Instant registeredAt, Capacity capacity, Double dis
                 && before.registeredAt().equals(registeredAt);
         PeriodSettings kept = PeriodSettings.after(sameStart ? before.period() : null, period,
                 sameStart ? effective : null, registeredAt);
-        List<LedgerSettings> segments = sameStart && effective != null && effective.isAfter(registeredAt)
-                && prospectiveAfter(clusterId, before) ? segmentsAfter(clusterId, before, effective) : List.of();
+        List<SettingsSegment> segments = sameStart && effective != null && effective.isAfter(registeredAt)
+                && prospectiveAfter(clusterId, before) ? segmentsAfter(before, effective) : List.of();
         return new LedgerSettings(registeredAt, capacity, discountRate, memory, par, rootQuantum, kept,
-                allowedLateness, chargeback, tenants, segments.isEmpty() ? null : segments, null);
+                allowedLateness, chargeback, tenants, segments.isEmpty() ? null : segments);
     }
 
     /**
@@ -196,51 +197,65 @@ public record LedgerSettings(Instant registeredAt, Capacity capacity, Double dis
     public boolean prospectiveAfter(String clusterId, LedgerSettings before) {
         // the tenants and the discount rates are what may change: left out, the two configurations cost nothing
         return before != null && Objects.equals(before.registeredAt(), registeredAt) && ClusterLedger.reconfigurable(
-                before.withSegment(NO_TENANTS).toReplayConfig(clusterId, registeredAt).cluster(),
-                withSegment(NO_TENANTS).toReplayConfig(clusterId, registeredAt).cluster());
+                before.withSegment(NO_TENANTS, List.of()).toReplayConfig(clusterId, registeredAt).cluster(),
+                withSegment(NO_TENANTS, List.of()).toReplayConfig(clusterId, registeredAt).cluster());
     }
 
     /** A segment of no tenants, no discount rate and no prices, for {@link #prospectiveAfter}. */
-    private static final LedgerSettings NO_TENANTS = new LedgerSettings(null, null, null, null, null, null, null, null,
-            null, List.of(), null, null);
+    private static final SettingsSegment NO_TENANTS = new SettingsSegment(null, null, List.of(), null, null, null);
 
-    /** {@code before}'s {@code earlier} up to {@code effective}, then {@code before}'s own segment until it. */
-    private List<LedgerSettings> segmentsAfter(String clusterId, LedgerSettings before, Instant effective) {
-        List<LedgerSettings> out = new ArrayList<>();
-        for (LedgerSettings e : before.earlier() == null ? List.<LedgerSettings>of() : before.earlier()) {
-            if (!e.until().isAfter(effective)) {
-                out.add(e);
-            }
+    /**
+     * {@code before}'s {@code earlier} up to {@code effective}, then {@code before}'s own segment until it; each entry's
+     * tenants as the differences from what follows it, now these settings ({@link SettingsSegment}). Only the last entry
+     * is written again: what follows it changed.
+     */
+    private List<SettingsSegment> segmentsAfter(LedgerSettings before, Instant effective) {
+        List<SettingsSegment> all = before.earlier() == null ? List.of() : before.earlier();
+        int kept = 0;
+        while (kept < all.size() && !all.get(kept).until().isAfter(effective)) {
+            kept++;
+        }
+        List<SettingsSegment> out = new ArrayList<>(all.subList(0, kept));
+        // the tenants of out's last entry in full, folded back from before's own
+        List<Tenant> last = before.tenantList();
+        for (int i = all.size() - 1; i >= kept - 1 && i >= 0; i--) {
+            last = all.get(i).tenantsBefore(last);
         }
         Instant lastUntil = out.isEmpty() ? registeredAt : out.get(out.size() - 1).until();
-        if (lastUntil.isBefore(effective) && !sameSegment(clusterId, before, this)) {
+        if (lastUntil.isBefore(effective) && !before.segment(effective).sameAs(before.tenantList(), this)) {
+            if (!out.isEmpty()) {
+                // what followed the last entry may have been dropped: now before's own segment follows it
+                out.set(out.size() - 1, out.get(out.size() - 1).followedBy(last, before.tenantList()));
+            }
             out.add(before.segment(effective));
+            last = before.tenantList();
         }
         // a segment that ended at effective and says what these say goes on: no boundary there
         while (!out.isEmpty() && out.get(out.size() - 1).until().equals(effective)
-                && sameSegment(clusterId, out.get(out.size() - 1), this)) {
+                && out.get(out.size() - 1).sameAs(last, this)) {
             out.remove(out.size() - 1);
+            last = out.isEmpty() ? null : out.get(out.size() - 1).tenantsBefore(last);
+        }
+        if (!out.isEmpty()) {
+            out.set(out.size() - 1, out.get(out.size() - 1).followedBy(last, tenantList()));
         }
         return out;
     }
 
-    /** Whether {@code a} and {@code b} say the same of tenants, discount rate and prices. */
-    private boolean sameSegment(String clusterId, LedgerSettings a, LedgerSettings b) {
-        ReplayConfig x = withSegment(a).toReplayConfig(clusterId, registeredAt);
-        ReplayConfig y = withSegment(b).toReplayConfig(clusterId, registeredAt);
-        return x.cluster().equals(y.cluster()) && x.chargeback().equals(y.chargeback());
+    /** The part of these settings a change keeps in {@code earlier}, ending at {@code end}, its tenants unwritten. */
+    private SettingsSegment segment(Instant end) {
+        return new SettingsSegment(discountRate, chargeback, null, null, null, end);
     }
 
-    /** The part of these settings a change keeps in {@code earlier}, ending at {@code end}. */
-    private LedgerSettings segment(Instant end) {
-        return new LedgerSettings(null, null, discountRate, null, null, null, null, null, chargeback,
-                tenants == null ? List.of() : tenants, null, end);
+    /** {@code tenants}, or none. */
+    List<Tenant> tenantList() {
+        return tenants == null ? List.of() : tenants;
     }
 
     /** These settings with the tenants, discount rate and prices of {@code segment}, and no {@code earlier}. */
-    private LedgerSettings withSegment(LedgerSettings segment) {
+    private LedgerSettings withSegment(SettingsSegment segment, List<Tenant> segmentTenants) {
         return new LedgerSettings(registeredAt, capacity, segment.discountRate(), memory, par, rootQuantum, period,
-                allowedLateness, segment.chargeback(), segment.tenants(), null, null);
+                allowedLateness, segment.chargeback(), segmentTenants, null);
     }
 
     /** A typical period's length (a calendar month's: a twelfth of a Gregorian year), for estimates. */
@@ -284,24 +299,40 @@ public record LedgerSettings(Instant registeredAt, Capacity capacity, Double dis
         }
         currency();
         Schedule schedule = schedule();
+        // a tenant the entries share is configured once: the configurations of its entries share it too
+        Map<Tenant, TenantConfig> configs = new HashMap<>();
         if (earlier == null || earlier.isEmpty()) {
-            return new ReplayConfig(clusterConfig(clusterId), schedule, chargebackConfig(), until.toEpochMilli());
+            return new ReplayConfig(clusterConfig(clusterId, configs), schedule, chargebackConfig(),
+                    until.toEpochMilli());
         }
+        List<LedgerSettings> segments = segments();
         List<ReplayConfig.Change> changes = new ArrayList<>();
-        for (int i = 1; i <= earlier.size(); i++) {
-            LedgerSettings next = i < earlier.size() ? withSegment(earlier.get(i)) : withSegment(this);
+        for (int i = 1; i < segments.size(); i++) {
+            LedgerSettings next = segments.get(i);
             changes.add(new ReplayConfig.Change(earlier.get(i - 1).until().toEpochMilli(),
-                    next.clusterConfig(clusterId), next.chargebackConfig()));
+                    next.clusterConfig(clusterId, configs), next.chargebackConfig()));
         }
-        LedgerSettings first = withSegment(earlier.get(0));
-        return new ReplayConfig(first.clusterConfig(clusterId), schedule, first.chargebackConfig(),
+        LedgerSettings first = segments.get(0);
+        return new ReplayConfig(first.clusterConfig(clusterId, configs), schedule, first.chargebackConfig(),
                 until.toEpochMilli(), changes);
     }
 
-    private ClusterConfig clusterConfig(String clusterId) {
+    /** Each entry of {@code earlier} with its tenants in full, oldest first, then these settings, all without earlier. */
+    private List<LedgerSettings> segments() {
+        LedgerSettings[] out = new LedgerSettings[earlier.size() + 1];
+        List<Tenant> next = tenantList();
+        out[earlier.size()] = withSegment(new SettingsSegment(discountRate, chargeback, null, null, null, null), next);
+        for (int i = earlier.size() - 1; i >= 0; i--) {
+            next = earlier.get(i).tenantsBefore(next);
+            out[i] = withSegment(earlier.get(i), next);
+        }
+        return List.of(out);
+    }
+
+    private ClusterConfig clusterConfig(String clusterId, Map<Tenant, TenantConfig> configs) {
         List<TenantConfig> tenantConfigs = new ArrayList<>();
-        for (Tenant t : tenants == null ? List.<Tenant>of() : tenants) {
-            tenantConfigs.add(t.toConfig());
+        for (Tenant t : tenantList()) {
+            tenantConfigs.add(configs.computeIfAbsent(t, Tenant::toConfig));
         }
         ClusterConfig cluster = new ClusterConfig(clusterId, registeredAt.toEpochMilli(), capacity.toVector(),
                 tenantConfigs, discountRate == null ? 1.0 : discountRate,
