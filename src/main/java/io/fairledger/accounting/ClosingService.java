@@ -179,14 +179,22 @@ public class ClosingService implements ClosablePeriods {
             return null;
         }
         LedgerSettings settings = inForce.settings(clusterId);
-        due.remove(clusterId);
         try {
-            Instant open = closer(clusterId, new ClosedStatementTable(dataSource, json, clusterId, settings, keys),
-                    facts.horizon()).closeEnded(settings);
+            Long latest = facts.latestStored(clusterId);
+            Instant closed = closedUntil(clusterId);
+            due.remove(clusterId);
+            Period next = PeriodCloser.nextToClose(settings, closed);
+            Instant open = Instant.ofEpochMilli(next.start());
+            // no stored fact is at or after the end of the next period to close: none has ended by the latest fact,
+            // and none is due (the closing watermark is the event time of a stored fact): nothing to read or close
+            if (latest != null && latest >= next.end()) {
+                open = closer(clusterId, new ClosedStatementTable(dataSource, json, clusterId, settings, keys),
+                        facts.horizon()).closeEnded(settings);
+                closed = closedUntil(clusterId);
+            }
             // every period ended is closed: the next one is due as closeDue would find (should the change move the
             // schedule, closeDue finds another schedule and looks again)
-            keepDue(clusterId, settings, closedUntil(clusterId));
-            Long latest = facts.latestStored(clusterId);
+            keepDue(clusterId, settings, closed);
             return latest == null || latest < open.toEpochMilli() ? open : Instant.ofEpochMilli(latest + 1);
         } catch (SQLException e) {
             throw new IllegalStateException("cannot read the fact horizon for " + clusterId, e);

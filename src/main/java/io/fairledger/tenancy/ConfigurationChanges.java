@@ -151,7 +151,8 @@ public class ConfigurationChanges {
         TenantView after = tree.upsertTenant(clusterId, path, weight, discountRateOverride);
         if (settingsBefore != null) {
             // the settings keep the tenants in force before the change in their earlier segments
-            LedgerSettings now = TenancyService.withTenant(settingsBefore, after);
+            LedgerSettings now = tenancy.composedAfter(clusterId, settingsBefore, settingsBefore.tenantList(),
+                    List.of(after));
             tenancy.storeLedgerSettings(clusterId, (now == null ? tenancy.composed(clusterId, settingsBefore) : now)
                     .replacing(clusterId, settingsBefore, effectiveFrom));
         }
@@ -252,11 +253,15 @@ public class ConfigurationChanges {
         LedgerSettings before = tenancy.hasLedgerSettings(clusterId) ? tenancy.ledgerSettings(clusterId) : null;
         Instant effectiveFrom = closeBeforeChange(clusterId, before);
         refuseReplayAfterRetention(clusterId, before, settings);
-        tree.upsertTenants(clusterId, settings.tenants() == null ? List.of() : settings.tenants());
-        tenancy.storeLedgerSettings(clusterId,
-                tenancy.composed(clusterId, settings).replacing(clusterId, before, effectiveFrom));
+        List<TenantView> written = tree.upsertTenants(clusterId, listed, before == null ? null : before.tenantList());
+        LedgerSettings now = before == null
+                ? null
+                : tenancy.composedAfter(clusterId, settings, before.tenantList(), written);
+        tenancy.storeLedgerSettings(clusterId, (now == null ? tenancy.composed(clusterId, settings) : now)
+                .replacing(clusterId, before, effectiveFrom));
         LedgerSettings after = tenancy.ledgerSettings(clusterId);
-        audit.record(clusterId, "ledger-settings", before, after,
+        audit.record(clusterId, "ledger-settings", before == null ? null : before.asChangedFrom(after),
+                after.asChangedFrom(before),
                 effectiveFrom == null ? after.registeredAt() : effectiveFrom);
         return changed(clusterId, after);
     }

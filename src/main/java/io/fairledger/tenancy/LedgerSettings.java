@@ -5,11 +5,13 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.OptionalDouble;
+import java.util.Set;
 
 import com.fasterxml.jackson.annotation.JsonAlias;
 import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
@@ -245,6 +247,23 @@ public record LedgerSettings(Instant registeredAt, Capacity capacity, Double dis
     /** The part of these settings a change keeps in {@code earlier}, ending at {@code end}, its tenants unwritten. */
     private SettingsSegment segment(Instant end) {
         return new SettingsSegment(discountRate, chargeback, null, null, null, end);
+    }
+
+    /**
+     * These settings as the audit entry of a change between them and {@code other} (null: none) shows them: without the
+     * server's record of {@code earlier}, and of the tenants those {@code other} has not or has with other values. A
+     * change of two weights among 10,000 tenants is recorded as those two weights, not as every tenant twice.
+     */
+    public LedgerSettings asChangedFrom(LedgerSettings other) {
+        Set<Tenant> unchanged = other == null ? Set.of() : new HashSet<>(other.tenantList());
+        List<Tenant> changed = new ArrayList<>();
+        for (Tenant t : tenantList()) {
+            if (!unchanged.contains(t)) {
+                changed.add(t);
+            }
+        }
+        return new LedgerSettings(registeredAt, capacity, discountRate, memory, par, rootQuantum, period,
+                allowedLateness, chargeback, changed, null);
     }
 
     /** {@code tenants}, or none. */

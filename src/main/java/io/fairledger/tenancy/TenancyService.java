@@ -235,22 +235,27 @@ public class TenancyService {
     }
 
     /**
-     * {@code settings}, composed by this service, with {@code tenant}'s new values in place of its old ones: the tenant
-     * tree after {@link TenantTree#upsertTenant} changed one tenant that was there, without reading the tree again.
-     * Null when {@code settings} do not name it (a new tenant, which may have brought new parents: compose from the
-     * tree then).
+     * {@code settings} with the tenant tree {@code tree} (as settings composed by this service name it) after
+     * {@code written} changed tenants that were in it, and the cluster's discount rate when they name none: the tree
+     * after {@link TenantTree} wrote them, without reading it again. Null when one of {@code written} was not in
+     * {@code tree} (a new tenant, or a new parent: compose from the tree then).
      */
-    static LedgerSettings withTenant(LedgerSettings settings, TenantView tenant) {
-        List<LedgerSettings.Tenant> tenants = new ArrayList<>(settings.tenants());
-        for (int i = 0; i < tenants.size(); i++) {
-            if (tenants.get(i).path().equals(tenant.path())) {
-                tenants.set(i, new LedgerSettings.Tenant(tenant.path(), tenant.weight().doubleValue(),
-                        tenant.discountRateOverride() == null ? null : tenant.discountRateOverride().doubleValue(),
-                        ""));
-                return settings.withTenants(tenants);
-            }
+    LedgerSettings composedAfter(String clusterId, LedgerSettings settings, List<LedgerSettings.Tenant> tree,
+            List<TenantView> written) {
+        Map<String, Integer> at = new HashMap<>();
+        for (int i = 0; i < tree.size(); i++) {
+            at.put(tree.get(i).path(), i);
         }
-        return null;
+        List<LedgerSettings.Tenant> tenants = new ArrayList<>(tree);
+        for (TenantView t : written) {
+            Integer i = at.get(t.path());
+            if (i == null) {
+                return null;
+            }
+            tenants.set(i, new LedgerSettings.Tenant(t.path(), t.weight().doubleValue(),
+                    t.discountRateOverride() == null ? null : t.discountRateOverride().doubleValue(), ""));
+        }
+        return composed(entity(clusterId), settings, tenants);
     }
 
     /** The cluster's tenant tree as the ledger settings name it, root excluded, in path order. */

@@ -199,4 +199,36 @@ class SettingsVersionTest {
         given().get("/api/v1/clusters/etag-visible/tenants/root.a").then().statusCode(200)
                 .body("weight", equalTo(7.0f)).body("discountRate", equalTo(0.25f));
     }
+
+    @Test
+    void aWholeDocumentIsAuditedAsWhatItChanged() throws Exception {
+        register("audit-changed");
+        String tenants = """
+                {"registeredAt":"2026-01-01T00:00:00Z","capacity":{"vcores":8,"memoryMb":8192,"gpus":0},
+                 "discountRate":%s,"tenants":[{"path":"root.a","weight":1},{"path":"root.b","weight":%s},
+                 {"path":"root.c","weight":1}]}""";
+        given().contentType(ContentType.JSON).body(tenants.formatted("0.5", "2"))
+                .put(CLUSTERS + "/audit-changed/ledger-settings").then().statusCode(200);
+        given().contentType(ContentType.JSON).body(tenants.formatted("0.25", "3"))
+                .put(CLUSTERS + "/audit-changed/ledger-settings").then().statusCode(200);
+        var json = new com.fasterxml.jackson.databind.ObjectMapper();
+        var audit = json.readTree(given().queryParam("cluster", "audit-changed").get("/api/v1/admin/audit").then()
+                .statusCode(200).extract().asString());
+        var change = audit.get(0);
+        assertEquals("ledger-settings", change.get("subject").asText());
+        var before = json.readTree(change.get("before").asText());
+        var after = json.readTree(change.get("after").asText());
+        // of three tenants, the one whose weight changed; every other member as it was and as it is
+        assertEquals(1, before.get("tenants").size());
+        assertEquals("root.b", before.get("tenants").get(0).get("path").asText());
+        assertEquals(2.0, before.get("tenants").get(0).get("weight").asDouble());
+        assertEquals(1, after.get("tenants").size());
+        assertEquals("root.b", after.get("tenants").get(0).get("path").asText());
+        assertEquals(3.0, after.get("tenants").get(0).get("weight").asDouble());
+        assertEquals(0.5, before.get("discountRate").asDouble());
+        assertEquals(0.25, after.get("discountRate").asDouble());
+        assertEquals(8, after.get("capacity").get("vcores").asInt());
+        // the first document created every tenant: its entry lists them all
+        assertEquals(3, json.readTree(audit.get(1).get("after").asText()).get("tenants").size());
+    }
 }
