@@ -241,7 +241,8 @@ public final class LiveLedger {
         long at = replay.ledger().clock();
         List<TenantAccount> accounts = replay.ledger().accounts(at);
         return new LiveView(clusterId, Instant.ofEpochMilli(at), facts, grantIntervalMs,
-                replay.ledger().capacity(), accounts, TreeGrants.levels(replay.ledger(), at, grantIntervalMs, GRANTS),
+                replay.ledger().capacity(), accounts,
+                TreeGrants.levels(replay.ledger(), accounts, at, grantIntervalMs, GRANTS),
                 replay.openStatement(at, accounts), replay.statements(), currency);
     }
 }

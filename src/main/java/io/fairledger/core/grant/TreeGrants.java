@@ -1,9 +1,11 @@
 package io.fairledger.core.grant;
 
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Function;
 
 import io.fairledger.core.ledger.ClusterLedger;
 import io.fairledger.core.ledger.TenantAccount;
@@ -33,10 +35,16 @@ public final class TreeGrants {
     public static GrantRequest request(ClusterLedger ledger, TenantPath parent, long at, long intervalMs,
             double[] available) {
         ledger.account(parent, at); // the same checks as every read: known tenant, not before the clock
+        return request(ledger, child -> ledger.account(child, at), parent, intervalMs, available);
+    }
+
+    /** {@link #request} with each child's account from {@code accounts}. */
+    private static GrantRequest request(ClusterLedger ledger, Function<TenantPath, TenantAccount> accounts,
+            TenantPath parent, long intervalMs, double[] available) {
         List<TenantPath> children = ledger.children(parent);
         List<Claimant> claimants = new ArrayList<>(children.size());
         for (TenantPath child : children) {
-            TenantAccount acc = ledger.account(child, at);
+            TenantAccount acc = accounts.apply(child);
             double[] demand = new double[ResourceVector.TYPES];
             for (int r = 0; r < ResourceVector.TYPES; r++) {
                 demand[r] = acc.now().held().get(r) + acc.now().pending().get(r);
@@ -61,25 +69,38 @@ public final class TreeGrants {
 
     /** The levels of {@link #tree}, parents before their children, each with its inputs and its order. */
     public static List<GrantLevel> levels(ClusterLedger ledger, long at, long intervalMs, GrantPolicy policy) {
+        return levels(ledger, ledger.accounts(at), at, intervalMs, policy);
+    }
+
+    /**
+     * {@link #levels} from {@code accounts}, every node's account at {@code at} as {@link ClusterLedger#accounts} gave
+     * them: a caller that has them (a live view) does not have every account computed again.
+     */
+    public static List<GrantLevel> levels(ClusterLedger ledger, List<TenantAccount> accounts, long at, long intervalMs,
+            GrantPolicy policy) {
         if (at < ledger.clock()) {
             throw new IllegalArgumentException("instant " + at + " is before the ledger clock " + ledger.clock());
         }
+        Map<TenantPath, TenantAccount> byPath = new HashMap<>();
+        for (TenantAccount a : accounts) {
+            byPath.put(a.path(), a);
+        }
         List<GrantLevel> out = new ArrayList<>();
-        level(ledger, TenantPath.ROOT, capacity(ledger), at, intervalMs, policy, out);
+        level(ledger, byPath::get, TenantPath.ROOT, capacity(ledger), intervalMs, policy, out);
         return out;
     }
 
-    private static void level(ClusterLedger ledger, TenantPath parent, double[] available, long at, long intervalMs,
-            GrantPolicy policy, List<GrantLevel> out) {
+    private static void level(ClusterLedger ledger, Function<TenantPath, TenantAccount> accounts, TenantPath parent,
+            double[] available, long intervalMs, GrantPolicy policy, List<GrantLevel> out) {
         List<TenantPath> children = ledger.children(parent);
         if (children.isEmpty()) {
             return;
         }
-        GrantRequest request = request(ledger, parent, at, intervalMs, available);
+        GrantRequest request = request(ledger, accounts, parent, intervalMs, available);
         Grants grants = policy.grant(request);
         out.add(new GrantLevel(parent, request, grants));
         for (int i = 0; i < children.size(); i++) {
-            level(ledger, children.get(i), grants.grants().get(i).allocation(), at, intervalMs, policy, out);
+            level(ledger, accounts, children.get(i), grants.grants().get(i).allocation(), intervalMs, policy, out);
         }
     }
 

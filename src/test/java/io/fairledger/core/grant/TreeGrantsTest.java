@@ -53,6 +53,18 @@ class TreeGrantsTest {
     }
 
     @Test
+    void theLevelsFromTheAccountsOfAViewAreTheLevelsReadFromTheLedger() {
+        var ledger = ledger();
+        ledger.apply(new DemandChanged("c", TenantPath.parse("x/y"), ResourceVector.of(2, 512, 0), 3_000));
+        var levels = TreeGrants.levels(ledger, ledger.accounts(4_000), 4_000, 10_000, new LongTermMaxMin());
+        for (GrantLevel level : levels) {
+            assertThat(level.request()).usingRecursiveComparison().isEqualTo(TreeGrants.request(ledger, level.parent(),
+                    4_000, 10_000, level.request().available()));
+        }
+        assertThat(levels).hasSize(2);
+    }
+
+    @Test
     void unknownParentsAndEarlyInstantsAreRefused() {
         var ledger = ledger();
         assertThatThrownBy(() -> TreeGrants.request(ledger, TenantPath.parse("root.nope"), 0, 10_000, null))
