@@ -254,7 +254,7 @@ public record LedgerSettings(Instant registeredAt, Capacity capacity, Double dis
      * server's record of {@code earlier}, and of the tenants those {@code other} has not or has with other values. A
      * change of two weights among 10,000 tenants is recorded as those two weights, not as every tenant twice.
      */
-    public LedgerSettings asChangedFrom(LedgerSettings other) {
+    LedgerSettings asChangedFrom(LedgerSettings other) {
         Set<Tenant> unchanged = other == null ? Set.of() : new HashSet<>(other.tenantList());
         List<Tenant> changed = new ArrayList<>();
         for (Tenant t : tenantList()) {

@@ -71,7 +71,10 @@ class SettingsAttackTest {
         TestClusters.registerYarn(cluster, SettingsDocuments.valid());
         given().contentType(ContentType.JSON).body("{\"weight\":1000000}")
                 .put("/api/v1/admin/clusters/" + cluster + "/tenants/root.big").then().statusCode(422)
-                .contentType("application/problem+json").body("errors.field", hasItem("weight"));
+                .contentType("application/problem+json").body("errors.field", hasItem("weight"))
+                .body("errors.message", hasItem(containsString("from 0 to 999999.999999")));
+        given().contentType(ContentType.JSON).body("{\"weight\":999999.999999}")
+                .put("/api/v1/admin/clusters/" + cluster + "/tenants/root.big").then().statusCode(200);
         given().contentType(ContentType.JSON).body("{\"weight\":1}")
                 .put("/api/v1/admin/clusters/" + cluster + "/tenants/root." + "a.".repeat(1900) + "a").then()
                 .statusCode(422).contentType("application/problem+json").body("errors.field", hasItem("path"))

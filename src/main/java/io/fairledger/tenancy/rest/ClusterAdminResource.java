@@ -59,9 +59,12 @@ public class ClusterAdminResource {
             @DecimalMin(value = "0", message = "discountRate must be between 0 and 1") @DecimalMax(value = "1", message = "discountRate must be between 0 and 1") @Digits(integer = 1, fraction = 5, message = "discountRate has at most 5 decimal places") BigDecimal discountRate) {
     }
 
-    /** A tenant's settings: weight (0 means no entitlement, may only borrow) and an optional discount-rate override. */
+    /**
+     * A tenant's settings: weight (0 means no entitlement, may only borrow) and an optional discount-rate override. The
+     * largest weight is {@code SettingsLimits}'s (999999.999999), which refuses a larger one naming {@code weight}.
+     */
     public record TenantSettings(
-            @NotNull(message = "weight is required") @DecimalMin(value = "0", message = "weight must be >= 0") @DecimalMax(value = "1000000", message = "weight must be <= 1000000") @Digits(integer = 7, fraction = 6, message = "weight has at most 6 decimal places (a smaller positive weight would be stored as 0)") BigDecimal weight,
+            @NotNull(message = "weight is required") @DecimalMin(value = "0", message = "weight must be >= 0") @Digits(integer = 7, fraction = 6, message = "weight has at most 6 decimal places (a smaller positive weight would be stored as 0)") BigDecimal weight,
             @DecimalMin(value = "0", message = "discountRateOverride must be between 0 and 1") @DecimalMax(value = "1", message = "discountRateOverride must be between 0 and 1") @Digits(integer = 1, fraction = 5, message = "discountRateOverride has at most 5 decimal places") BigDecimal discountRateOverride) {
     }
 
