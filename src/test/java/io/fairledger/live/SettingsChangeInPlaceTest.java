@@ -101,7 +101,13 @@ class SettingsChangeInPlaceTest {
 
         String stored = given().get("/api/v1/admin/clusters/" + cluster + "/ledger-settings").then().statusCode(200)
                 .extract().asString();
-        assertThat(JSON.readTree(stored).get("earlier").get(0).get("until").asText()).isEqualTo(takenAt);
+        JsonNode kept = JSON.readTree(stored).get("earlier").get(0);
+        assertThat(kept.get("until").asText()).isEqualTo(takenAt);
+        // the entry keeps what differed from the tree after it, the weight before the change, not every tenant
+        assertThat(kept.has("tenants")).isFalse();
+        assertThat(kept.get("changed")).hasSize(1);
+        assertThat(kept.get("changed").get(0).get("path").asText()).isEqualTo("root.q0");
+        assertThat(kept.get("changed").get(0).get("weight").asDouble()).isEqualTo(weightBefore);
         // the grants, every integral since the registration, equal a replay of every event under the stored
         // settings; the periods closed before the late fact keep what they were closed with (adjustments follow)
         Path out = LiveViewsTest.account(lines, stored,
