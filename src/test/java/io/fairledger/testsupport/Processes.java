@@ -12,6 +12,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Comparator;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 
@@ -23,11 +25,22 @@ public final class Processes {
     private Processes() {
     }
 
+    /** The ports {@link #freePort} gave in this JVM. */
+    private static final Set<Integer> GIVEN = ConcurrentHashMap.newKeySet();
+
+    /**
+     * A port free on the loopback interface now, never one given before in this JVM: the system may hand a port just
+     * closed out again at once, and two picked for one process (an API and a management port) then collide.
+     */
     public static int freePort() {
-        try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-            return socket.getLocalPort();
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
+        while (true) {
+            try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+                if (GIVEN.add(socket.getLocalPort())) {
+                    return socket.getLocalPort();
+                }
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
         }
     }
 

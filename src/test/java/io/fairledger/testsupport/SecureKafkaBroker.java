@@ -3,8 +3,6 @@ package io.fairledger.testsupport;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.io.UncheckedIOException;
-import java.net.InetAddress;
-import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HashMap;
@@ -59,9 +57,9 @@ public final class SecureKafkaBroker implements AutoCloseable {
                     truststore.toString(), "-storetype", "PKCS12", "-storepass", STORE_PASSWORD);
             Path logDir = dir.resolve("log");
             Files.createDirectories(logDir);
-            int clientPort = freePort();
-            int internalPort = freePort();
-            int controllerPort = freePort();
+            int clientPort = Processes.freePort();
+            int internalPort = Processes.freePort();
+            int controllerPort = Processes.freePort();
             Properties props = new Properties();
             props.put("process.roles", "broker,controller");
             props.put("node.id", "1");
@@ -152,9 +150,4 @@ public final class SecureKafkaBroker implements AutoCloseable {
         }
     }
 
-    private static int freePort() throws IOException {
-        try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-            return socket.getLocalPort();
-        }
-    }
 }
