@@ -84,8 +84,7 @@ public final class SettingsLimits {
         PeriodSettings.problems(out, settings.period(), settings.registeredAt());
         out.duration("allowedLateness", settings.allowedLateness(), Duration.ZERO, LONGEST_LATENESS);
         chargeback(out, settings.chargeback());
-        tenants(out, "tenants", settings.tenants());
-        earlier(out, settings.earlier());
+        tenants(out, settings.tenants());
         return out.fields;
     }
 
@@ -238,49 +237,16 @@ public final class SettingsLimits {
         }
     }
 
-    /**
-     * The entries of {@code earlier} ({@link SettingsSegment}): what a what-if's settings and the offline command replay
-     * (the server's PUT replaces them), held to the ranges of the settings' own members.
-     */
-    private static void earlier(Problems out, List<SettingsSegment> earlier) {
-        if (earlier == null) {
-            return;
-        }
-        for (int i = 0; i < earlier.size(); i++) {
-            String at = "earlier[" + i + "]";
-            SettingsSegment e = earlier.get(i);
-            if (e == null) {
-                out.add(at, "is required");
-                continue;
-            }
-            out.instant(at + ".until", e.until(), true);
-            out.rate(at + ".discountRate", e.discountRate());
-            tenants(out, at + ".tenants", e.tenants());
-            tenants(out, at + ".changed", e.changed());
-            List<String> added = e.added() == null ? List.of() : e.added();
-            if (added.size() > MAX_TENANTS) {
-                out.add(at + ".added", "must list at most " + MAX_TENANTS + " paths, got " + added.size());
-                continue;
-            }
-            for (int j = 0; j < added.size(); j++) {
-                String path = pathProblem(added.get(j));
-                if (path != null) {
-                    out.add(at + ".added[" + j + "]", path);
-                }
-            }
-        }
-    }
-
-    private static void tenants(Problems out, String member, List<LedgerSettings.Tenant> tenants) {
+    private static void tenants(Problems out, List<LedgerSettings.Tenant> tenants) {
         if (tenants == null) {
             return;
         }
         if (tenants.size() > MAX_TENANTS) {
-            out.add(member, "must list at most " + MAX_TENANTS + " tenants, got " + tenants.size());
+            out.add("tenants", "must list at most " + MAX_TENANTS + " tenants, got " + tenants.size());
             return;
         }
         for (int i = 0; i < tenants.size(); i++) {
-            String at = member + "[" + i + "]";
+            String at = "tenants[" + i + "]";
             LedgerSettings.Tenant tenant = tenants.get(i);
             if (tenant == null) {
                 out.add(at, "is required");
