@@ -84,7 +84,8 @@ public final class SettingsLimits {
         PeriodSettings.problems(out, settings.period(), settings.registeredAt());
         out.duration("allowedLateness", settings.allowedLateness(), Duration.ZERO, LONGEST_LATENESS);
         chargeback(out, settings.chargeback());
-        tenants(out, settings.tenants());
+        tenants(out, "tenants", settings.tenants());
+        SettingsSegment.problems(out, settings.earlier());
         return out.fields;
     }
 
@@ -191,7 +192,7 @@ public final class SettingsLimits {
         out.duration("memory.halfLife", memory.halfLife(), SHORTEST_CYCLE, LONGEST_CYCLE);
     }
 
-    private static void chargeback(Problems out, LedgerSettings.Chargeback chargeback) {
+    static void chargeback(Problems out, LedgerSettings.Chargeback chargeback) {
         if (chargeback == null) {
             return;
         }
@@ -237,16 +238,16 @@ public final class SettingsLimits {
         }
     }
 
-    private static void tenants(Problems out, List<LedgerSettings.Tenant> tenants) {
+    static void tenants(Problems out, String member, List<LedgerSettings.Tenant> tenants) {
         if (tenants == null) {
             return;
         }
         if (tenants.size() > MAX_TENANTS) {
-            out.add("tenants", "must list at most " + MAX_TENANTS + " tenants, got " + tenants.size());
+            out.add(member, "must list at most " + MAX_TENANTS + " tenants, got " + tenants.size());
             return;
         }
         for (int i = 0; i < tenants.size(); i++) {
-            String at = "tenants[" + i + "]";
+            String at = member + "[" + i + "]";
             LedgerSettings.Tenant tenant = tenants.get(i);
             if (tenant == null) {
                 out.add(at, "is required");

@@ -89,6 +89,44 @@ public record SettingsSegment(Double discountRate, LedgerSettings.Chargeback cha
                 && Objects.equals(chargeback, settings.chargeback()) && then.equals(settings.tenantList());
     }
 
+    /**
+     * Adds to {@code out} every member of the entries of {@code earlier} out of the range of the settings' member of the
+     * same name ({@code earlier[0].changed[1].weight}, {@code earlier[0].added[0]}), an entry's {@code until} missing
+     * or not after the one before: a what-if's settings and the offline command replay the entries as given (the
+     * server's PUT replaces them).
+     */
+    static void problems(SettingsLimits.Problems out, List<SettingsSegment> earlier) {
+        Instant before = null;
+        for (int i = 0; earlier != null && i < earlier.size(); i++) {
+            SettingsSegment e = earlier.get(i);
+            SettingsLimits.Problems entry = new SettingsLimits.Problems(out.prefix + "earlier[" + i + "].");
+            if (e == null) {
+                out.add("earlier[" + i + "]", "is required");
+                continue;
+            }
+            entry.instant("until", e.until(), true);
+            if (before != null && e.until() != null && !e.until().isAfter(before)) {
+                entry.add("until", "must be after earlier[" + (i - 1) + "].until (" + before + "), got " + e.until());
+            }
+            before = e.until() == null ? before : e.until();
+            entry.rate("discountRate", e.discountRate());
+            SettingsLimits.chargeback(entry, e.chargeback());
+            SettingsLimits.tenants(entry, "tenants", e.tenants());
+            SettingsLimits.tenants(entry, "changed", e.changed());
+            List<String> added = e.added() == null ? List.of() : e.added();
+            if (added.size() > SettingsLimits.MAX_TENANTS) {
+                entry.add("added", "must list at most " + SettingsLimits.MAX_TENANTS + " paths, got " + added.size());
+            }
+            for (int j = 0; j < added.size() && j < SettingsLimits.MAX_TENANTS; j++) {
+                String path = SettingsLimits.pathProblem(added.get(j));
+                if (path != null) {
+                    entry.add("added[" + j + "]", path);
+                }
+            }
+            out.fields.addAll(entry.fields);
+        }
+    }
+
     private static Map<String, LedgerSettings.Tenant> byPath(List<LedgerSettings.Tenant> tenants) {
         Map<String, LedgerSettings.Tenant> out = new HashMap<>();
         for (LedgerSettings.Tenant t : tenants) {

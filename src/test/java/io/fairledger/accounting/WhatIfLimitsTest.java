@@ -54,6 +54,14 @@ class WhatIfLimitsTest {
                 + "\"until\":\"2026-11-21T00:00:00Z\",\"settings\":" + variant + "}")
                 .post("/api/v1/admin/clusters/" + CLUSTER + "-s/what-if").then().statusCode(422)
                 .contentType("application/problem+json").body("errors.field", hasItem("settings.period.length"));
+        // the largest weight a double holds in an entry of earlier, which the what-if replays as given
+        String earlier = SettingsDocuments.valid().replace("\"tenants\"", "\"earlier\":[{\"changed\":[{\"path\":"
+                + "\"root.a\",\"weight\":1.7976931348623157e308}],\"until\":\"2026-11-20T12:00:00Z\"}],\"tenants\"");
+        given().contentType(ContentType.JSON).body("{\"from\":\"2026-11-20T00:00:00Z\","
+                + "\"until\":\"2026-11-21T00:00:00Z\",\"settings\":" + earlier + "}")
+                .post("/api/v1/admin/clusters/" + CLUSTER + "-s/what-if").then().statusCode(422)
+                .contentType("application/problem+json")
+                .body("errors.field", hasItem("settings.earlier[0].changed[0].weight"));
         // a minute period over a day is allowed, over 92 days it is too many periods to answer
         String minutes = SettingsDocuments.valid().replace("PT1H", "PT1M");
         given().contentType(ContentType.JSON).body("{\"from\":\"2026-11-20T00:00:00Z\","

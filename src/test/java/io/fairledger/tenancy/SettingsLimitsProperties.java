@@ -80,6 +80,14 @@ class SettingsLimitsProperties {
                 .as("NUMERIC(12,6) holds less than 10^6").containsExactly("tenants[0].weight");
         assertThat(refused("\"tenants\":[{\"path\":\"root." + "a.".repeat(1900) + "a\",\"weight\":1}]"))
                 .containsExactly("tenants[0].path");
+        assertThat(refused("\"earlier\":[{\"changed\":[{\"path\":\"root.a\",\"weight\":1e308}],"
+                + "\"added\":[\"root..b\"],\"discountRate\":2,\"until\":\"2026-03-02T00:00:00Z\"},"
+                + "{\"tenants\":[{\"path\":\"root.a\",\"weight\":-1}]},"
+                + "{\"chargeback\":{\"model\":\"USAGE\",\"plans\":[]},\"until\":\"2026-03-01T00:00:00Z\"}]"))
+                .as("the entries of earlier, as a what-if replays them").containsExactly(
+                        "earlier[0].discountRate", "earlier[0].changed[0].weight", "earlier[0].added[0]",
+                        "earlier[1].until", "earlier[1].tenants[0].weight", "earlier[2].until",
+                        "earlier[2].chargeback.plans");
         assertThat(refused("\"memory\":{\"mode\":\"SOMETIMES\"}")).containsExactly("memory.mode");
         assertThat(refused("\"chargeback\":{\"model\":\"USAGE\",\"plans\":[{\"name\":\"s\\uffff\",\"perVcoreHour\":1,"
                 + "\"perGbHour\":0,\"perGpuHour\":0}],\"currency\":\"eur\"}"))
