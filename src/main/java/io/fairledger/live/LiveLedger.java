@@ -8,6 +8,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.time.Instant;
 import java.util.List;
+import java.util.Optional;
 
 import io.fairledger.accounting.LedgerFeed;
 import io.fairledger.core.grant.GrantPolicy;
@@ -15,6 +16,7 @@ import io.fairledger.core.grant.LongTermMaxMin;
 import io.fairledger.core.grant.TreeGrants;
 import io.fairledger.core.ledger.TenantAccount;
 import io.fairledger.core.model.MemoryUnits;
+import io.fairledger.core.model.ResourceVector;
 import io.fairledger.core.replay.Checkpoint;
 import io.fairledger.core.replay.Replay;
 import io.fairledger.core.replay.ReplayConfig;
@@ -135,12 +137,13 @@ public final class LiveLedger {
      * changing nothing, otherwise (then the ledger must be rebuilt). Then {@link #takeChanges}.
      */
     public boolean continueUnder(LedgerSettings settings) {
-        ReplayConfig config = settings.toReplayConfig(clusterId, settings.registeredAt());
-        if (!currency.equals(settings.currency()) || !replay.continuesUnder(config, lastApplied)) {
+        if (!currency.equals(settings.currency())) {
             return false;
         }
-        replay = replay.continuedUnder(config, lastApplied);
-        return true;
+        Optional<Replay> continued = replay
+                .continuedUnder(settings.toReplayConfig(clusterId, settings.registeredAt()), lastApplied);
+        continued.ifPresent(r -> replay = r);
+        return continued.isPresent();
     }
 
     /**
@@ -240,9 +243,9 @@ public final class LiveLedger {
     public LiveView view(long grantIntervalMs) {
         long at = replay.ledger().clock();
         List<TenantAccount> accounts = replay.ledger().accounts(at);
-        return new LiveView(clusterId, Instant.ofEpochMilli(at), facts, grantIntervalMs,
-                replay.ledger().capacity(), accounts,
-                TreeGrants.levels(replay.ledger(), accounts, at, grantIntervalMs, GRANTS),
+        ResourceVector capacity = replay.ledger().capacity();
+        return new LiveView(clusterId, Instant.ofEpochMilli(at), facts, grantIntervalMs, capacity, accounts,
+                () -> TreeGrants.levels(capacity, accounts, grantIntervalMs, GRANTS),
                 replay.openStatement(at, accounts), replay.statements(), currency);
     }
 }

@@ -7,8 +7,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 
@@ -20,8 +18,6 @@ import jakarta.inject.Inject;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
-import io.quarkus.arc.Arc;
-import io.quarkus.arc.ManagedContext;
 import io.quarkus.runtime.ShutdownEvent;
 import io.quarkus.scheduler.Scheduled;
 import org.jboss.logging.Logger;
@@ -92,9 +88,8 @@ public class LiveLedgers implements EndedPeriods, ServedConfiguration {
     private String horizon = FactCursor.START;
     /** When to tick ({@code fairledger.live.poll-interval}). */
     private TickSchedule schedule;
-    /** The thread that looks every {@code fairledger.live.check-interval}, once started; none after a stop. */
-    private ScheduledExecutorService looks;
-    private boolean stopped;
+    /** The thread that looks every {@code fairledger.live.check-interval}, once started. */
+    private final LookThread looks = new LookThread(this::check);
     /** Whether a tick has read the stored facts once: from then on the views are served from memory. */
     private volatile boolean loaded;
     /** Looks that found something stored since the last tick, and whether a tick runs ({@link QuietHeapTrim}). */
@@ -111,7 +106,7 @@ public class LiveLedgers implements EndedPeriods, ServedConfiguration {
     private static final String PUBLISH = "publish";
     private final Map<String, Timer> phases = new ConcurrentHashMap<>();
     /** Read-your-writes: which tick served which cluster ({@link #awaitServed}). */
-    private final TickWaits waits = new TickWaits(this::lookNow);
+    private final TickWaits waits = new TickWaits(looks::now);
     /** The clusters whose ledger could not be built, left alone until their settings change or a back-off ends. */
     private final Quarantine quarantine = new Quarantine();
 
@@ -151,53 +146,13 @@ public class LiveLedgers implements EndedPeriods, ServedConfiguration {
      * One look, and so one tick, at a time.
      */
     @Scheduled(every = "1s", concurrentExecution = Scheduled.ConcurrentExecution.SKIP)
-    synchronized void startLooking() {
-        if (looks != null || stopped) {
-            return;
-        }
-        looks = Executors.newSingleThreadScheduledExecutor(r -> {
-            Thread thread = new Thread(r, "fairledger-live");
-            thread.setDaemon(true);
-            return thread;
-        });
-        looks.scheduleWithFixedDelay(this::lookInRequestContext, 0, config.live().checkInterval().toNanos(),
-                TimeUnit.NANOSECONDS);
+    void startLooking() {
+        looks.start(config.live().checkInterval());
     }
 
-    /** Has a look run now, after the one running if any (a change waits for its tick). */
-    private synchronized void lookNow() {
-        if (looks != null && !stopped) {
-            looks.execute(this::lookInRequestContext);
-        }
-    }
-
-    /** Lets a running tick finish (up to 4 s of the server's 5 s to stop) and looks no more. */
+    /** Lets a running tick finish and looks no more ({@link LookThread#stop}). */
     void stop(@Observes ShutdownEvent event) throws InterruptedException {
-        ScheduledExecutorService running;
-        synchronized (this) {
-            stopped = true;
-            running = looks;
-        }
-        if (running != null) {
-            running.shutdown();
-            running.awaitTermination(4, TimeUnit.SECONDS);
-        }
-    }
-
-    /**
-     * One look, with a request context as the settings' queries need (Hibernate's session). Whatever it throws is logged
-     * here: a task that throws is never run again by its executor, and the views would stand still.
-     */
-    private void lookInRequestContext() {
-        ManagedContext context = Arc.container().requestContext();
-        context.activate();
-        try {
-            check();
-        } catch (Throwable e) {
-            LOG.errorf(e, "live ledgers: look failed, retried at the next one");
-        } finally {
-            context.terminate();
-        }
+        looks.stop();
     }
 
     /** Applies what was stored since the last tick, when a tick is due ({@link TickSchedule}). */
@@ -219,7 +174,9 @@ public class LiveLedgers implements EndedPeriods, ServedConfiguration {
                     } finally {
                         waits.finish(number);
                     }
-                    // after the waiters have their answer: a change waits for its view, not for the closing
+                    // after the waiters have their answer: a change waits for its view, not for its grants or
+                    // the closing
+                    updated.forEach(this::computeGrants);
                     updated.forEach(id -> closeDue(id, next));
                 } finally {
                     ticking = false;
@@ -255,16 +212,14 @@ public class LiveLedgers implements EndedPeriods, ServedConfiguration {
                     waits.served(id, number);
                     quarantine.release(id);
                 } catch (RuntimeException | OutOfMemoryError | StackOverflowError e) {
-                    ledgers.remove(id);
                     if (Quarantine.isDatabaseFailure(e)) {
                         // the database failed, not the cluster's state: readers keep the last view, the next tick
                         // builds the ledger again
+                        ledgers.remove(id);
                         LOG.warnf("live ledger of cluster %s: update failed, rebuilt at the next tick: %s", id, e);
                         continue;
                     }
-                    // the others go on, this one answers 503 until it is rebuilt
-                    views.remove(id);
-                    quarantine.hold(id, tenancy.configurationVersion(id), e, System.nanoTime());
+                    hold(id, e);
                     changed = true;
                 }
             }
@@ -317,6 +272,26 @@ public class LiveLedgers implements EndedPeriods, ServedConfiguration {
         passed.store();
         record(STORE, started);
         return true;
+    }
+
+    /** The others go on, {@code clusterId}, whose state failed with {@code e}, answers 503 until it is rebuilt. */
+    private void hold(String clusterId, Throwable e) {
+        ledgers.remove(clusterId);
+        views.remove(clusterId);
+        quarantine.hold(clusterId, tenancy.configurationVersion(clusterId), e, System.nanoTime());
+    }
+
+    /**
+     * Computes the grants of the view the tick published for {@code clusterId} unless a reader did ({@link LiveView}):
+     * grants that cannot be computed quarantine the cluster as a failed update does.
+     */
+    private void computeGrants(String clusterId) {
+        try {
+            find(clusterId).ifPresent(LiveView::grants);
+        } catch (RuntimeException | StackOverflowError e) {
+            hold(clusterId, e);
+            metrics.publishSoon(this::views, phases.get(PUBLISH));
+        }
     }
 
     /** Closes the periods of {@code clusterId} due by its ledger's watermark, after its update in the tick. */

@@ -18,9 +18,10 @@ import io.fairledger.core.model.ResourceVector;
 /**
  * What one cluster's live ledger says as of its latest event, immutable, so any number of readers share it without
  * locks: every account (root first), fairness over the open period's leaf tenants, the tree grant for the next
- * interval, and the open period's statement to date. The statement and the fairness, which cost the most with many
- * tenants (every line priced), are computed when first read and then kept: a tick that changes the ledger (an event,
- * a settings change) does not pay for them unless someone reads them before the next tick.
+ * interval, and the open period's statement to date. The grants, the statement and the fairness, which cost the most
+ * with many tenants (every level's grant round, every line priced), are computed from the accounts when first read and
+ * then kept: a tick that changes the ledger (an event, a settings change) publishes the view without them, so a change
+ * is served without waiting for them, and the tick then computes the grants ({@link #grants}) unless a reader did.
  */
 public final class LiveView {
 
@@ -30,7 +31,7 @@ public final class LiveView {
     private final long grantIntervalMs;
     private final ResourceVector capacity;
     private final List<TenantAccount> accounts;
-    private final List<GrantLevel> grants;
+    private final Once<List<GrantLevel>> grants;
     private final List<Statement> ended;
     private final String currency;
     private final Once<StatementView> openStatement;
@@ -51,7 +52,7 @@ public final class LiveView {
      * @param accounts
      *            every node's account at {@code asOf}, root first
      * @param grants
-     *            the tree grant, parents before children
+     *            the tree grant, parents before children, from {@code accounts}, computed when first read
      * @param openStatement
      *            the open period's statement to date, from {@code accounts} ({@code Replay#openStatement(long, List)}),
      *            computed when first read
@@ -63,7 +64,7 @@ public final class LiveView {
      *            the ISO 4217 code of its money (ledger settings' {@code chargeback.currency})
      */
     public LiveView(String cluster, Instant asOf, long facts, long grantIntervalMs, ResourceVector capacity,
-            List<TenantAccount> accounts, List<GrantLevel> grants, Supplier<Statement> openStatement,
+            List<TenantAccount> accounts, Supplier<List<GrantLevel>> grants, Supplier<Statement> openStatement,
             List<Statement> ended, String currency) {
         this.cluster = cluster;
         this.asOf = asOf;
@@ -71,7 +72,7 @@ public final class LiveView {
         this.grantIntervalMs = grantIntervalMs;
         this.capacity = capacity;
         this.accounts = List.copyOf(accounts);
-        this.grants = List.copyOf(grants);
+        this.grants = new Once<>(() -> List.copyOf(grants.get()));
         this.ended = List.copyOf(ended);
         this.currency = currency;
         this.openStatement = new Once<>(
@@ -119,7 +120,7 @@ public final class LiveView {
 
     /** The tree grant, parents before children. */
     public List<GrantLevel> grants() {
-        return grants;
+        return grants.get();
     }
 
     /** The open period's statement to date. */
@@ -155,14 +156,14 @@ public final class LiveView {
 
     /** The grant level in which {@code tenant} competes with its siblings, if any. */
     public Optional<GrantLevel> levelOf(String tenant) {
-        return grants.stream().filter(l -> l.grants().grants().stream().anyMatch(g -> g.id().equals(tenant)))
+        return grants().stream().filter(l -> l.grants().grants().stream().anyMatch(g -> g.id().equals(tenant)))
                 .findFirst();
     }
 
     /** Every node's grant per resource type (millicores, MB, GPUs), by tenant. */
     public Map<String, double[]> grantByTenant() {
         Map<String, double[]> out = new HashMap<>();
-        for (GrantLevel level : grants) {
+        for (GrantLevel level : grants()) {
             level.grants().grants().forEach(g -> out.put(g.id(), g.allocation()));
         }
         return out;

@@ -5,7 +5,6 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.function.Function;
 
 import io.fairledger.core.ledger.ClusterLedger;
 import io.fairledger.core.ledger.TenantAccount;
@@ -35,25 +34,27 @@ public final class TreeGrants {
     public static GrantRequest request(ClusterLedger ledger, TenantPath parent, long at, long intervalMs,
             double[] available) {
         ledger.account(parent, at); // the same checks as every read: known tenant, not before the clock
-        return request(ledger, child -> ledger.account(child, at), parent, intervalMs, available);
+        List<TenantAccount> children = new ArrayList<>();
+        for (TenantPath child : ledger.children(parent)) {
+            children.add(ledger.account(child, at));
+        }
+        double[] cap = capacity(ledger.capacity());
+        return request(children, cap, available == null ? cap : available, intervalMs);
     }
 
-    /** {@link #request} with each child's account from {@code accounts}. */
-    private static GrantRequest request(ClusterLedger ledger, Function<TenantPath, TenantAccount> accounts,
-            TenantPath parent, long intervalMs, double[] available) {
-        List<TenantPath> children = ledger.children(parent);
+    /** The request of the children whose accounts are {@code children}, in their creation order. */
+    private static GrantRequest request(List<TenantAccount> children, double[] capacity, double[] available,
+            long intervalMs) {
         List<Claimant> claimants = new ArrayList<>(children.size());
-        for (TenantPath child : children) {
-            TenantAccount acc = accounts.apply(child);
+        for (TenantAccount acc : children) {
             double[] demand = new double[ResourceVector.TYPES];
             for (int r = 0; r < ResourceVector.TYPES; r++) {
                 demand[r] = acc.now().held().get(r) + acc.now().pending().get(r);
             }
-            claimants.add(new Claimant(child.toString(), acc.weight(), acc.share(), demand,
+            claimants.add(new Claimant(acc.path().toString(), acc.weight(), acc.share(), demand,
                     acc.memory().schedulingValue(), acc.discountRate()));
         }
-        double[] cap = capacity(ledger);
-        return new GrantRequest(cap, available == null ? cap : available, intervalMs, claimants);
+        return new GrantRequest(capacity, available, intervalMs, claimants);
     }
 
     /** Every node's allocation per resource type (millicores, MB, GPUs) at {@code at}, root excluded. */
@@ -69,45 +70,50 @@ public final class TreeGrants {
 
     /** The levels of {@link #tree}, parents before their children, each with its inputs and its order. */
     public static List<GrantLevel> levels(ClusterLedger ledger, long at, long intervalMs, GrantPolicy policy) {
-        return levels(ledger, ledger.accounts(at), at, intervalMs, policy);
-    }
-
-    /**
-     * {@link #levels} from {@code accounts}, every node's account at {@code at} as {@link ClusterLedger#accounts} gave
-     * them: a caller that has them (a live view) does not have every account computed again.
-     */
-    public static List<GrantLevel> levels(ClusterLedger ledger, List<TenantAccount> accounts, long at, long intervalMs,
-            GrantPolicy policy) {
         if (at < ledger.clock()) {
             throw new IllegalArgumentException("instant " + at + " is before the ledger clock " + ledger.clock());
         }
-        Map<TenantPath, TenantAccount> byPath = new HashMap<>();
+        return levels(ledger.capacity(), ledger.accounts(at), intervalMs, policy);
+    }
+
+    /**
+     * {@link #levels} from {@code accounts}, every node's account at one instant as {@link ClusterLedger#accounts} gave
+     * them (root first, each node after its parent and after its elder siblings), and the cluster's {@code capacity}:
+     * reads no ledger, so a live view computes its grants from what it holds when they are first read.
+     */
+    public static List<GrantLevel> levels(ResourceVector capacity, List<TenantAccount> accounts, long intervalMs,
+            GrantPolicy policy) {
+        Map<TenantPath, List<TenantAccount>> children = new HashMap<>();
         for (TenantAccount a : accounts) {
-            byPath.put(a.path(), a);
+            if (!a.path().isRoot()) {
+                children.computeIfAbsent(a.path().parent(), p -> new ArrayList<>()).add(a);
+            }
         }
         List<GrantLevel> out = new ArrayList<>();
-        level(ledger, byPath::get, TenantPath.ROOT, capacity(ledger), intervalMs, policy, out);
+        double[] cap = capacity(capacity);
+        level(children, TenantPath.ROOT, cap, cap, intervalMs, policy, out);
         return out;
     }
 
-    private static void level(ClusterLedger ledger, Function<TenantPath, TenantAccount> accounts, TenantPath parent,
+    private static void level(Map<TenantPath, List<TenantAccount>> tree, TenantPath parent, double[] capacity,
             double[] available, long intervalMs, GrantPolicy policy, List<GrantLevel> out) {
-        List<TenantPath> children = ledger.children(parent);
+        List<TenantAccount> children = tree.getOrDefault(parent, List.of());
         if (children.isEmpty()) {
             return;
         }
-        GrantRequest request = request(ledger, accounts, parent, intervalMs, available);
+        GrantRequest request = request(children, capacity, available, intervalMs);
         Grants grants = policy.grant(request);
         out.add(new GrantLevel(parent, request, grants));
         for (int i = 0; i < children.size(); i++) {
-            level(ledger, accounts, children.get(i), grants.grants().get(i).allocation(), intervalMs, policy, out);
+            level(tree, children.get(i).path(), capacity, grants.grants().get(i).allocation(), intervalMs, policy,
+                    out);
         }
     }
 
-    private static double[] capacity(ClusterLedger ledger) {
+    private static double[] capacity(ResourceVector capacity) {
         double[] cap = new double[ResourceVector.TYPES];
         for (int r = 0; r < ResourceVector.TYPES; r++) {
-            cap[r] = ledger.capacity().get(r);
+            cap[r] = capacity.get(r);
         }
         return cap;
     }

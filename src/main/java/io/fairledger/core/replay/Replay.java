@@ -3,6 +3,7 @@ package io.fairledger.core.replay;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.Set;
 import java.util.function.Supplier;
@@ -19,6 +20,7 @@ import io.fairledger.core.ledger.Outcome;
 import io.fairledger.core.ledger.TenantAccount;
 import io.fairledger.core.model.ClusterConfig;
 import io.fairledger.core.model.MemoryMode;
+import io.fairledger.core.model.TenantConfig;
 import io.fairledger.core.model.TenantPath;
 
 /**
@@ -167,13 +169,26 @@ public final class Replay {
      * {@code lastEventAt} is the instant of the latest event applied, which the caller keeps (a checkpoint does not).
      */
     public boolean continuesUnder(ReplayConfig variant, long lastEventAt) {
+        return sameUpTo(config, variant, ledger.clock()) || replacesChangeAtClock(variant, lastEventAt);
+    }
+
+    /** Whether {@code variant} differs from this replay's configuration only by another change at the ledger's clock. */
+    private boolean replacesChangeAtClock(ReplayConfig variant, long lastEventAt) {
         long clock = ledger.clock();
-        if (sameUpTo(config, variant, clock)) {
-            return true;
-        }
         return lastEventAt < clock && changesAt(config, clock) && changesAt(variant, clock)
                 && sameUpTo(config, variant, clock - 1)
-                && paths(variant.clusterAt(clock)).containsAll(paths(config.clusterAt(clock)));
+                && hasEveryPath(variant.clusterAt(clock), config.clusterAt(clock));
+    }
+
+    /** Whether {@code cluster} has every tenant {@code other} has: at once when {@code other}'s come first, in order. */
+    private static boolean hasEveryPath(ClusterConfig cluster, ClusterConfig other) {
+        List<TenantConfig> all = cluster.tenants();
+        List<TenantConfig> some = other.tenants();
+        int same = 0;
+        while (same < some.size() && same < all.size() && all.get(same).path().equals(some.get(same).path())) {
+            same++;
+        }
+        return same == some.size() || paths(cluster).containsAll(paths(other));
     }
 
     /**
@@ -203,22 +218,20 @@ public final class Replay {
      * This replay going on under {@code variant}, which adds or replaces settings changes after the ledger's clock (a
      * change made now, docs/domain.md "Settings changes are prospective"): the events from here on give exactly the
      * replay of every event under {@code variant}, with no event replayed. The two share the ledger, so this replay
-     * must not be used afterwards. Cost: comparing the configurations, nothing per event or tenant account.
-     *
-     * @throws IllegalArgumentException
-     *             when {@code variant} differs at or before the clock ({@link #continuesUnder})
+     * must not be used afterwards. Cost: comparing the configurations once, nothing per event or tenant account.
+     * Empty, changing nothing, when {@code variant} differs at or before the clock ({@link #continuesUnder}): the
+     * replay must then start again from an earlier state.
      */
-    public Replay continuedUnder(ReplayConfig variant, long lastEventAt) {
-        if (!continuesUnder(variant, lastEventAt)) {
-            throw new IllegalArgumentException("the settings differ before the ledger clock " + ledger.clock()
-                    + ": the replay must start again from an earlier state");
-        }
+    public Optional<Replay> continuedUnder(ReplayConfig variant, long lastEventAt) {
         long clock = ledger.clock();
         if (!sameUpTo(config, variant, clock)) {
+            if (!replacesChangeAtClock(variant, lastEventAt)) {
+                return Optional.empty();
+            }
             // the change at the clock replaced: the ledger takes the new one there instead, as a replay would
             ledger.reconfigure(clock, variant.clusterAt(clock));
         }
-        return continued(variant, ledger);
+        return Optional.of(continued(variant, ledger));
     }
 
     /**

@@ -56,12 +56,22 @@ class TreeGrantsTest {
     void theLevelsFromTheAccountsOfAViewAreTheLevelsReadFromTheLedger() {
         var ledger = ledger();
         ledger.apply(new DemandChanged("c", TenantPath.parse("x/y"), ResourceVector.of(2, 512, 0), 3_000));
-        var levels = TreeGrants.levels(ledger, ledger.accounts(4_000), 4_000, 10_000, new LongTermMaxMin());
+        // tenants added later, below parents created earlier: siblings stay in their creation order
+        ledger.reconfigure(3_500, ClusterConfig.defaults("c", 0, ResourceVector.of(10, 10240, 0),
+                List.of(TenantConfig.of("root.x", 1), TenantConfig.of("root.w", 1), TenantConfig.of("root.x.y", 3),
+                        TenantConfig.of("root.x.v", 1), TenantConfig.of("root.w.z", 2), TenantConfig.of("root.a", 1),
+                        TenantConfig.of("root.x.b", 1)))
+                .withMemory(new MemoryMode.Full()));
+        ledger.apply(new DemandChanged("c", TenantPath.parse("x/b"), ResourceVector.of(3, 0, 0), 3_600));
+        var levels = TreeGrants.levels(ledger.capacity(), ledger.accounts(4_000), 10_000, new LongTermMaxMin());
         for (GrantLevel level : levels) {
             assertThat(level.request()).usingRecursiveComparison().isEqualTo(TreeGrants.request(ledger, level.parent(),
                     4_000, 10_000, level.request().available()));
         }
-        assertThat(levels).hasSize(2);
+        assertThat(levels).extracting(GrantLevel::parent).containsExactly(TenantPath.ROOT,
+                TenantPath.parse("root.x"), TenantPath.parse("root.w"));
+        assertThat(levels.get(1).request().claimants()).extracting(Claimant::id).containsExactly("root.x.y",
+                "root.x.v", "root.x.b");
     }
 
     @Test
