@@ -162,7 +162,8 @@ public class ConfigurationChanges {
 
     /** The tenant path syntax of {@code clusterId}'s resource manager. */
     private TenantPath.Syntax syntax(String clusterId) {
-        return tenancy.cluster(clusterId).resourceManager().pathSyntax();
+        // the cluster row only (the session holds it once read): not whether it has ledger settings, a query each
+        return tenancy.entity(clusterId).resourceManager.pathSyntax();
     }
 
     /**

@@ -319,7 +319,7 @@ public record LedgerSettings(Instant registeredAt, Capacity capacity, Double dis
         currency();
         Schedule schedule = schedule();
         // a tenant the entries share is configured once: the configurations of its entries share it too
-        Map<Tenant, TenantConfig> configs = new HashMap<>();
+        Map<Tenant, TenantConfig> configs = new HashMap<>(tenantList().size() * 4 / 3 + 16);
         if (earlier == null || earlier.isEmpty()) {
             return new ReplayConfig(clusterConfig(clusterId, configs), schedule, chargebackConfig(),
                     until.toEpochMilli());

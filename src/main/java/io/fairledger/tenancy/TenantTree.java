@@ -71,18 +71,10 @@ class TenantTree {
     TenantView upsertTenant(String clusterId, String path, BigDecimal weight,
             BigDecimal discountRateOverride) {
         ClusterEntity cluster = tenancy.entity(clusterId);
-        Map<String, TenantEntity> byPath = new HashMap<>();
-        for (String known : TenantPath.parse(checkedPath(cluster, path)).ancestors(cluster.resourceManager
-                .pathSyntax())) {
-            TenantEntity ancestor = TenantEntity.byPath(clusterId, known);
-            if (ancestor != null) {
-                byPath.put(known, ancestor);
-            }
-        }
-        TenantEntity existing = TenantEntity.byPath(clusterId, path);
-        if (existing != null) {
-            byPath.put(path, existing);
-        }
+        Set<String> paths = new HashSet<>(TenantPath.parse(checkedPath(cluster, path))
+                .ancestors(cluster.resourceManager.pathSyntax()));
+        paths.add(path);
+        Map<String, TenantEntity> byPath = rows(clusterId, paths);
         List<TenantEntity> written = new ArrayList<>();
         TenantEntity tenant = upsert(cluster, byPath, path, weight, discountRateOverride, written);
         if (!written.isEmpty()) {
@@ -112,12 +104,7 @@ class TenantTree {
                     .pathSyntax()));
             paths.add(t.path());
         }
-        Map<String, TenantEntity> byPath = new HashMap<>();
-        for (TenantEntity t : paths.size() <= PATHS_LOOKED_UP
-                ? TenantEntity.<TenantEntity>list("clusterId = ?1 AND path IN ?2", clusterId, paths)
-                : TenantEntity.ofCluster(clusterId)) {
-            byPath.put(t.path, t);
-        }
+        Map<String, TenantEntity> byPath = rows(clusterId, paths);
         List<TenantEntity> written = new ArrayList<>();
         for (LedgerSettings.Tenant t : changing) {
             upsert(cluster, byPath, t.path(), BigDecimal.valueOf(t.weight()),
@@ -127,6 +114,20 @@ class TenantTree {
             countChange(clusterId);
         }
         return written.stream().map(TenantView::of).toList();
+    }
+
+    /**
+     * The cluster's stored tenants at {@code paths} (and maybe others), by path, in one query: a few looked up by path,
+     * many read with every tenant of the cluster.
+     */
+    private static Map<String, TenantEntity> rows(String clusterId, Set<String> paths) {
+        Map<String, TenantEntity> byPath = new HashMap<>();
+        for (TenantEntity t : paths.size() <= PATHS_LOOKED_UP
+                ? TenantEntity.<TenantEntity>list("clusterId = ?1 AND path IN ?2", clusterId, paths)
+                : TenantEntity.ofCluster(clusterId)) {
+            byPath.put(t.path, t);
+        }
+        return byPath;
     }
 
     /**
