@@ -6,6 +6,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
@@ -83,6 +84,8 @@ public class LiveLedgers implements EndedPeriods, ServedConfiguration {
     private final Map<String, LiveLedger> ledgers = new ConcurrentHashMap<>();
     private final Map<String, LiveView> views = new ConcurrentHashMap<>();
     private final Map<String, String> versions = new ConcurrentHashMap<>();
+    /** The clusters whose grants were read in the view before the latest: the tick computes them for the next reader. */
+    private final Set<String> grantsRead = ConcurrentHashMap.newKeySet();
     /** Every registered cluster as of the last tick, and whether it has ledger settings. */
     private final Map<String, Boolean> clusters = new ConcurrentHashMap<>();
     private String horizon = FactCursor.START;
@@ -266,7 +269,12 @@ public class LiveLedgers implements EndedPeriods, ServedConfiguration {
             started = record(APPLY, started);
         }
         ledger.takeChanges();
-        views.put(clusterId, ledger.view(config.grants().interval().toMillis()));
+        LiveView previous = views.put(clusterId, ledger.view(config.grants().interval().toMillis()));
+        if (previous == null || previous.grantsRead()) {
+            grantsRead.add(clusterId);
+        } else {
+            grantsRead.remove(clusterId);
+        }
         started = record(VIEW, started);
         // after the view, so the grants do not wait for the writes; before the closer, which may start from them
         passed.store();
@@ -282,12 +290,15 @@ public class LiveLedgers implements EndedPeriods, ServedConfiguration {
     }
 
     /**
-     * Computes the grants of the view the tick published for {@code clusterId} unless a reader did ({@link LiveView}):
-     * grants that cannot be computed quarantine the cluster as a failed update does.
+     * Computes the grants of the view the tick published for {@code clusterId} when those of the view before were read
+     * (a resource manager polls them; else they are computed when first read, {@link LiveView}): grants that cannot be
+     * computed quarantine the cluster as a failed update does.
      */
     private void computeGrants(String clusterId) {
         try {
-            find(clusterId).ifPresent(LiveView::grants);
+            if (grantsRead.contains(clusterId)) {
+                find(clusterId).ifPresent(LiveView::computeGrants);
+            }
         } catch (RuntimeException | StackOverflowError e) {
             hold(clusterId, e);
             metrics.publishSoon(this::views, phases.get(PUBLISH));

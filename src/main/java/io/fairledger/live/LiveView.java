@@ -21,7 +21,8 @@ import io.fairledger.core.model.ResourceVector;
  * interval, and the open period's statement to date. The grants, the statement and the fairness, which cost the most
  * with many tenants (every level's grant round, every line priced), are computed from the accounts when first read and
  * then kept: a tick that changes the ledger (an event, a settings change) publishes the view without them, so a change
- * is served without waiting for them, and the tick then computes the grants ({@link #grants}) unless a reader did.
+ * is served without waiting for them; the tick then computes the grants when a reader asked for those of the view
+ * before ({@link LiveLedgers}), so that a resource manager polling them does not wait either.
  */
 public final class LiveView {
 
@@ -32,6 +33,7 @@ public final class LiveView {
     private final ResourceVector capacity;
     private final List<TenantAccount> accounts;
     private final Once<List<GrantLevel>> grants;
+    private volatile boolean grantsRead;
     private final List<Statement> ended;
     private final String currency;
     private final Once<StatementView> openStatement;
@@ -120,7 +122,23 @@ public final class LiveView {
 
     /** The tree grant, parents before children. */
     public List<GrantLevel> grants() {
+        grantsRead = true;
         return grants.get();
+    }
+
+    /** Computes the grants ({@link #grants}) for the readers to come, without counting as a read. */
+    void computeGrants() {
+        grants.get();
+    }
+
+    /** Whether a reader has asked for the grants of this view. */
+    boolean grantsRead() {
+        return grantsRead;
+    }
+
+    /** Whether the grants of this view have been computed (for tests). */
+    boolean grantsComputed() {
+        return grants.computed();
     }
 
     /** The open period's statement to date. */
@@ -182,6 +200,10 @@ public final class LiveView {
 
         Once(Supplier<T> compute) {
             this.compute = compute;
+        }
+
+        synchronized boolean computed() {
+            return compute == null;
         }
 
         synchronized T get() {

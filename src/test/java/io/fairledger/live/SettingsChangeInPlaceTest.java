@@ -49,6 +49,9 @@ class SettingsChangeInPlaceTest {
     @Inject
     MeterRegistry registry;
 
+    @Inject
+    LiveLedgers live;
+
     @Test
     void aChangeAfterTheLatestFactIsTakenInPlaceAndALateFactBeforeItRebuilds() throws Exception {
         String cluster = "in-place-yarn";
@@ -116,6 +119,35 @@ class SettingsChangeInPlaceTest {
         Awaitility.await().atMost(60, TimeUnit.SECONDS).pollInterval(1, TimeUnit.SECONDS).untilAsserted(
                 () -> assertThat(JSON.readTree(given().get(base + "/grants").then().statusCode(200).extract()
                         .asString())).isEqualTo(offlineGrants));
+    }
+
+    /**
+     * A change is served before its grants are computed; the tick computes them after it when those of the view before
+     * were read (a resource manager polls them), and leaves them to their first reader otherwise.
+     */
+    @Test
+    void theGrantsOfAChangeAreComputedAfterItWhenTheyAreRead() throws Exception {
+        String cluster = "grants-after-change";
+        LiveViewsTest.register(cluster, YarnWorkload.settings(START, 3));
+        List<String> lines = YarnWorkload.lines(cluster, START, 200, 3, 5);
+        EventPublisher.publishYarn(bootstrap, cluster, lines);
+        LiveViewsTest.awaitEvery(cluster, lines); // reads the grants
+        String tenant = "/api/v1/admin/clusters/" + cluster + "/tenants/root.q1";
+
+        given().contentType(ContentType.JSON).body("{\"weight\":7}").put(tenant).then().statusCode(200);
+        LiveView changed = live.find(cluster).orElseThrow();
+        Awaitility.await().atMost(30, TimeUnit.SECONDS).until(changed::grantsComputed);
+        assertThat(changed.grantsRead()).as("computed by the tick, not read").isFalse();
+
+        given().contentType(ContentType.JSON).body("{\"weight\":8}").put(tenant).then().statusCode(200);
+        LiveView unread = live.find(cluster).orElseThrow();
+        assertThat(unread).isNotSameAs(changed);
+        Awaitility.await().atMost(30, TimeUnit.SECONDS).until(() -> !live.ticking());
+        assertThat(unread.grantsComputed()).as("nobody read the grants of the view before").isFalse();
+        JsonNode grants = JSON.readTree(given().get("/api/v1/clusters/" + cluster + "/grants").then().statusCode(200)
+                .extract().asString());
+        assertThat(grants.toString()).contains("root.q1");
+        assertThat(unread.grantsComputed()).isTrue();
     }
 
     private double count(String name) {

@@ -120,9 +120,10 @@ public final class SettingsChangeLatency {
     private static void print(String what, long[] nanos, Duration cpu, int unserved) {
         long[] sorted = nanos.clone();
         Arrays.sort(sorted);
-        System.out.printf("%s: %d PUTs, p50 %,.0f ms, p99 %,.0f ms, max %,.0f ms; server CPU %,.0f ms per PUT; "
-                + "%d answered before their change was served%n", what, sorted.length, at(sorted, 0.5),
-                at(sorted, 0.99), sorted[sorted.length - 1] / 1e6, cpu.toNanos() / 1e6 / sorted.length, unserved);
+        System.out.printf("%s: %d PUTs, p50 %,.0f ms, p90 %,.0f ms, p99 %,.0f ms, max %,.0f ms; server CPU %,.0f ms "
+                + "per PUT; %d answered before their change was served%n", what, sorted.length, at(sorted, 0.5),
+                at(sorted, 0.9), at(sorted, 0.99), sorted[sorted.length - 1] / 1e6,
+                cpu.toNanos() / 1e6 / sorted.length, unserved);
     }
 
     /** The {@code p} quantile of {@code sorted} in milliseconds, nearest rank. */
