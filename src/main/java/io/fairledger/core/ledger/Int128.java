@@ -47,9 +47,14 @@ final class Int128 {
 
     /** The number whose high 64 bits are {@code hi} and low 64 bits, unsigned, {@code lo}. */
     static BigInteger value(long hi, long lo) {
-        BigInteger low = new BigInteger(Long.toUnsignedString(lo));
-        return BigInteger.valueOf(hi).shiftLeft(64).add(low);
+        if (hi == lo >> 63) {
+            return BigInteger.valueOf(lo); // fits in a long: the usual case, with no string or shift
+        }
+        return BigInteger.valueOf(hi).shiftLeft(64).add(BigInteger.valueOf(lo).and(LOW_64));
     }
+
+    /** 2^64 - 1: a long's bits read unsigned. */
+    private static final BigInteger LOW_64 = BigInteger.ONE.shiftLeft(64).subtract(BigInteger.ONE);
 
     /** The high 64 bits of {@code v}, a {@link #value}. */
     static long high(BigInteger v) {
