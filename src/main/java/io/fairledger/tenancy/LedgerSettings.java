@@ -4,8 +4,8 @@ import java.math.BigDecimal;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.HashSet;
+import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -318,8 +318,9 @@ public record LedgerSettings(Instant registeredAt, Capacity capacity, Double dis
         }
         currency();
         Schedule schedule = schedule();
-        // a tenant the entries share is configured once: the configurations of its entries share it too
-        Map<Tenant, TenantConfig> configs = new HashMap<>(tenantList().size() * 4 / 3 + 16);
+        // a tenant the entries share (the same instance: segments() reuses those of the entry after) is configured
+        // once: the configurations of its entries share it too
+        Map<Tenant, TenantConfig> configs = new IdentityHashMap<>(tenantList().size());
         if (earlier == null || earlier.isEmpty()) {
             return new ReplayConfig(clusterConfig(clusterId, configs), schedule, chargebackConfig(),
                     until.toEpochMilli());

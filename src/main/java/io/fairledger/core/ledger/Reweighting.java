@@ -124,8 +124,13 @@ final class Reweighting {
 
     /** Whether {@code a} and {@code b} are the same configuration but for their tenants and cluster discount rate. */
     static boolean sameButTenants(ClusterConfig a, ClusterConfig b) {
-        return new ClusterConfig(b.clusterId(), b.registeredAt(), b.capacity(), a.tenants(), a.discountRate(),
-                b.memory(), b.par(), b.measure(), b.rootQuantumMs(), b.quantumRefreshMs()).equals(a);
+        return withoutTenants(a).equals(withoutTenants(b));
+    }
+
+    /** {@code c} without tenants and with no discount: compared at no cost per tenant. */
+    private static ClusterConfig withoutTenants(ClusterConfig c) {
+        return new ClusterConfig(c.clusterId(), c.registeredAt(), c.capacity(), List.of(), 1.0, c.memory(), c.par(),
+                c.measure(), c.rootQuantumMs(), c.quantumRefreshMs());
     }
 
     /** Whether {@code a} and {@code b} are the same configuration but for tenant weights and discount rates. */

@@ -38,7 +38,7 @@ public record ClusterConfig(String clusterId, long registeredAt, ResourceVector 
         }
         Objects.requireNonNull(capacity, "capacity");
         tenants = List.copyOf(tenants);
-        var seen = new HashSet<TenantPath>();
+        var seen = new HashSet<TenantPath>(tenants.size() * 4 / 3 + 1);
         for (TenantConfig t : tenants) {
             if (!seen.add(t.path())) {
                 throw new IllegalArgumentException("tenant " + t.path() + " configured twice in cluster " + clusterId);
