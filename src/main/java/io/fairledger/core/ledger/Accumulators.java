@@ -42,7 +42,12 @@ final class Accumulators {
     }
 
     Accumulators copy() {
-        Accumulators c = new Accumulators(last);
+        return copyInto(new Accumulators(last));
+    }
+
+    /** Sets every value of {@code c} to this one's (its resource integrals are its own); returns {@code c}. */
+    Accumulators copyInto(Accumulators c) {
+        c.last = last;
         c.actual = actual;
         c.counted = counted;
         c.entitled = entitled;
@@ -51,7 +56,8 @@ final class Accumulators {
         c.lent = lent;
         c.borrowedFromSiblings = borrowedFromSiblings;
         for (int r = 0; r < resourceMs.length; r++) {
-            c.resourceMs[r] = resourceMs[r].copy();
+            c.resourceMs[r].hi = resourceMs[r].hi;
+            c.resourceMs[r].lo = resourceMs[r].lo;
             c.uncountedResourceMs[r] = uncountedResourceMs[r];
         }
         c.kLendSeen = kLendSeen;

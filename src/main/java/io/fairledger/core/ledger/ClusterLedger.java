@@ -368,8 +368,9 @@ public final class ClusterLedger {
         requireNotBefore(at);
         quanta.expire(at);
         List<TenantAccount> out = new ArrayList<>(tree.size());
+        Accumulators scratch = new Accumulators(at);
         for (TenantNode n : tree.ordered()) {
-            out.add(integrals.account(n, at));
+            out.add(integrals.account(n, at, scratch));
         }
         return out;
     }

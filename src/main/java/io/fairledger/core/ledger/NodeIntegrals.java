@@ -82,7 +82,15 @@ final class NodeIntegrals {
 
     /** The account of {@code n} at {@code at}, integrated on a copy: the node itself is not advanced. */
     TenantAccount account(TenantNode n, long at) {
-        Accumulators a = n.acc.copy();
+        return account(n, at, new Accumulators(at));
+    }
+
+    /**
+     * {@link #account(TenantNode, long)} integrated in {@code scratch}, whose values it overwrites: one scratch serves
+     * the accounts of every node (the account keeps none of it).
+     */
+    TenantAccount account(TenantNode n, long at, Accumulators scratch) {
+        Accumulators a = n.acc.copyInto(scratch);
         double kLend = 0;
         double kBorrow = 0;
         if (n.parent != null) {
