@@ -174,11 +174,10 @@ public class ClosingService implements ClosablePeriods {
      * force.
      */
     @Override
-    public Instant closeBeforeChange(String clusterId) {
-        if (!tenancy.hasLedgerSettings(clusterId)) {
+    public Instant closeBeforeChange(String clusterId, LedgerSettings settings) {
+        if (settings == null) {
             return null;
         }
-        LedgerSettings settings = inForce.settings(clusterId);
         try {
             Long latest = facts.latestStored(clusterId);
             Instant closed = closedUntil(clusterId);

@@ -12,9 +12,10 @@ public interface ClosablePeriods {
     /**
      * Closes every period that can be closed now and returns the instant from which a change takes effect: just after
      * the latest stored fact, never before the start of the earliest period not closed; null when the cluster has no
-     * ledger settings yet.
+     * ledger settings yet ({@code inForce}, its settings in force as {@link TenancyService#ledgerSettings} gives them,
+     * null).
      */
-    Instant closeBeforeChange(String clusterId);
+    Instant closeBeforeChange(String clusterId, LedgerSettings inForce);
 
     /** The oldest instant whose facts are all kept, when retention has dropped facts of the cluster before it. */
     Optional<Instant> replayableFrom(String clusterId);

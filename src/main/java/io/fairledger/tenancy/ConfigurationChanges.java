@@ -144,7 +144,7 @@ public class ConfigurationChanges {
             throw SettingsLimits.invalid("invalid tenant", problems);
         }
         checkTenantCount(clusterId, "path", List.of(path));
-        LedgerSettings settingsBefore = tenancy.hasLedgerSettings(clusterId) ? tenancy.ledgerSettings(clusterId) : null;
+        LedgerSettings settingsBefore = settingsInForce(clusterId);
         Instant effectiveFrom = closeBeforeChange(clusterId, settingsBefore);
         TenantEntity existing = TenantEntity.byPath(clusterId, path);
         TenantView before = existing == null ? null : TenantView.of(existing);
@@ -158,6 +158,14 @@ public class ConfigurationChanges {
         }
         audit.record(clusterId, "tenant " + path, before, after, effectiveFrom == null ? Instant.now() : effectiveFrom);
         return changed(clusterId, after);
+    }
+
+    /**
+     * The cluster's ledger settings in force, null when it has none yet: its row, which this change locked and read
+     * ({@link #checkVersion}), says which.
+     */
+    private LedgerSettings settingsInForce(String clusterId) {
+        return tenancy.entity(clusterId).ledgerSettings == null ? null : tenancy.ledgerSettings(clusterId);
     }
 
     /** The tenant path syntax of {@code clusterId}'s resource manager. */
@@ -190,8 +198,8 @@ public class ConfigurationChanges {
             wanted.add(path);
         }
         int added = tree.unstored(clusterId, wanted).size();
-        long total = tree.tenantCount(clusterId) + added;
-        if (added > 0 && total > SettingsLimits.MAX_TENANTS) {
+        long total = added == 0 ? 0 : tree.tenantCount(clusterId) + added;
+        if (total > SettingsLimits.MAX_TENANTS) {
             throw SettingsLimits.invalid("too many tenants", List.of(new Invalid.Field(field, "would make "
                     + total + " tenants of cluster '" + clusterId + "', at most "
                     + SettingsLimits.MAX_TENANTS + " are kept")));
@@ -212,7 +220,7 @@ public class ConfigurationChanges {
             return null;
         }
         try {
-            return periods.closeBeforeChange(clusterId);
+            return periods.closeBeforeChange(clusterId, inForce);
         } catch (TooManyPeriods e) {
             LOG.warnf("cluster %s: no period closed before the change: %s", clusterId, e.getMessage());
             return null;
@@ -251,7 +259,7 @@ public class ConfigurationChanges {
             throw SettingsLimits.invalid("invalid ledger settings", problems);
         }
         checkTenantCount(clusterId, "tenants", paths);
-        LedgerSettings before = tenancy.hasLedgerSettings(clusterId) ? tenancy.ledgerSettings(clusterId) : null;
+        LedgerSettings before = settingsInForce(clusterId);
         Instant effectiveFrom = closeBeforeChange(clusterId, before);
         refuseReplayAfterRetention(clusterId, before, settings);
         List<TenantView> written = tree.upsertTenants(clusterId, listed, before == null ? null : before.tenantList());
