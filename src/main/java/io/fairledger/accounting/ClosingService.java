@@ -32,7 +32,6 @@ import io.fairledger.facts.RetentionFloors;
 import io.fairledger.observability.MetricNames;
 import io.fairledger.tenancy.ClosablePeriods;
 import io.fairledger.tenancy.LedgerSettings;
-import io.fairledger.tenancy.TenancyService;
 
 /**
  * When the server closes a cluster's periods: driven by the live ledgers' tick ({@link #closeDue}) and by configuration
@@ -51,9 +50,6 @@ public class ClosingService implements ClosablePeriods {
     /** The bounds of {@code fairledger.closing.source-idle-timeout}. */
     private static final Duration IDLE_MIN = Duration.ofSeconds(1);
     private static final Duration IDLE_MAX = Duration.ofDays(7);
-
-    @Inject
-    TenancyService tenancy;
 
     @Inject
     SettingsInForce inForce;

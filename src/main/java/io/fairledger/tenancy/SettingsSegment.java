@@ -99,11 +99,11 @@ public record SettingsSegment(Double discountRate, LedgerSettings.Chargeback cha
         Instant before = null;
         for (int i = 0; earlier != null && i < earlier.size(); i++) {
             SettingsSegment e = earlier.get(i);
-            SettingsLimits.Problems entry = new SettingsLimits.Problems(out.prefix + "earlier[" + i + "].");
             if (e == null) {
                 out.add("earlier[" + i + "]", "is required");
                 continue;
             }
+            SettingsLimits.Problems entry = new SettingsLimits.Problems(out.prefix + "earlier[" + i + "].");
             entry.instant("until", e.until(), true);
             if (before != null && e.until() != null && !e.until().isAfter(before)) {
                 entry.add("until", "must be after earlier[" + (i - 1) + "].until (" + before + "), got " + e.until());

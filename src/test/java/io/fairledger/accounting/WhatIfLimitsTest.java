@@ -62,6 +62,13 @@ class WhatIfLimitsTest {
                 .post("/api/v1/admin/clusters/" + CLUSTER + "-s/what-if").then().statusCode(422)
                 .contentType("application/problem+json")
                 .body("errors.field", hasItem("settings.earlier[0].changed[0].weight"));
+        // the earliest instant an entry may end at, before the cluster's registration: a 4xx naming it, never a 5xx
+        String beforeRegistration = SettingsDocuments.valid().replace("\"tenants\"", "\"earlier\":[{\"until\":"
+                + "\"2000-01-01T00:00:00Z\"}],\"tenants\"");
+        given().contentType(ContentType.JSON).body("{\"from\":\"2026-11-20T00:00:00Z\","
+                + "\"until\":\"2026-11-21T00:00:00Z\",\"settings\":" + beforeRegistration + "}")
+                .post("/api/v1/admin/clusters/" + CLUSTER + "-s/what-if").then().statusCode(422)
+                .contentType("application/problem+json").body("detail", containsString("registration"));
         // a minute period over a day is allowed, over 92 days it is too many periods to answer
         String minutes = SettingsDocuments.valid().replace("PT1H", "PT1M");
         given().contentType(ContentType.JSON).body("{\"from\":\"2026-11-20T00:00:00Z\","

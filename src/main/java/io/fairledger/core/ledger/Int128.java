@@ -26,13 +26,6 @@ final class Int128 {
         lo = 0;
     }
 
-    Int128 copy() {
-        Int128 c = new Int128();
-        c.hi = hi;
-        c.lo = lo;
-        return c;
-    }
-
     /** The accumulator holding {@code v}, which {@link #value} gave. */
     static Int128 of(BigInteger v) {
         Int128 c = new Int128();
