@@ -14,8 +14,11 @@ import org.eclipse.microprofile.openapi.annotations.media.Schema;
 
 import io.fairledger.core.chain.ChainLink;
 import io.fairledger.core.chargeback.AdjustmentLine;
+import io.fairledger.core.chargeback.ChargeModel;
+import io.fairledger.core.chargeback.Chargeback;
 import io.fairledger.core.chargeback.Proration;
 import io.fairledger.core.chargeback.Statement;
+import io.fairledger.core.chargeback.StatementToDate;
 import io.fairledger.core.chargeback.TenantStatement;
 import io.fairledger.core.model.TenantPath;
 
@@ -109,18 +112,34 @@ public record StatementView(String cluster, String period, Instant start, Instan
             if (!kept.test(l.tenant())) {
                 continue;
             }
-            List<Adjustment> adjustments = new ArrayList<>();
-            for (AdjustmentLine a : l.adjustments()) {
-                adjustments.add(new Adjustment(a.correctedPeriod(), a.amount(), a.reason()));
-            }
-            lines.add(new Line(l.tenant().toString(), l.inner(), l.resourceSeconds().get(0),
-                    l.resourceSeconds().get(1), l.resourceSeconds().get(2), l.counted(), l.actual(), l.entitled(),
-                    l.rho().noEntitlement() ? null : l.rho().value(), l.lent(), l.borrowed(), l.owed(), l.balance(),
-                    l.charge(), adjustments, l.total()));
+            lines.add(line(l));
         }
         return new StatementView(s.clusterId(), s.period().id(), Instant.ofEpochMilli(s.period().start()),
                 Instant.ofEpochMilli(s.period().end()), state, s.model().name(), currency, s.totalCharge(), lines,
                 Prorated.of(s.prorated()), null);
+    }
+
+    /** {@code l} as a statement shows it. */
+    public static Line line(TenantStatement l) {
+        List<Adjustment> adjustments = new ArrayList<>();
+        for (AdjustmentLine a : l.adjustments()) {
+            adjustments.add(new Adjustment(a.correctedPeriod(), a.amount(), a.reason()));
+        }
+        return new Line(l.tenant().toString(), l.inner(), l.resourceSeconds().get(0), l.resourceSeconds().get(1),
+                l.resourceSeconds().get(2), l.counted(), l.actual(), l.entitled(),
+                l.rho().noEntitlement() ? null : l.rho().value(), l.lent(), l.borrowed(), l.owed(), l.balance(),
+                l.charge(), adjustments, l.total());
+    }
+
+    /**
+     * The open period's statement to date {@code s} with only {@code lines} (some of its lines, computed alone:
+     * {@link StatementToDate#line}) and no total, in its amounts' {@code currency}.
+     */
+    public static StatementView provisional(StatementToDate s, String currency, List<Line> lines) {
+        ChargeModel model = s.prices().model();
+        return new StatementView(s.clusterId(), s.period().id(), Instant.ofEpochMilli(s.period().start()),
+                Instant.ofEpochMilli(s.period().end()), PROVISIONAL, model.name(), currency, null, lines,
+                Prorated.of(Chargeback.prorated(model, s.part())), null);
     }
 
     /** The same statement in {@code state}. */

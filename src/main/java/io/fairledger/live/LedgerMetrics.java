@@ -183,7 +183,7 @@ public class LedgerMetrics {
             List<TenantAccount> tenants = view.tenants();
             for (TenantAccount a : tenants.subList(0,
                     Math.min(tenants.size(), config.metrics().maxTenantsPerCluster()))) {
-                Tenant t = new Tenant(a, view.line(a.path().toString()).orElse(null));
+                Tenant t = new Tenant(a, view.line(a).orElse(null));
                 Tags tags = c.and(MetricNames.TENANT, a.path().toString());
                 for (int i = 0; i < TENANT_GAUGES.size(); i++) {
                     double value = TENANT_GAUGES.get(i).value().applyAsDouble(t);

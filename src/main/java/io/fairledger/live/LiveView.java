@@ -2,18 +2,24 @@ package io.fairledger.live;
 
 import java.time.Instant;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.function.Supplier;
 
 import io.fairledger.accounting.StatementView;
 import io.fairledger.core.chargeback.Chargeback;
+import io.fairledger.core.chargeback.Period;
 import io.fairledger.core.chargeback.Statement;
+import io.fairledger.core.chargeback.StatementToDate;
+import io.fairledger.core.chargeback.TenantStatement;
 import io.fairledger.core.fairness.FairnessReport;
 import io.fairledger.core.grant.GrantLevel;
 import io.fairledger.core.ledger.TenantAccount;
 import io.fairledger.core.model.ResourceVector;
+import io.fairledger.core.model.TenantPath;
 
 /**
  * What one cluster's live ledger says as of its latest event, immutable, so any number of readers share it without
@@ -36,9 +42,13 @@ public final class LiveView {
     private volatile boolean grantsRead;
     private final List<Statement> ended;
     private final String currency;
+    private final StatementToDate toDate;
     private final Once<StatementView> openStatement;
     private final Once<FairnessReport> fairness;
     private final Once<Map<String, StatementView.Line>> lineByTenant;
+    private final Once<Map<String, TenantAccount>> accountByTenant;
+    /** The nodes with children: their lines are inner. */
+    private final Once<Set<TenantPath>> parents;
 
     /**
      * @param cluster
@@ -55,9 +65,9 @@ public final class LiveView {
      *            every node's account at {@code asOf}, root first
      * @param grants
      *            the tree grant, parents before children, from {@code accounts}, computed when first read
-     * @param openStatement
+     * @param toDate
      *            the open period's statement to date, from {@code accounts} ({@code Replay#openStatement(long, List)}),
-     *            computed when first read
+     *            computed when first read; the lines of a few tenants are computed alone when they can be
      * @param ended
      *            the statements of the periods the ledger has ended and the closer had not stored when it last looked,
      *            under the settings in force (the provisional ones are those not closed yet); every ended period in
@@ -66,7 +76,7 @@ public final class LiveView {
      *            the ISO 4217 code of its money (ledger settings' {@code chargeback.currency})
      */
     public LiveView(String cluster, Instant asOf, long facts, long grantIntervalMs, ResourceVector capacity,
-            List<TenantAccount> accounts, Supplier<List<GrantLevel>> grants, Supplier<Statement> openStatement,
+            List<TenantAccount> accounts, Supplier<List<GrantLevel>> grants, StatementToDate toDate,
             List<Statement> ended, String currency) {
         this.cluster = cluster;
         this.asOf = asOf;
@@ -77,12 +87,26 @@ public final class LiveView {
         this.grants = new Once<>(() -> List.copyOf(grants.get()));
         this.ended = List.copyOf(ended);
         this.currency = currency;
-        this.openStatement = new Once<>(
-                () -> StatementView.of(openStatement.get(), StatementView.PROVISIONAL, currency));
+        this.toDate = toDate;
+        this.openStatement = new Once<>(() -> StatementView.of(toDate.whole(), StatementView.PROVISIONAL, currency));
         this.fairness = new Once<>(() -> FairnessReport.ofPeriod(Chargeback.leaves(this.accounts)));
         this.lineByTenant = new Once<>(() -> {
             Map<String, StatementView.Line> out = new HashMap<>();
             openStatement().lines().forEach(l -> out.putIfAbsent(l.tenant(), l));
+            return out;
+        });
+        this.accountByTenant = new Once<>(() -> {
+            Map<String, TenantAccount> out = new HashMap<>();
+            this.accounts.forEach(a -> out.putIfAbsent(a.path().toString(), a));
+            return out;
+        });
+        this.parents = new Once<>(() -> {
+            Set<TenantPath> out = new HashSet<>();
+            this.accounts.forEach(a -> {
+                if (!a.path().isRoot()) {
+                    out.add(a.path().parent());
+                }
+            });
             return out;
         });
     }
@@ -146,6 +170,19 @@ public final class LiveView {
         return openStatement.get();
     }
 
+    /** The open period up to {@link #asOf}. */
+    public Period openPeriod() {
+        return toDate.period();
+    }
+
+    /**
+     * The open period's statement to date with only {@code tenant}'s line (none for the root or a tenant the ledger does
+     * not know) and no total, without pricing every tenant where the charge model allows ({@link #line}).
+     */
+    public StatementView openStatementOf(String tenant) {
+        return StatementView.provisional(toDate, currency, line(tenant).stream().toList());
+    }
+
     /** The ended periods' statements not stored when the ledger last looked (see the constructor). */
     public List<Statement> ended() {
         return ended;
@@ -169,7 +206,7 @@ public final class LiveView {
 
     /** The account of {@code tenant}, if the ledger knows it. */
     public Optional<TenantAccount> account(String tenant) {
-        return accounts.stream().filter(a -> a.path().toString().equals(tenant)).findFirst();
+        return Optional.ofNullable(accountByTenant.get().get(tenant));
     }
 
     /** The grant level in which {@code tenant} competes with its siblings, if any. */
@@ -187,9 +224,27 @@ public final class LiveView {
         return out;
     }
 
-    /** The open-period statement line of {@code tenant}, if it is billed. */
+    /** The open-period statement line of {@code tenant}, if it is billed ({@link #line(TenantAccount)}). */
     public Optional<StatementView.Line> line(String tenant) {
-        return Optional.ofNullable(lineByTenant.get().get(tenant));
+        return account(tenant).flatMap(this::line);
+    }
+
+    /**
+     * The open-period statement line of {@code account}, one of {@link #accounts}, if it is billed (not the root): the
+     * whole statement's when that has been computed or the charge model splits a cost over every tenant, else computed
+     * alone ({@link StatementToDate#line}), the same line.
+     */
+    public Optional<StatementView.Line> line(TenantAccount account) {
+        if (account.path().isRoot()) {
+            return Optional.empty();
+        }
+        if (!openStatement.computed()) {
+            Optional<TenantStatement> alone = toDate.line(account, parents.get().contains(account.path()));
+            if (alone.isPresent()) {
+                return alone.map(StatementView::line);
+            }
+        }
+        return Optional.ofNullable(lineByTenant.get().get(account.path().toString()));
     }
 
     /** A value computed by its first reader and kept for the others, who wait for it meanwhile. */

@@ -52,7 +52,7 @@ public final class LiveViewsModel {
             double sharingLoss, double jainFairness, double equality, double utilization, double capacityVcores,
             long capacityMemoryMb, long capacityGpus, int tenants) {
         public static FairnessView of(LiveView v) {
-            return new FairnessView(v.cluster(), v.asOf(), v.openStatement().period(),
+            return new FairnessView(v.cluster(), v.asOf(), v.openPeriod().id(),
                     v.fairness().sharingBenefit(), v.fairness().sharingLoss(), v.fairness().jainFairness(),
                     v.fairness().equality(), v.accounts().get(0).now().g(), v.capacity().millicores() / 1000.0,
                     // a capacity is whole MB: the settings and capacity events give it so
@@ -99,7 +99,7 @@ public final class LiveViewsModel {
                 Chargeback.capacityHours(p.counted()), Chargeback.capacityHours(p.entitled()),
                 line == null ? rho : line.rho(), lent, Chargeback.capacityHours(p.borrowed()), owed,
                 lent.subtract(owed), line != null && line.inner(), line == null ? null : line.charge());
-        return new TenantView(v.cluster(), id, v.asOf(), v.openStatement().period(), a.weight(), a.share(),
+        return new TenantView(v.cluster(), id, v.asOf(), v.openPeriod().id(), a.weight(), a.share(),
                 a.discountRate(), Now.of(a.now()), usage,
                 g == null ? null : new Grant(id, g[0] / 1000.0, g[1] / MemoryUnits.PER_MB, g[2], a.share()));
     }

@@ -70,7 +70,7 @@ public class ScopedLedgerViews {
         if (!privileged && scope.tenants(clusterId).isEmpty()) {
             throw new AccessDenied("you have no tenant in cluster '" + clusterId + "'");
         }
-        return new Shares(clusterId, view.asOf(), view.openStatement().period(), view.tenants().stream()
+        return new Shares(clusterId, view.asOf(), view.openPeriod().id(), view.tenants().stream()
                 .filter(a -> privileged || scope.maySee(clusterId, a.path().toString()))
                 .map(a -> LiveViewsModel.tenant(view, a)).toList());
     }
@@ -85,7 +85,7 @@ public class ScopedLedgerViews {
         TenantPath path = account(view, tenant).path();
         String id = path.toString();
         List<StatementView> closed = statements.statementsOf(clusterId, path, false, view.asOf());
-        return new FairnessHistory(clusterId, id, LiveViewsModel.degrees(id, closed, view.openStatement()));
+        return new FairnessHistory(clusterId, id, LiveViewsModel.degrees(id, closed, view.openStatementOf(id)));
     }
 
     /** Why a tenant gets its grant; {@code NotFound} for the root, which is the whole cluster. */

@@ -91,7 +91,8 @@ public class TenantPages {
         // periods that start after the latest event have seen nothing yet: the downloads list them, the page does not
         List<StatementView> ended = ledgerViews.tenantStatements(cluster, view.tenant()).stream()
                 .filter(s -> !s.start().isAfter(live.asOf())).toList();
-        List<PortalModel.PeriodRow> periods = PortalModel.periods(view.tenant(), ended, live.openStatement(),
+        List<PortalModel.PeriodRow> periods = PortalModel.periods(view.tenant(), ended,
+                live.openStatementOf(view.tenant()),
                 live.asOf());
         List<PortalModel.JobRow> jobs = List.of();
         String jobsNote = null;

@@ -35,7 +35,7 @@ final class WhatIfComparison {
      */
     static Range range(LedgerSettings settings, LiveView view, int periods, Duration maxWindow) {
         Duration length = settings.nominalPeriod();
-        Instant until = view.openStatement().start();
+        Instant until = Instant.ofEpochMilli(view.openPeriod().start());
         Instant from = until.minus(length.multipliedBy(periods));
         Instant earliest = until.minus(maxWindow);
         if (from.isBefore(earliest)) {

@@ -9,6 +9,7 @@ import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 
 import io.fairledger.core.fairness.FairnessDegree;
@@ -88,6 +89,21 @@ public final class Chargeback {
         return new Statement(clusterId, period, config.model(), lines, prorated);
     }
 
+    /**
+     * The line {@link #statement} gives {@code a}, a node with children when {@code inner} (not the root), computed
+     * without the other accounts: every inner line, and a leaf's under {@code USAGE}; empty for a leaf under
+     * {@code GROUP_BUY}, whose charge is a part of a split over every leaf.
+     */
+    static Optional<TenantStatement> lineAlone(TenantAccount a, boolean inner, ChargebackConfig config) {
+        if (inner) {
+            return Optional.of(line(a, BigDecimal.ZERO.setScale(config.currencyScale()), true));
+        }
+        if (config.model() != ChargeModel.USAGE) {
+            return Optional.empty();
+        }
+        return Optional.of(line(a, usageCharge(a, config), false));
+    }
+
     /** What a statement under {@code model} of a period that is {@code part} of its whole says is prorated. */
     public static Proration prorated(ChargeModel model, Proration part) {
         return model == ChargeModel.GROUP_BUY ? part : null;
@@ -126,19 +142,24 @@ public final class Chargeback {
     private static List<BigDecimal> usageCharges(List<TenantAccount> billed, ChargebackConfig config) {
         List<BigDecimal> out = new ArrayList<>(billed.size());
         for (TenantAccount a : billed) {
-            PricePlan plan = planOf(config, a.pricePlan());
-            BigDecimal[] prices = {plan.perVcoreHour(), plan.perGbHour(), plan.perGpuHour()};
-            BigDecimal charge = BigDecimal.ZERO;
-            for (int r = 0; r < prices.length; r++) {
-                BigDecimal counted = new BigDecimal(a.period().resourceMs().get(r))
-                        .subtract(BigDecimal.valueOf(a.period().uncountedResourceMs().get(r)), MC);
-                BigDecimal hours = counted.max(BigDecimal.ZERO)
-                        .divide(UNITS_PER_PRICED_UNIT[r].multiply(MS_PER_HOUR), MC);
-                charge = charge.add(prices[r].multiply(hours, MC), MC);
-            }
-            out.add(charge.setScale(config.currencyScale(), RoundingMode.HALF_EVEN));
+            out.add(usageCharge(a, config));
         }
         return out;
+    }
+
+    /** {@code a}'s usage priced at its plan, rounded HALF_EVEN to the currency's scale. */
+    private static BigDecimal usageCharge(TenantAccount a, ChargebackConfig config) {
+        PricePlan plan = planOf(config, a.pricePlan());
+        BigDecimal[] prices = {plan.perVcoreHour(), plan.perGbHour(), plan.perGpuHour()};
+        BigDecimal charge = BigDecimal.ZERO;
+        for (int r = 0; r < prices.length; r++) {
+            BigDecimal counted = new BigDecimal(a.period().resourceMs().get(r))
+                    .subtract(BigDecimal.valueOf(a.period().uncountedResourceMs().get(r)), MC);
+            BigDecimal hours = counted.max(BigDecimal.ZERO)
+                    .divide(UNITS_PER_PRICED_UNIT[r].multiply(MS_PER_HOUR), MC);
+            charge = charge.add(prices[r].multiply(hours, MC), MC);
+        }
+        return charge.setScale(config.currencyScale(), RoundingMode.HALF_EVEN);
     }
 
     /** The plan of a tenant naming {@code pricePlan} (null: none): that plan if configured, else the default plan. */

@@ -6,13 +6,11 @@ import java.util.List;
 import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.Set;
-import java.util.function.Supplier;
 
 import io.fairledger.core.chargeback.Chargeback;
-import io.fairledger.core.chargeback.ChargebackConfig;
 import io.fairledger.core.chargeback.Period;
-import io.fairledger.core.chargeback.Proration;
 import io.fairledger.core.chargeback.Statement;
+import io.fairledger.core.chargeback.StatementToDate;
 import io.fairledger.core.fairness.FairnessReport;
 import io.fairledger.core.ledger.ClusterLedger;
 import io.fairledger.core.ledger.LedgerEvent;
@@ -371,20 +369,18 @@ public final class Replay {
 
     /** The open period's statement so far: what the bill would be if the period ended at {@code at}. */
     public Statement openStatement(long at) {
-        return openStatement(at, ledger.accounts(at)).get();
+        return openStatement(at, ledger.accounts(at)).whole();
     }
 
     /**
-     * {@link #openStatement(long)} from {@code accounts}, the ledger's at {@code at}, computed when asked: the
-     * supplier holds what it needs of this replay as it is now, so the replay may go on meanwhile (a live view computes
-     * its statement when read, not at every event).
+     * {@link #openStatement(long)} from {@code accounts}, the ledger's at {@code at}, computed when asked: it holds what
+     * it needs of this replay as it is now, so the replay may go on meanwhile (a live view computes its statement, or
+     * the lines it is asked for, when read, not at every event).
      */
-    public Supplier<Statement> openStatement(long at, List<TenantAccount> accounts) {
+    public StatementToDate openStatement(long at, List<TenantAccount> accounts) {
         Period soFar = new Period(open.id(), open.start(), Math.max(open.start() + 1, at));
-        String clusterId = config.cluster().clusterId();
-        ChargebackConfig prices = config.chargebackAt(ledger.clock());
-        Proration part = config.periods().proration(open);
-        return () -> Chargeback.statement(clusterId, soFar, accounts, prices, part);
+        return new StatementToDate(config.cluster().clusterId(), soFar, accounts, config.chargebackAt(ledger.clock()),
+                config.periods().proration(open));
     }
 
     /** The statements closed so far (those not released) and every account at {@code at}. */
