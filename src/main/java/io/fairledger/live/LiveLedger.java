@@ -7,7 +7,9 @@ import java.io.DataOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.time.Instant;
+import java.util.IdentityHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 
 import io.fairledger.accounting.LedgerFeed;
@@ -17,6 +19,7 @@ import io.fairledger.core.grant.TreeGrants;
 import io.fairledger.core.ledger.TenantAccount;
 import io.fairledger.core.model.MemoryUnits;
 import io.fairledger.core.model.ResourceVector;
+import io.fairledger.core.model.TenantConfig;
 import io.fairledger.core.replay.Checkpoint;
 import io.fairledger.core.replay.Replay;
 import io.fairledger.core.replay.ReplayConfig;
@@ -49,6 +52,8 @@ public final class LiveLedger {
     private long lastApplied = Long.MIN_VALUE;
     private long facts;
     private final String currency;
+    /** The tenants' configurations of the settings last continued under, by identity ({@link #continueUnder}). */
+    private final Map<LedgerSettings.Tenant, TenantConfig> tenantConfigs = new IdentityHashMap<>();
 
     /** A ledger of {@code clusterId} under {@code settings} holding {@code facts} (any order). */
     public LiveLedger(String clusterId, LedgerSettings settings, List<LedgerFact> facts) {
@@ -140,8 +145,12 @@ public final class LiveLedger {
         if (!currency.equals(settings.currency())) {
             return false;
         }
-        Optional<Replay> continued = replay
-                .continuedUnder(settings.toReplayConfig(clusterId, settings.registeredAt()), lastApplied);
+        if (tenantConfigs.size() > 2 * (settings.tenants() == null ? 0 : settings.tenants().size()) + 64) {
+            // many tenants changed since the map was filled: from now on, only those of these settings
+            tenantConfigs.clear();
+        }
+        Optional<Replay> continued = replay.continuedUnder(
+                settings.toReplayConfig(clusterId, settings.registeredAt(), tenantConfigs), lastApplied);
         continued.ifPresent(r -> replay = r);
         return continued.isPresent();
     }

@@ -310,6 +310,17 @@ public record LedgerSettings(Instant registeredAt, Capacity capacity, Double dis
      * @throws IllegalArgumentException naming what is wrong
      */
     public ReplayConfig toReplayConfig(String clusterId, Instant until) {
+        return toReplayConfig(clusterId, until, new IdentityHashMap<>(tenantList().size()));
+    }
+
+    /**
+     * {@link #toReplayConfig(String, Instant)} with the tenants' configurations {@code configs} holds already (by
+     * identity: a change's settings share every tenant it did not change with the settings before, and a live ledger
+     * keeps the map from one change to the next); those it makes are added to it.
+     *
+     * @throws IllegalArgumentException naming what is wrong
+     */
+    public ReplayConfig toReplayConfig(String clusterId, Instant until, Map<Tenant, TenantConfig> configs) {
         if (registeredAt == null) {
             throw new IllegalArgumentException("registeredAt is required (an ISO-8601 instant)");
         }
@@ -320,7 +331,6 @@ public record LedgerSettings(Instant registeredAt, Capacity capacity, Double dis
         Schedule schedule = schedule();
         // a tenant the entries share (the same instance: segments() reuses those of the entry after) is configured
         // once: the configurations of its entries share it too
-        Map<Tenant, TenantConfig> configs = new IdentityHashMap<>(tenantList().size());
         if (earlier == null || earlier.isEmpty()) {
             return new ReplayConfig(clusterConfig(clusterId, configs), schedule, chargebackConfig(),
                     until.toEpochMilli());

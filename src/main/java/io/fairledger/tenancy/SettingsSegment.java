@@ -40,6 +40,10 @@ public record SettingsSegment(Double discountRate, LedgerSettings.Chargeback cha
      */
     static SettingsSegment of(Double discountRate, LedgerSettings.Chargeback chargeback,
             List<LedgerSettings.Tenant> then, List<LedgerSettings.Tenant> next, Instant until) {
+        List<LedgerSettings.Tenant> aligned = changedInPlace(then, next);
+        if (aligned != null) {
+            return new SettingsSegment(discountRate, chargeback, null, aligned, new ArrayList<>(), until);
+        }
         Map<String, LedgerSettings.Tenant> before = byPath(then);
         List<LedgerSettings.Tenant> changed = new ArrayList<>();
         List<String> added = new ArrayList<>();
@@ -60,6 +64,33 @@ public record SettingsSegment(Double discountRate, LedgerSettings.Chargeback cha
         return inOrder && kept == then.size()
                 ? new SettingsSegment(discountRate, chargeback, null, changed, added, until)
                 : new SettingsSegment(discountRate, chargeback, List.copyOf(then), null, null, until);
+    }
+
+    /**
+     * The tenants of {@code then} that differ from {@code next}'s at the same place, when both list the same paths in
+     * the same order (a change of weights, rates or plans, no tenant added: {@link #of} without a map of every path);
+     * null when they do not.
+     */
+    private static List<LedgerSettings.Tenant> changedInPlace(List<LedgerSettings.Tenant> then,
+            List<LedgerSettings.Tenant> next) {
+        if (then.size() != next.size()) {
+            return null;
+        }
+        List<LedgerSettings.Tenant> changed = new ArrayList<>();
+        for (int i = 0; i < then.size(); i++) {
+            LedgerSettings.Tenant was = then.get(i);
+            LedgerSettings.Tenant t = next.get(i);
+            if (was == t) {
+                continue;
+            }
+            if (!was.path().equals(t.path())) {
+                return null;
+            }
+            if (!was.equals(t)) {
+                changed.add(was);
+            }
+        }
+        return changed;
     }
 
     /** This entry's tenants in full, given {@code next}, those of the entry after it: in {@code next}'s order. */
