@@ -26,6 +26,14 @@ public class SettingsInForce {
     }
 
     /**
+     * The settings in force for {@code clusterId}, whose configuration version the caller has just read
+     * ({@link TenancyService#ledgerSettings(String, String)}).
+     */
+    public LedgerSettings settings(String clusterId, String version) {
+        return tenancy.ledgerSettings(clusterId, version);
+    }
+
+    /**
      * The settings in force for a read of the statements ended by {@code until}.
      *
      * @throws Invalid when {@code until} is before the cluster's registration

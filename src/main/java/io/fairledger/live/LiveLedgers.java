@@ -196,7 +196,8 @@ public class LiveLedgers implements EndedPeriods, ServedConfiguration {
      */
     private void tick(String next, long number, List<String> updated) throws SQLException {
         // before the first tick every ledger is built from its checkpoint and the facts after it
-        Map<String, Long> earliest = horizon.equals(FactCursor.START)
+        // and when nothing was stored since the last tick (a settings change), no fact is new
+        Map<String, Long> earliest = horizon.equals(FactCursor.START) || horizon.equals(next)
                 ? Map.of()
                 : cursor.earliestStoredByCluster(horizon, next);
         boolean changed = false;
@@ -250,7 +251,8 @@ public class LiveLedgers implements EndedPeriods, ServedConfiguration {
         long started = System.nanoTime();
         BoundedReplays.Passed passed = replays.passed(clusterId);
         boolean late = earliestNew != null && ledger != null && ledger.refuses(earliestNew);
-        if (!sameConfiguration && ledger != null && !late && ledger.continueUnder(inForce.settings(clusterId))) {
+        if (!sameConfiguration && ledger != null && !late
+                && ledger.continueUnder(inForce.settings(clusterId, version))) {
             // a change after the latest fact applied: the ledger goes on under it, nothing replayed
             versions.put(clusterId, version);
             sameConfiguration = true;
@@ -260,7 +262,7 @@ public class LiveLedgers implements EndedPeriods, ServedConfiguration {
             if (ledger != null) {
                 rebuilds.increment();
             }
-            ledger = replays.build(clusterId, inForce.settings(clusterId), next, passed);
+            ledger = replays.build(clusterId, inForce.settings(clusterId, version), next, passed);
             ledgers.put(clusterId, ledger);
             versions.put(clusterId, version);
             started = record(REBUILD, started);

@@ -137,14 +137,14 @@ public class ConfigurationChanges {
     @Transactional
     public Changed<TenantView> putTenant(String clusterId, String path, BigDecimal weight,
             BigDecimal discountRateOverride, ExpectedVersion expected) {
-        checkVersion(clusterId, expected);
+        String version = checkVersion(clusterId, expected);
         List<Invalid.Field> problems = new ArrayList<>(SettingsLimits.tenantProblems("", weight, discountRateOverride));
         problems.addAll(pathProblems(syntax(clusterId), "path", path));
         if (!problems.isEmpty()) {
             throw SettingsLimits.invalid("invalid tenant", problems);
         }
         checkTenantCount(clusterId, "path", List.of(path));
-        LedgerSettings settingsBefore = settingsInForce(clusterId);
+        LedgerSettings settingsBefore = settingsInForce(clusterId, version);
         Instant effectiveFrom = closeBeforeChange(clusterId, settingsBefore);
         TenantEntity existing = TenantEntity.byPath(clusterId, path);
         TenantView before = existing == null ? null : TenantView.of(existing);
@@ -153,19 +153,22 @@ public class ConfigurationChanges {
             // the settings keep the tenants in force before the change in their earlier segments
             LedgerSettings now = tenancy.composedAfter(clusterId, settingsBefore, settingsBefore.tenantList(),
                     List.of(after));
-            tenancy.storeLedgerSettings(clusterId, (now == null ? tenancy.composed(clusterId, settingsBefore) : now)
-                    .replacing(clusterId, settingsBefore, effectiveFrom));
+            version = tenancy.storeLedgerSettings(clusterId,
+                    (now == null ? tenancy.composed(clusterId, settingsBefore) : now)
+                            .replacing(clusterId, settingsBefore, effectiveFrom));
+        } else {
+            version = null;
         }
         audit.record(clusterId, "tenant " + path, before, after, effectiveFrom == null ? Instant.now() : effectiveFrom);
-        return changed(clusterId, after);
+        return changed(clusterId, after, version);
     }
 
     /**
      * The cluster's ledger settings in force, null when it has none yet: its row, which this change locked and read
-     * ({@link #checkVersion}), says which.
+     * ({@link #checkVersion}, which read its {@code version}), says which.
      */
-    private LedgerSettings settingsInForce(String clusterId) {
-        return tenancy.entity(clusterId).ledgerSettings == null ? null : tenancy.ledgerSettings(clusterId);
+    private LedgerSettings settingsInForce(String clusterId, String version) {
+        return tenancy.entity(clusterId).ledgerSettings == null ? null : tenancy.ledgerSettings(clusterId, version);
     }
 
     /** The tenant path syntax of {@code clusterId}'s resource manager. */
@@ -245,7 +248,7 @@ public class ConfigurationChanges {
     @Transactional
     public Changed<LedgerSettings> putLedgerSettings(String clusterId, LedgerSettings settings,
             ExpectedVersion expected) {
-        checkVersion(clusterId, expected);
+        String version = checkVersion(clusterId, expected);
         settings.validate(clusterId);
         List<String> paths = new ArrayList<>();
         List<Invalid.Field> problems = new ArrayList<>();
@@ -259,20 +262,21 @@ public class ConfigurationChanges {
             throw SettingsLimits.invalid("invalid ledger settings", problems);
         }
         checkTenantCount(clusterId, "tenants", paths);
-        LedgerSettings before = settingsInForce(clusterId);
+        LedgerSettings before = settingsInForce(clusterId, version);
         Instant effectiveFrom = closeBeforeChange(clusterId, before);
         refuseReplayAfterRetention(clusterId, before, settings);
         List<TenantView> written = tree.upsertTenants(clusterId, listed, before == null ? null : before.tenantList());
         LedgerSettings now = before == null
                 ? null
                 : tenancy.composedAfter(clusterId, settings, before.tenantList(), written);
-        tenancy.storeLedgerSettings(clusterId, (now == null ? tenancy.composed(clusterId, settings) : now)
-                .replacing(clusterId, before, effectiveFrom));
-        LedgerSettings after = tenancy.ledgerSettings(clusterId);
+        String stored = tenancy.storeLedgerSettings(clusterId,
+                (now == null ? tenancy.composed(clusterId, settings) : now)
+                        .replacing(clusterId, before, effectiveFrom));
+        LedgerSettings after = tenancy.ledgerSettings(clusterId, stored);
         audit.record(clusterId, "ledger-settings", before == null ? null : before.asChangedFrom(after),
                 after.asChangedFrom(before),
                 effectiveFrom == null ? after.registeredAt() : effectiveFrom);
-        return changed(clusterId, after);
+        return changed(clusterId, after, stored);
     }
 
     /**
@@ -296,20 +300,28 @@ public class ConfigurationChanges {
 
     /**
      * Locks the cluster for the rest of the change ({@link TenancyService#lock}) and refuses it when its configuration
-     * version is not one {@code expected} allows.
+     * version is not one {@code expected} allows; returns that version ({@link TenancyService#configurationVersion}).
      */
-    private void checkVersion(String clusterId, ExpectedVersion expected) {
+    private String checkVersion(String clusterId, ExpectedVersion expected) {
         tenancy.lock(clusterId);
-        String current = tenancy.configurationTag(clusterId);
+        String version = tenancy.configurationVersion(clusterId);
+        String current = TenancyService.tagOf(version);
         if (!expected.allows(current)) {
             throw new PreconditionFailed("the configuration of cluster '" + clusterId + "' is now at version \""
                     + current + "\", not the one If-Match names: someone changed it since you read it. Read it "
                     + "again (GET, its ETag) and make your change on what is there now.");
         }
+        return version;
     }
 
-    /** {@code value} with the cluster's configuration version as this transaction leaves it. */
-    private <T> Changed<T> changed(String clusterId, T value) {
+    /**
+     * {@code value} with the cluster's configuration version as this transaction leaves it: {@code version}, when the
+     * change's last write of the cluster's row gave it, else read.
+     */
+    private <T> Changed<T> changed(String clusterId, T value, String version) {
+        if (version != null) {
+            return new Changed<>(value, TenancyService.tagOf(version));
+        }
         ClusterEntity.getEntityManager().flush();
         return new Changed<>(value, tenancy.configurationTag(clusterId));
     }

@@ -135,9 +135,13 @@ public class TenancyService {
      * {@code If-Match}: the first 32 hex digits of its SHA-256 (the version itself holds spaces, which a tag may not).
      */
     public String configurationTag(String clusterId) {
+        return tagOf(configurationVersion(clusterId));
+    }
+
+    /** The {@link #configurationTag} of {@code version}, a {@link #configurationVersion}. */
+    static String tagOf(String version) {
         try {
-            byte[] hash = MessageDigest.getInstance("SHA-256")
-                    .digest(configurationVersion(clusterId).getBytes(StandardCharsets.UTF_8));
+            byte[] hash = MessageDigest.getInstance("SHA-256").digest(version.getBytes(StandardCharsets.UTF_8));
             return HexFormat.of().formatHex(hash, 0, 16);
         } catch (NoSuchAlgorithmException e) {
             throw new IllegalStateException("every JVM has SHA-256", e);
@@ -173,7 +177,14 @@ public class TenancyService {
      * document): one small query otherwise.
      */
     public LedgerSettings ledgerSettings(String clusterId) {
-        String version = configurationVersion(clusterId);
+        return ledgerSettings(clusterId, configurationVersion(clusterId));
+    }
+
+    /**
+     * {@link #ledgerSettings(String)} when the caller has just read the cluster's {@code version}
+     * ({@link #configurationVersion}): composed again only when it is not the version they were composed at.
+     */
+    public LedgerSettings ledgerSettings(String clusterId, String version) {
         VersionedSettings known = settingsByCluster.get(clusterId);
         if (known != null && known.version().equals(version)) {
             return known.settings();
@@ -200,9 +211,9 @@ public class TenancyService {
     private record VersionedSettings(String version, LedgerSettings settings) {
     }
 
-    /** Keeps {@code settings} as the cluster's under the version this transaction has given it. */
-    private void keep(String clusterId, LedgerSettings settings) {
-        settingsByCluster.put(clusterId, new VersionedSettings(configurationVersion(clusterId), settings));
+    /** Keeps {@code settings} as the cluster's under {@code version}, the one this transaction has given it. */
+    private void keep(String clusterId, String version, LedgerSettings settings) {
+        settingsByCluster.put(clusterId, new VersionedSettings(version, settings));
     }
 
     private LedgerSettings parsed(String clusterId, String text) {
@@ -302,10 +313,10 @@ public class TenancyService {
     /**
      * Stores {@code settings} without their tenants (the tenant tree keeps those, and {@code settings} name them as it
      * stands now: {@link #composed}); called by {@link ConfigurationChanges}, which validates, closes periods and
-     * audits first.
+     * audits first. Returns the cluster's {@link #configurationVersion} as this change leaves it.
      */
     @Transactional
-    void storeLedgerSettings(String clusterId, LedgerSettings settings) {
+    String storeLedgerSettings(String clusterId, LedgerSettings settings) {
         ClusterEntity cluster = entity(clusterId);
         String text;
         try {
@@ -315,14 +326,18 @@ public class TenancyService {
         }
         // the row (and so the version) is left as it is when the document stored says the same (compared as JSON:
         // PostgreSQL's jsonb keeps no key order or spacing), so sending the same settings again leaves the ETag
-        ClusterEntity.getEntityManager().createNativeQuery("UPDATE cluster SET configuration_version = "
+        // the version the row is left at, in the same round trip (none when it was left as it was)
+        Object stored = ClusterEntity.getEntityManager().createNativeQuery("UPDATE cluster SET configuration_version = "
                 + "nextval('cluster_configuration_version'), ledger_settings = CAST(?1 AS jsonb) WHERE id = ?2 "
-                + "AND ledger_settings IS DISTINCT FROM CAST(?1 AS jsonb)")
-                .setParameter(1, text).setParameter(2, clusterId).executeUpdate();
+                + "AND ledger_settings IS DISTINCT FROM CAST(?1 AS jsonb) "
+                + "RETURNING configuration_version || ':' || xmin::text")
+                .setParameter(1, text).setParameter(2, clusterId).getResultStream().findFirst().orElse(null);
+        String version = stored == null ? configurationVersion(clusterId) : stored.toString();
         cluster.ledgerSettings = text;
         // what a read of them would compose, kept under the version this transaction gave them: read back from the text
         // stored (as a read parses it), with the tenants the caller composed from the tree as it stands now
-        keep(clusterId, composed(cluster, parsed(clusterId, text), settings.tenants()));
+        keep(clusterId, version, composed(cluster, parsed(clusterId, text), settings.tenants()));
+        return version;
     }
 
     /** The cluster's tenant tree; {@code NotFound} when there is no such cluster. */
