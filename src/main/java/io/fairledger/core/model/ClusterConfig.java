@@ -38,10 +38,13 @@ public record ClusterConfig(String clusterId, long registeredAt, ResourceVector 
         }
         Objects.requireNonNull(capacity, "capacity");
         tenants = List.copyOf(tenants);
-        var seen = new HashSet<TenantPath>(tenants.size() * 4 / 3 + 1);
-        for (TenantConfig t : tenants) {
-            if (!seen.add(t.path())) {
-                throw new IllegalArgumentException("tenant " + t.path() + " configured twice in cluster " + clusterId);
+        if (!inPathOrder(tenants)) {
+            var seen = new HashSet<TenantPath>(tenants.size() * 4 / 3 + 1);
+            for (TenantConfig t : tenants) {
+                if (!seen.add(t.path())) {
+                    throw new IllegalArgumentException("tenant " + t.path() + " configured twice in cluster "
+                            + clusterId);
+                }
             }
         }
         if (!(discountRate >= 0 && discountRate <= 1)) {
@@ -56,6 +59,19 @@ public record ClusterConfig(String clusterId, long registeredAt, ResourceVector 
         if (quantumRefreshMs <= 0) {
             throw new IllegalArgumentException("quantum refresh interval must be > 0 ms, got " + quantumRefreshMs);
         }
+    }
+
+    /**
+     * Whether every tenant's path comes after the one before it, so that none is configured twice without a set of
+     * every path (a tenant tree read in path order, at every settings change).
+     */
+    private static boolean inPathOrder(List<TenantConfig> tenants) {
+        for (int i = 1; i < tenants.size(); i++) {
+            if (tenants.get(i - 1).path().compareTo(tenants.get(i).path()) >= 0) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /**
