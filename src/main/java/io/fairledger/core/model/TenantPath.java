@@ -4,7 +4,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.regex.Pattern;
 
 /**
  * A node of the tenant tree, as the list of segments below the root. Parses YARN queue paths ({@code root.a.b}; the
@@ -25,8 +24,6 @@ public record TenantPath(List<String> segments) implements Comparable<TenantPath
 
     /** The last segment of an own line ({@link #ownLine}). */
     public static final String OWN_SEGMENT = "(own)";
-
-    private static final Pattern STRICT_SEGMENT = Pattern.compile("[A-Za-z0-9_-]{1,64}");
 
     /**
      * Paths parsed so far, by their text: the live ledgers read every stored fact back and parse its tenant
@@ -108,17 +105,38 @@ public record TenantPath(List<String> segments) implements Comparable<TenantPath
         if (text == null || text.isEmpty()) {
             return "tenant path is empty";
         }
-        List<String> parts = List.of(text.split(Pattern.quote(String.valueOf(syntax.separator())), -1));
-        for (String segment : parts) {
-            if (!STRICT_SEGMENT.matcher(segment).matches()) {
-                return "tenant path '" + text + "' has an invalid segment '" + segment
-                        + "': use 1-64 letters, digits, '_' or '-', separated by '" + syntax.separator() + "'";
+        // segment by segment without a regular expression: a settings document checks every tenant's path
+        int start = 0;
+        for (int i = 0; i <= text.length(); i++) {
+            if (i == text.length() || text.charAt(i) == syntax.separator()) {
+                String segment = text.substring(start, i);
+                if (!strictSegment(segment)) {
+                    return "tenant path '" + text + "' has an invalid segment '" + segment
+                            + "': use 1-64 letters, digits, '_' or '-', separated by '" + syntax.separator() + "'";
+                }
+                start = i + 1;
             }
         }
-        if (syntax == Syntax.YARN && !parts.get(0).equals("root")) {
+        if (syntax == Syntax.YARN && !(text.equals("root") || text.startsWith("root."))) {
             return "YARN queue path '" + text + "' must start with 'root' (e.g. root.analytics)";
         }
         return null;
+    }
+
+    /** Whether {@code segment} is 1-64 ASCII letters, digits, {@code _} or {@code -}. */
+    private static boolean strictSegment(String segment) {
+        if (segment.isEmpty() || segment.length() > 64) {
+            return false;
+        }
+        for (int i = 0; i < segment.length(); i++) {
+            char c = segment.charAt(i);
+            boolean allowed = c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_'
+                    || c == '-';
+            if (!allowed) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /**
