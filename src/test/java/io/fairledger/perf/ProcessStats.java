@@ -76,10 +76,18 @@ public final class ProcessStats {
      * first (1 tick = 10 ms on Linux, so a thread below 10 ms over the interval does not show).
      */
     public static void printThreadCpu(Map<String, Long> before, Map<String, Long> after, long events) {
+        printThreadCpu(before, after, events / 1000.0, "us/event");
+    }
+
+    /**
+     * {@link #printThreadCpu(Map, Map, long)} per {@code unit}, of which the interval held {@code count}, in
+     * milliseconds: ms per {@code unit}.
+     */
+    public static void printThreadCpu(Map<String, Long> before, Map<String, Long> after, double count, String unit) {
         after.entrySet().stream().map(e -> Map.entry(e.getKey(), e.getValue() - before.getOrDefault(e.getKey(), 0L)))
                 .filter(e -> e.getValue() > 0).sorted(Map.Entry.<String, Long>comparingByValue().reversed())
-                .forEach(e -> System.out.printf("  server thread %-16s %5.1f us/event%n", e.getKey(),
-                        e.getValue() * 10_000.0 / events));
+                .forEach(e -> System.out.printf("  server thread %-16s %5.1f %s%n", e.getKey(),
+                        e.getValue() * 10.0 / count, unit));
     }
 
     /** CPU time used so far by each PostgreSQL process of the benchmark's database (backends and workers). */
