@@ -52,6 +52,8 @@ public final class LiveLedger {
     private long lastApplied = Long.MIN_VALUE;
     private long facts;
     private final String currency;
+    /** The settings this ledger's replay was configured from ({@link #continueUnder} takes what it can of them). */
+    private LedgerSettings settings;
     /** The tenants' configurations of the settings last continued under, by identity ({@link #continueUnder}). */
     private final Map<LedgerSettings.Tenant, TenantConfig> tenantConfigs = new IdentityHashMap<>();
 
@@ -59,6 +61,7 @@ public final class LiveLedger {
     public LiveLedger(String clusterId, LedgerSettings settings, List<LedgerFact> facts) {
         this.clusterId = clusterId;
         this.currency = settings.currency();
+        this.settings = settings;
         ReplayConfig config = settings.toReplayConfig(clusterId, settings.registeredAt());
         this.replay = new Replay(config);
         this.feed = new LedgerFeed(config.cluster().capacity());
@@ -67,10 +70,11 @@ public final class LiveLedger {
         }
     }
 
-    private LiveLedger(String clusterId, String currency, Replay replay, LedgerFeed feed, long lastApplied,
+    private LiveLedger(String clusterId, LedgerSettings settings, Replay replay, LedgerFeed feed, long lastApplied,
             long facts) {
         this.clusterId = clusterId;
-        this.currency = currency;
+        this.settings = settings;
+        this.currency = settings.currency();
         this.replay = replay;
         this.feed = feed;
         this.lastApplied = lastApplied;
@@ -130,7 +134,7 @@ public final class LiveLedger {
             long lastApplied = in.readLong();
             long facts = in.readLong();
             LedgerFeed feed = LedgerFeed.read(in, format == SHELL_FORMAT_WHOLE_MB ? MemoryUnits.PER_MB : 1);
-            return new LiveLedger(clusterId, settings.currency(), replay, feed, lastApplied, facts);
+            return new LiveLedger(clusterId, settings, replay, feed, lastApplied, facts);
         } catch (IOException e) {
             throw new IllegalArgumentException("live ledger checkpoint is unreadable: " + e.getMessage(), e);
         }
@@ -149,9 +153,12 @@ public final class LiveLedger {
             // many tenants changed since the map was filled: from now on, only those of these settings
             tenantConfigs.clear();
         }
-        Optional<Replay> continued = replay.continuedUnder(
-                settings.toReplayConfig(clusterId, settings.registeredAt(), tenantConfigs), lastApplied);
-        continued.ifPresent(r -> replay = r);
+        Optional<Replay> continued = replay.continuedUnder(settings.toReplayConfig(clusterId,
+                settings.registeredAt(), tenantConfigs, this.settings, replay.config()), lastApplied);
+        continued.ifPresent(r -> {
+            replay = r;
+            this.settings = settings;
+        });
         return continued.isPresent();
     }
 

@@ -272,7 +272,7 @@ public record LedgerSettings(Instant registeredAt, Capacity capacity, Double dis
     }
 
     /** These settings with the tenants, discount rate and prices of {@code segment}, and no {@code earlier}. */
-    private LedgerSettings withSegment(SettingsSegment segment, List<Tenant> segmentTenants) {
+    LedgerSettings withSegment(SettingsSegment segment, List<Tenant> segmentTenants) {
         return new LedgerSettings(registeredAt, capacity, segment.discountRate(), memory, par, rootQuantum, period,
                 allowedLateness, segment.chargeback(), segmentTenants, null);
     }
@@ -321,6 +321,18 @@ public record LedgerSettings(Instant registeredAt, Capacity capacity, Double dis
      * @throws IllegalArgumentException naming what is wrong
      */
     public ReplayConfig toReplayConfig(String clusterId, Instant until, Map<Tenant, TenantConfig> configs) {
+        return toReplayConfig(clusterId, until, configs, null, null);
+    }
+
+    /**
+     * {@link #toReplayConfig(String, Instant, Map)} taking from {@code beforeConfig}, the configuration of
+     * {@code before} (the settings a live ledger went on under last), the segments of the {@code earlier} entries the
+     * two hold alike ({@link SegmentedConfig}): the same configuration, at the cost of what changed.
+     *
+     * @throws IllegalArgumentException naming what is wrong
+     */
+    public ReplayConfig toReplayConfig(String clusterId, Instant until, Map<Tenant, TenantConfig> configs,
+            LedgerSettings before, ReplayConfig beforeConfig) {
         if (registeredAt == null) {
             throw new IllegalArgumentException("registeredAt is required (an ISO-8601 instant)");
         }
@@ -328,38 +340,16 @@ public record LedgerSettings(Instant registeredAt, Capacity capacity, Double dis
             throw new IllegalArgumentException("capacity is required ({\"vcores\":..,\"memoryMb\":..,\"gpus\":..})");
         }
         currency();
-        Schedule schedule = schedule();
-        // a tenant the entries share (the same instance: segments() reuses those of the entry after) is configured
+        // a tenant the entries share (the same instance: tenantsBefore reuses those of the entry after) is configured
         // once: the configurations of its entries share it too
         if (earlier == null || earlier.isEmpty()) {
-            return new ReplayConfig(clusterConfig(clusterId, configs), schedule, chargebackConfig(),
+            return new ReplayConfig(clusterConfig(clusterId, configs), schedule(), chargebackConfig(),
                     until.toEpochMilli());
         }
-        List<LedgerSettings> segments = segments();
-        List<ReplayConfig.Change> changes = new ArrayList<>();
-        for (int i = 1; i < segments.size(); i++) {
-            LedgerSettings next = segments.get(i);
-            changes.add(new ReplayConfig.Change(earlier.get(i - 1).until().toEpochMilli(),
-                    next.clusterConfig(clusterId, configs), next.chargebackConfig()));
-        }
-        LedgerSettings first = segments.get(0);
-        return new ReplayConfig(first.clusterConfig(clusterId, configs), schedule, first.chargebackConfig(),
-                until.toEpochMilli(), changes);
+        return SegmentedConfig.of(this, clusterId, schedule(), until.toEpochMilli(), configs, before, beforeConfig);
     }
 
-    /** Each entry of {@code earlier} with its tenants in full, oldest first, then these settings, all without earlier. */
-    private List<LedgerSettings> segments() {
-        LedgerSettings[] out = new LedgerSettings[earlier.size() + 1];
-        List<Tenant> next = tenantList();
-        out[earlier.size()] = withSegment(new SettingsSegment(discountRate, chargeback, null, null, null, null), next);
-        for (int i = earlier.size() - 1; i >= 0; i--) {
-            next = earlier.get(i).tenantsBefore(next);
-            out[i] = withSegment(earlier.get(i), next);
-        }
-        return List.of(out);
-    }
-
-    private ClusterConfig clusterConfig(String clusterId, Map<Tenant, TenantConfig> configs) {
+    ClusterConfig clusterConfig(String clusterId, Map<Tenant, TenantConfig> configs) {
         List<TenantConfig> tenantConfigs = new ArrayList<>();
         for (Tenant t : tenantList()) {
             tenantConfigs.add(configs.computeIfAbsent(t, Tenant::toConfig));
@@ -371,7 +361,7 @@ public record LedgerSettings(Instant registeredAt, Capacity capacity, Double dis
         return cluster;
     }
 
-    private ChargebackConfig chargebackConfig() {
+    ChargebackConfig chargebackConfig() {
         if (chargeback == null) {
             return ChargebackConfig.usage(new PricePlan("free", BigDecimal.ZERO, BigDecimal.ZERO, BigDecimal.ZERO));
         }

@@ -221,9 +221,10 @@ class LiveLedgerCheckpointTest {
 
     @Test
     void everyFieldOfTheLiveLedgerAndItsFeedIsInTheCheckpoint() {
-        // currency is read from the live settings, clusterId given: both are configuration, not state
+        // currency and settings are the live settings given on restore, clusterId given: configuration, not state;
+        // tenantConfigs is a cache of the settings' tenants' configurations, filled again at the next change
         assertThat(fields(LiveLedger.class)).containsExactlyInAnyOrder("clusterId", "replay", "feed", "lastApplied",
-                "facts", "currency");
+                "facts", "currency", "settings", "tenantConfigs");
         assertThat(fields(LedgerFeed.class)).containsExactlyInAnyOrder("base", "nodes");
     }
 

@@ -5,7 +5,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.math.BigDecimal;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.IdentityHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Random;
 import java.util.TreeMap;
@@ -20,6 +22,8 @@ import net.jqwik.api.Property;
 import org.junit.jupiter.api.Test;
 
 import io.fairledger.core.chargeback.ChargeModel;
+import io.fairledger.core.model.TenantConfig;
+import io.fairledger.core.replay.ReplayConfig;
 
 /**
  * The settings' {@code earlier} as the server writes it, each entry's tenants as the differences from the next
@@ -57,6 +61,9 @@ class SettingsSegmentProperties {
         LedgerSettings current = settings(0.5, null, tree);
         List<Whole> model = new ArrayList<>();
         long latest = REGISTERED.toEpochMilli();
+        LedgerSettings lastSettings = null;
+        ReplayConfig lastConfig = null;
+        Map<LedgerSettings.Tenant, TenantConfig> configs = new IdentityHashMap<>();
         for (int step = 0; step < 12; step++) {
             // what changes: weights, an override, a new tenant, the discount rate, the prices
             double rate = random.nextInt(4) == 0 ? random.nextInt(11) / 10.0 : current.discountRate();
@@ -86,10 +93,16 @@ class SettingsSegmentProperties {
             LedgerSettings before = current;
             current = stored(next.replacing("c", before, effective), next.tenants());
             model = replaced(model, before, next, effective);
-            assertThat(current.toReplayConfig("c", Instant.ofEpochMilli(latest)))
-                    .as("step %d, seed %d", step, seed)
+            ReplayConfig config = current.toReplayConfig("c", Instant.ofEpochMilli(latest));
+            assertThat(config).as("step %d, seed %d", step, seed)
                     .isEqualTo(withEarlier(next, model.stream().map(Whole::segment).toList())
                             .toReplayConfig("c", Instant.ofEpochMilli(latest)));
+            // as a live ledger configures them: from the settings configured before (whatever they were)
+            ReplayConfig taken = current.toReplayConfig("c", Instant.ofEpochMilli(latest), configs, lastSettings,
+                    lastConfig);
+            assertThat(taken).as("taken from the step before, step %d, seed %d", step, seed).isEqualTo(config);
+            lastSettings = current;
+            lastConfig = taken;
         }
     }
 
@@ -110,6 +123,34 @@ class SettingsSegmentProperties {
         assertThat(current.earlier()).hasSize(20);
         assertThat(current.earlier()).allSatisfy(e -> assertThat(e.changed()).hasSize(1));
         assertThat(document.length()).as(document).isLessThan(20 * 150 + 500);
+    }
+
+    @Test
+    void aChangeAtANewInstantTakesTheSegmentsOfTheChangesBeforeIt() {
+        TreeMap<String, LedgerSettings.Tenant> tree = new TreeMap<>();
+        for (int i = 0; i < 1_000; i++) {
+            tree.put("root.q" + i, new LedgerSettings.Tenant("root.q" + i, 1, null, ""));
+        }
+        LedgerSettings current = settings(0.5, null, tree);
+        Instant until = REGISTERED.plusSeconds(3_600);
+        Map<LedgerSettings.Tenant, TenantConfig> configs = new IdentityHashMap<>();
+        ReplayConfig config = current.toReplayConfig("c", until, configs, null, null);
+        for (int change = 1; change <= 10; change++) {
+            String path = "root.q" + (change * 7919 % 1_000);
+            tree.put(path, new LedgerSettings.Tenant(path, 1 + change, null, ""));
+            LedgerSettings next = settings(0.5, null, tree);
+            LedgerSettings before = current;
+            current = stored(next.replacing("c", current, REGISTERED.plusSeconds(60L * change)), next.tenants());
+            ReplayConfig taken = current.toReplayConfig("c", until, configs, before, config);
+            assertThat(taken).isEqualTo(current.toReplayConfig("c", until));
+            assertThat(taken.changes()).hasSize(change);
+            for (int i = 0; i < change - 2; i++) {
+                // the entries before the one the change rewrote: their segments as configured before
+                assertThat(taken.changes().get(i)).as("change %d, segment %d", change, i + 1)
+                        .isSameAs(config.changes().get(i));
+            }
+            config = taken;
+        }
     }
 
     @Test
