@@ -149,9 +149,17 @@ public final class ServerMemory {
 
     /** ALLOCATED and RUNNING of {@code tasks} containers, 40 ms apart (about an hour in all), none finishing. */
     private static List<String> lines(int tasks, int tenants) {
-        Random random = new Random(15);
-        List<String> lines = new ArrayList<>(tasks * 2);
-        for (int i = 0; i < tasks; i++) {
+        return lines(0, tasks, tenants);
+    }
+
+    /**
+     * ALLOCATED and RUNNING of the containers numbered {@code from} to {@code to} (exclusive), each 40 ms after the one
+     * numbered before it ({@link #lastStart} of the last), none finishing.
+     */
+    static List<String> lines(int from, int to, int tenants) {
+        Random random = new Random(15 + from);
+        List<String> lines = new ArrayList<>((to - from) * 2);
+        for (int i = from; i < to; i++) {
             long t = START.toEpochMilli() + 1_000 + 40L * i;
             String container = "container_1795251600000_%04d_01_%06d".formatted(i / 100, i);
             String common = ("\"cluster\":\"%s\",\"applicationId\":\"application_1795251600000_%04d\","

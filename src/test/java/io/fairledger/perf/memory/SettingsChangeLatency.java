@@ -12,6 +12,7 @@ import java.util.Map;
 
 import io.fairledger.perf.PackagedServer;
 import io.fairledger.perf.ProcessStats;
+import io.fairledger.testsupport.EventPublisher;
 
 /**
  * Load tool for the cost of a settings change (issue #29 item 2; goals: a PUT of the whole ledger settings of 10,000
@@ -19,7 +20,9 @@ import io.fairledger.perf.ProcessStats;
  * Kafka, registers a cluster of T tenants and feeds N running containers ({@link ServerMemory#loadRunningTasks}, which
  * prints the first PUT, on an empty cluster), then times C PUTs of the whole settings document, each with other
  * weights for two tenants, and twice C PUTs of one tenant's weight ({@code PUT .../tenants/{path}}: the first round
- * has the JIT compiler compile their code meanwhile, the second is what a running server pays). A PUT answers once
+ * has the JIT compiler compile their code meanwhile, the second is what a running server pays), then C more, each
+ * after a new fact (so each at a new instant, adding an entry to the settings' {@code earlier}: what a change costs
+ * after many made while the cluster ran; only the PUTs are timed). A PUT answers once
  * this replica's reads serve the change (docs/api.md, "Read-your-writes"), so each time is what an admin waits for.
  * Prints the 50th, 90th and 99th percentiles and the largest, with the server's CPU per change (per thread for the
  * one-weight rounds) and how many PUTs were answered before their change was served (the server's wait is bounded:
@@ -82,6 +85,27 @@ public final class SettingsChangeLatency {
                         ProcessStats.cpu(server.pid()).minus(cpu0), unserved);
                 ProcessStats.printThreadCpu(threads0, ProcessStats.threadCpuTicks(server.pid()), changes, "ms per PUT");
             }
+            // each change after a new fact, so at a new instant: each adds an entry to the settings' earlier
+            long[] later = new long[changes];
+            Duration cpu = Duration.ZERO;
+            unserved = 0;
+            for (int i = 0; i < changes; i++) {
+                EventPublisher.publishYarn(server.bootstrap(), ServerMemory.CLUSTER,
+                        ServerMemory.lines(tasks + i, tasks + i + 1, tenants));
+                awaitAsOf(base, ServerMemory.lastStart(tasks + i + 1), Duration.ofMillis(20));
+                int q = (i * 104_729 + 1) % tenants;
+                cpu0 = ProcessStats.cpu(server.pid());
+                long t0 = System.nanoTime();
+                unserved += served(put(admin + "/tenants/root.q" + q, "{\"weight\":" + (2 + i % 5) + "}")) ? 0 : 1;
+                later[i] = System.nanoTime() - t0;
+                cpu = cpu.plus(ProcessStats.cpu(server.pid()).minus(cpu0));
+            }
+            print("one tenant's weight, each after a new fact (%d more earlier entries)".formatted(changes), later,
+                    cpu, unserved);
+            int third = Math.max(1, changes / 3);
+            System.out.printf("  p50 of the first %d of them %,.0f ms, of the last %d %,.0f ms%n", third,
+                    median(Arrays.copyOfRange(later, 0, third)), third,
+                    median(Arrays.copyOfRange(later, changes - third, changes)));
             System.out.printf("load average: %s%n", ProcessStats.loadAverage());
         }
     }
@@ -106,18 +130,24 @@ public final class SettingsChangeLatency {
      */
     private static void awaitApplied(String base, Instant last) throws Exception {
         long t0 = System.nanoTime();
-        String grants = base + "/api/v1/clusters/" + ServerMemory.CLUSTER + "/tenants/root.q0";
+        awaitAsOf(base, last, Duration.ofMillis(500));
+        System.out.printf("every fact applied by the live ledger %,d ms later%n", (System.nanoTime() - t0) / 1_000_000);
+    }
+
+    /** Waits, asking every {@code poll}, until a tenant view is as of {@code last}. */
+    private static void awaitAsOf(String base, Instant last, Duration poll) throws Exception {
+        long t0 = System.nanoTime();
+        String view = base + "/api/v1/clusters/" + ServerMemory.CLUSTER + "/tenants/root.q0";
         while (true) {
-            HttpResponse<String> answer = ServerMemory.get(grants);
+            HttpResponse<String> answer = ServerMemory.get(view);
             if (answer.statusCode() == 200 && answer.body().contains("\"asOf\":\"" + last + "\"")) {
-                break;
+                return;
             }
             if (System.nanoTime() - t0 > Duration.ofMinutes(10).toNanos()) {
-                throw new IllegalStateException("the grants are not as of " + last + " after 10 minutes");
+                throw new IllegalStateException("the tenant view is not as of " + last + " after 10 minutes");
             }
-            Thread.sleep(500);
+            Thread.sleep(poll.toMillis());
         }
-        System.out.printf("every fact applied by the live ledger %,d ms later%n", (System.nanoTime() - t0) / 1_000_000);
     }
 
     /**
@@ -135,6 +165,13 @@ public final class SettingsChangeLatency {
                 + "per PUT; %d answered before their change was served%n", what, sorted.length, at(sorted, 0.5),
                 at(sorted, 0.9), at(sorted, 0.99), sorted[sorted.length - 1] / 1e6,
                 cpu.toNanos() / 1e6 / sorted.length, unserved);
+    }
+
+    /** The median of {@code nanos} in milliseconds. */
+    private static double median(long[] nanos) {
+        long[] sorted = nanos.clone();
+        Arrays.sort(sorted);
+        return at(sorted, 0.5);
     }
 
     /** The {@code p} quantile of {@code sorted} in milliseconds, nearest rank. */
