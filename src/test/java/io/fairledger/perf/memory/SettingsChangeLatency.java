@@ -134,17 +134,20 @@ public final class SettingsChangeLatency {
         System.out.printf("every fact applied by the live ledger %,d ms later%n", (System.nanoTime() - t0) / 1_000_000);
     }
 
-    /** Waits, asking every {@code poll}, until a tenant view is as of {@code last}. */
+    /**
+     * Waits, asking every {@code poll}, until the cluster's fairness view is as of {@code last} (a view that reads no
+     * grant: the grants of later views are then computed when read, not by the tick after each change).
+     */
     private static void awaitAsOf(String base, Instant last, Duration poll) throws Exception {
         long t0 = System.nanoTime();
-        String view = base + "/api/v1/clusters/" + ServerMemory.CLUSTER + "/tenants/root.q0";
+        String view = base + "/api/v1/clusters/" + ServerMemory.CLUSTER + "/fairness";
         while (true) {
             HttpResponse<String> answer = ServerMemory.get(view);
             if (answer.statusCode() == 200 && answer.body().contains("\"asOf\":\"" + last + "\"")) {
                 return;
             }
             if (System.nanoTime() - t0 > Duration.ofMinutes(10).toNanos()) {
-                throw new IllegalStateException("the tenant view is not as of " + last + " after 10 minutes");
+                throw new IllegalStateException("the fairness view is not as of " + last + " after 10 minutes");
             }
             Thread.sleep(poll.toMillis());
         }
