@@ -310,24 +310,16 @@ public record LedgerSettings(Instant registeredAt, Capacity capacity, Double dis
      * @throws IllegalArgumentException naming what is wrong
      */
     public ReplayConfig toReplayConfig(String clusterId, Instant until) {
-        return toReplayConfig(clusterId, until, new IdentityHashMap<>(tenantList().size()));
+        return toReplayConfig(clusterId, until, new IdentityHashMap<>(tenantList().size()), null, null);
     }
 
     /**
      * {@link #toReplayConfig(String, Instant)} with the tenants' configurations {@code configs} holds already (by
      * identity: a change's settings share every tenant it did not change with the settings before, and a live ledger
-     * keeps the map from one change to the next); those it makes are added to it.
-     *
-     * @throws IllegalArgumentException naming what is wrong
-     */
-    public ReplayConfig toReplayConfig(String clusterId, Instant until, Map<Tenant, TenantConfig> configs) {
-        return toReplayConfig(clusterId, until, configs, null, null);
-    }
-
-    /**
-     * {@link #toReplayConfig(String, Instant, Map)} taking from {@code beforeConfig}, the configuration of
-     * {@code before} (the settings a live ledger went on under last), the segments of the {@code earlier} entries the
-     * two hold alike ({@link SegmentedConfig}): the same configuration, at the cost of what changed.
+     * keeps the map from one change to the next; those it makes are added to it), taking from {@code beforeConfig},
+     * the configuration of {@code before} (the settings a live ledger went on under last; both null: none), the
+     * segments of the {@code earlier} entries the two hold alike ({@link SegmentedConfig}): the same configuration, at
+     * the cost of what changed.
      *
      * @throws IllegalArgumentException naming what is wrong
      */

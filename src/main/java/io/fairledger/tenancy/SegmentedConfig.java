@@ -28,8 +28,8 @@ final class SegmentedConfig {
 
     /**
      * The configuration of {@code settings} (with {@code earlier}) for {@code clusterId}, replaying up to {@code until}
-     * under {@code schedule}; {@code configs} as {@link LedgerSettings#toReplayConfig(String, java.time.Instant, Map)}
-     * takes it; {@code before} and {@code beforeConfig}, the settings last configured and their configuration, or
+     * under {@code schedule}; {@code configs} as {@link LedgerSettings#toReplayConfig(String, java.time.Instant, Map,
+     * LedgerSettings, ReplayConfig)} takes it; {@code before} and {@code beforeConfig}, the settings last configured and their configuration, or
      * null.
      */
     static ReplayConfig of(LedgerSettings settings, String clusterId, Schedule schedule, long until,
