@@ -94,14 +94,22 @@ public final class FactPartitions {
 
     /**
      * Creates the partition of month {@code m}, moving its facts out of the default partition first (a partition cannot
-     * be attached while the default one holds rows of its range); the default partition is locked against inserts
-     * meanwhile, so no fact of the month can slip in between.
+     * be attached while the default one holds rows of its range).
+     * <p>
+     * The move is not MVCC-safe by itself: a query whose snapshot was taken before it commits and which plans or prunes
+     * the partitions after it sees the month's rows neither in the default partition (pruned: the month is now covered)
+     * nor in the new one (inserted by a transaction its snapshot does not see), so it reads none of them. A period
+     * close reading the month then closed a statement of zeros. So the whole table, every partition with it, is
+     * locked first (which also keeps inserts out of the default partition): readers and writers wait for the move, then
+     * take a snapshot that sees it. The wait for the lock is bounded (five seconds, then this throws and the retention
+     * pass is tried again later) so that a long reader does not queue every other one behind it.
      */
     private static Partition create(Connection c, YearMonth m) throws SQLException {
         Partition p = new Partition(String.format("ledger_fact_%04d_%02d", m.getYear(), m.getMonthValue()), start(m),
                 start(m.plusMonths(1)));
         try (Statement st = c.createStatement()) {
-            st.execute("LOCK TABLE " + DEFAULT + " IN EXCLUSIVE MODE");
+            st.execute("SET LOCAL lock_timeout = '5s'");
+            st.execute("LOCK TABLE ledger_fact IN ACCESS EXCLUSIVE MODE");
             st.execute("CREATE TABLE " + p.name() + " (LIKE ledger_fact INCLUDING DEFAULTS)");
             st.execute("WITH moved AS (DELETE FROM " + DEFAULT + " WHERE event_time_ms >= " + p.fromMs()
                     + " AND event_time_ms < " + p.toMs() + " RETURNING *) INSERT INTO " + p.name()

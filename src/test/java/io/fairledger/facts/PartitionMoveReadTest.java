@@ -1,0 +1,133 @@
+package io.fairledger.facts;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+import javax.sql.DataSource;
+
+import jakarta.inject.Inject;
+
+import io.quarkus.test.common.TestResourceScope;
+import io.quarkus.test.common.WithTestResource;
+import io.quarkus.test.junit.QuarkusTest;
+import org.eclipse.microprofile.config.inject.ConfigProperty;
+import org.flywaydb.core.Flyway;
+import org.junit.jupiter.api.Test;
+
+import io.fairledger.testsupport.KafkaResource;
+import io.fairledger.testsupport.PostgresResource;
+
+/**
+ * A month's partition created while its facts are read (a database of its own on the tests' PostgreSQL): the facts
+ * move out of the default partition into the new one, and a reader querying the month all along reads every one of
+ * them at every query, never none (what a period close read once, and closed a statement of zeros from).
+ */
+@QuarkusTest
+@WithTestResource(value = PostgresResource.class, scope = TestResourceScope.GLOBAL)
+@WithTestResource(value = KafkaResource.class, scope = TestResourceScope.GLOBAL)
+class PartitionMoveReadTest {
+
+    private static final String DATABASE = "fairledger_partition_move_test";
+    private static final Instant MAY = Instant.parse("2001-05-01T00:00:00Z");
+    private static final int FACTS = 200_000;
+
+    @ConfigProperty(name = "quarkus.datasource.jdbc.url")
+    String url;
+
+    @ConfigProperty(name = "quarkus.datasource.username")
+    String user;
+
+    /** Empty for the embedded PostgreSQL, which trusts local connections. */
+    @ConfigProperty(name = "quarkus.datasource.password")
+    Optional<String> password;
+
+    @Inject
+    DataSource dataSource;
+
+    @Test
+    void aReaderOfTheMonthSeesEveryFactWhileItsPartitionIsCreated() throws Exception {
+        try (Connection c = dataSource.getConnection(); Statement st = c.createStatement()) {
+            st.execute("DROP DATABASE IF EXISTS " + DATABASE);
+            st.execute("CREATE DATABASE " + DATABASE);
+        }
+        String own = url.replaceFirst("/[^/?]+(\\?|$)", "/" + DATABASE + "$1");
+        Flyway.configure().dataSource(own, user, password.orElse("")).locations("classpath:db/migration").load()
+                .migrate();
+        try (Connection c = connect(own); Statement st = c.createStatement()) {
+            st.execute("INSERT INTO ledger_fact (cluster_id, dedupe_key, event_id, event_time_ms, kind, fact, "
+                    + "source_topic, source_partition, source_offset) SELECT 'm', 'task:t' || g || ':start', 'e' || g, "
+                    + (MAY.toEpochMilli() + 1000) + " + g, 'TaskStarted', '{}', 't', 0, g FROM generate_series(1, "
+                    + FACTS + ") g");
+        }
+        assertThat(partitionsHolding(own)).as("no partition of May 2001 yet").containsExactly(FactPartitions.DEFAULT);
+
+        AtomicBoolean moved = new AtomicBoolean();
+        CompletableFuture<List<Long>> reads = CompletableFuture.supplyAsync(() -> readUntil(own, moved));
+        try (Connection c = connect(own)) {
+            c.setAutoCommit(false);
+            assertThat(FactPartitions.ensure(c, MAY, 0)).extracting(FactPartitions.Partition::name)
+                    .containsExactly("ledger_fact_2001_05");
+            c.commit();
+        } finally {
+            moved.set(true);
+        }
+        List<Long> counts = reads.get(60, TimeUnit.SECONDS);
+
+        assertThat(partitionsHolding(own)).containsExactly("ledger_fact_2001_05");
+        assertThat(counts).as("reads of the month before, during and after the move").hasSizeGreaterThan(20)
+                .allMatch(n -> n == FACTS);
+    }
+
+    /** Counts the month's facts, query after query, until {@code moved} and twenty queries more. */
+    private List<Long> readUntil(String own, AtomicBoolean moved) {
+        List<Long> counts = new ArrayList<>();
+        try (Connection c = connect(own);
+                PreparedStatement ps = c.prepareStatement("SELECT count(*) FROM ledger_fact WHERE cluster_id = 'm' "
+                        + "AND event_time_ms >= ? AND event_time_ms < ?")) {
+            ps.setLong(1, MAY.toEpochMilli());
+            ps.setLong(2, MAY.toEpochMilli() + 86_400_000L);
+            int after = 0;
+            while (after < 20) {
+                if (moved.get()) {
+                    after++;
+                }
+                try (ResultSet rs = ps.executeQuery()) {
+                    rs.next();
+                    counts.add(rs.getLong(1));
+                }
+            }
+        } catch (SQLException e) {
+            throw new IllegalStateException(e);
+        }
+        return counts;
+    }
+
+    private List<String> partitionsHolding(String own) throws SQLException {
+        List<String> out = new ArrayList<>();
+        try (Connection c = connect(own);
+                Statement st = c.createStatement();
+                ResultSet rs = st.executeQuery("SELECT DISTINCT tableoid::regclass::text FROM ledger_fact")) {
+            while (rs.next()) {
+                out.add(rs.getString(1));
+            }
+        }
+        return out;
+    }
+
+    private Connection connect(String own) throws SQLException {
+        return DriverManager.getConnection(own, user, password.orElse(""));
+    }
+}
