@@ -1,6 +1,7 @@
 package io.fairledger.live;
 
 import java.time.Instant;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -45,6 +46,8 @@ public final class LiveView {
     private final StatementToDate toDate;
     private final Once<StatementView> openStatement;
     private final Once<FairnessReport> fairness;
+    private final Once<List<TenantAccount>> leaves;
+    private final Once<List<TenantAccount>> tenants;
     private final Once<Map<String, StatementView.Line>> lineByTenant;
     private final Once<Map<String, TenantAccount>> accountByTenant;
     /** The nodes with children: their lines are inner. */
@@ -89,7 +92,10 @@ public final class LiveView {
         this.currency = currency;
         this.toDate = toDate;
         this.openStatement = new Once<>(() -> StatementView.of(toDate.whole(), StatementView.PROVISIONAL, currency));
-        this.fairness = new Once<>(() -> FairnessReport.ofPeriod(Chargeback.leaves(this.accounts)));
+        this.leaves = new Once<>(() -> List.copyOf(Chargeback.leaves(this.accounts)));
+        this.tenants = new Once<>(() -> this.accounts.stream().filter(a -> !a.path().isRoot())
+                .sorted(Comparator.comparing(TenantAccount::path)).toList());
+        this.fairness = new Once<>(() -> FairnessReport.ofPeriod(leaves()));
         this.lineByTenant = new Once<>(() -> {
             Map<String, StatementView.Line> out = new HashMap<>();
             openStatement().lines().forEach(l -> out.putIfAbsent(l.tenant(), l));
@@ -193,15 +199,17 @@ public final class LiveView {
         return currency;
     }
 
-    /** The leaf tenants' accounts (the ones that run tasks and are billed), in path order. */
+    /**
+     * The leaf tenants' accounts (the ones that run tasks and are billed), in path order; computed when first read and
+     * kept (a dashboard polling the fairness reads them at every poll).
+     */
     public List<TenantAccount> leaves() {
-        return Chargeback.leaves(accounts);
+        return leaves.get();
     }
 
-    /** Every tenant but the root (inner ones too), in path order. */
+    /** Every tenant but the root (inner ones too), in path order; computed when first read and kept. */
     public List<TenantAccount> tenants() {
-        return accounts.stream().filter(a -> !a.path().isRoot())
-                .sorted(java.util.Comparator.comparing(TenantAccount::path)).toList();
+        return tenants.get();
     }
 
     /** The account of {@code tenant}, if the ledger knows it. */

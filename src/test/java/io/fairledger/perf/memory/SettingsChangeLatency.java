@@ -9,6 +9,7 @@ import java.time.Instant;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 
 import io.fairledger.perf.PackagedServer;
 import io.fairledger.perf.ProcessStats;
@@ -88,20 +89,25 @@ public final class SettingsChangeLatency {
             // each change after a new fact, so at a new instant: each adds an entry to the settings' earlier
             long[] later = new long[changes];
             Duration cpu = Duration.ZERO;
+            Map<String, Long> threadsBefore = new TreeMap<>();
+            Map<String, Long> threadsAfter = new TreeMap<>();
             unserved = 0;
             for (int i = 0; i < changes; i++) {
                 EventPublisher.publishYarn(server.bootstrap(), ServerMemory.CLUSTER,
                         ServerMemory.lines(tasks + i, tasks + i + 1, tenants));
                 awaitAsOf(base, ServerMemory.lastStart(tasks + i + 1), Duration.ofMillis(20));
                 int q = (i * 104_729 + 1) % tenants;
+                ProcessStats.threadCpuTicks(server.pid()).forEach((k, v) -> threadsBefore.merge(k, v, Long::sum));
                 cpu0 = ProcessStats.cpu(server.pid());
                 long t0 = System.nanoTime();
                 unserved += served(put(admin + "/tenants/root.q" + q, "{\"weight\":" + (2 + i % 5) + "}")) ? 0 : 1;
                 later[i] = System.nanoTime() - t0;
                 cpu = cpu.plus(ProcessStats.cpu(server.pid()).minus(cpu0));
+                ProcessStats.threadCpuTicks(server.pid()).forEach((k, v) -> threadsAfter.merge(k, v, Long::sum));
             }
             print("one tenant's weight, each after a new fact (%d more earlier entries)".formatted(changes), later,
                     cpu, unserved);
+            ProcessStats.printThreadCpu(threadsBefore, threadsAfter, changes, "ms per PUT");
             int third = Math.max(1, changes / 3);
             System.out.printf("  p50 of the first %d of them %,.0f ms, of the last %d %,.0f ms%n", third,
                     median(Arrays.copyOfRange(later, 0, third)), third,
