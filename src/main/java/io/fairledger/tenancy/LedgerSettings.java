@@ -342,8 +342,9 @@ public record LedgerSettings(Instant registeredAt, Capacity capacity, Double dis
     }
 
     ClusterConfig clusterConfig(String clusterId, Map<Tenant, TenantConfig> configs) {
-        List<TenantConfig> tenantConfigs = new ArrayList<>();
-        for (Tenant t : tenantList()) {
+        List<Tenant> tenants = tenantList();
+        List<TenantConfig> tenantConfigs = new ArrayList<>(tenants.size());
+        for (Tenant t : tenants) {
             tenantConfigs.add(configs.computeIfAbsent(t, Tenant::toConfig));
         }
         ClusterConfig cluster = new ClusterConfig(clusterId, registeredAt.toEpochMilli(), capacity.toVector(),

@@ -8,6 +8,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.regex.Pattern;
 
 import com.fasterxml.jackson.annotation.JsonValue;
 
@@ -63,6 +64,9 @@ public record PeriodSettings(Instant origin, String length, String zone, List<Pe
         }
     }
 
+    /** A length given as a number of seconds. */
+    private static final Pattern SECONDS = Pattern.compile("-?[0-9]{1,15}(\\.[0-9]{1,9})?");
+
     /**
      * {@code length} as a duration: an ISO-8601 duration or a number of seconds; null when it is none (a calendar
      * length, a mistake) or not given.
@@ -72,7 +76,7 @@ public record PeriodSettings(Instant origin, String length, String zone, List<Pe
             return null;
         }
         try {
-            if (length.matches("-?[0-9]{1,15}(\\.[0-9]{1,9})?")) {
+            if (SECONDS.matcher(length).matches()) {
                 BigDecimal seconds = new BigDecimal(length);
                 return Duration.ofSeconds(seconds.longValue(),
                         seconds.remainder(BigDecimal.ONE).movePointRight(9).longValue());

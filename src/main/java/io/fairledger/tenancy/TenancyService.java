@@ -253,20 +253,21 @@ public class TenancyService {
      */
     LedgerSettings composedAfter(String clusterId, LedgerSettings settings, List<LedgerSettings.Tenant> tree,
             List<TenantView> written) {
-        Map<String, Integer> at = new HashMap<>();
-        for (int i = 0; i < tree.size(); i++) {
-            at.put(tree.get(i).path(), i);
-        }
+        // a map of the few written, not of the whole tree: one weight changed in 10,000 tenants built a map of
+        // 10,000 paths per change, most of what the change allocated
+        Map<String, TenantView> byPath = new HashMap<>();
+        written.forEach(t -> byPath.put(t.path(), t));
         List<LedgerSettings.Tenant> tenants = new ArrayList<>(tree);
-        for (TenantView t : written) {
-            Integer i = at.get(t.path());
-            if (i == null) {
-                return null;
+        int found = 0;
+        for (int i = 0; i < tenants.size() && found < byPath.size(); i++) {
+            TenantView t = byPath.get(tenants.get(i).path());
+            if (t != null) {
+                tenants.set(i, new LedgerSettings.Tenant(t.path(), t.weight().doubleValue(),
+                        t.discountRateOverride() == null ? null : t.discountRateOverride().doubleValue(), ""));
+                found++;
             }
-            tenants.set(i, new LedgerSettings.Tenant(t.path(), t.weight().doubleValue(),
-                    t.discountRateOverride() == null ? null : t.discountRateOverride().doubleValue(), ""));
         }
-        return composed(entity(clusterId), settings, tenants);
+        return found < byPath.size() ? null : composed(entity(clusterId), settings, tenants);
     }
 
     /** The cluster's tenant tree as the ledger settings name it, root excluded, in path order. */
