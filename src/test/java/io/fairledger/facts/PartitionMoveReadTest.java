@@ -13,6 +13,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 
@@ -23,6 +24,7 @@ import jakarta.inject.Inject;
 import io.quarkus.test.common.TestResourceScope;
 import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
+import org.awaitility.Awaitility;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.flywaydb.core.Flyway;
 import org.junit.jupiter.api.Test;
@@ -75,7 +77,10 @@ class PartitionMoveReadTest {
         assertThat(partitionsHolding(own)).as("no partition of May 2001 yet").containsExactly(FactPartitions.DEFAULT);
 
         AtomicBoolean moved = new AtomicBoolean();
-        CompletableFuture<List<Long>> reads = CompletableFuture.supplyAsync(() -> readUntil(own, moved));
+        List<Long> counts = new CopyOnWriteArrayList<>();
+        CompletableFuture<Void> reads = CompletableFuture.runAsync(() -> readUntil(own, moved, counts));
+        // the move starts once the reader has read the month once
+        Awaitility.await().atMost(30, TimeUnit.SECONDS).until(() -> !counts.isEmpty() || reads.isDone());
         try (Connection c = connect(own)) {
             c.setAutoCommit(false);
             assertThat(FactPartitions.ensure(c, MAY, 0)).extracting(FactPartitions.Partition::name)
@@ -84,16 +89,15 @@ class PartitionMoveReadTest {
         } finally {
             moved.set(true);
         }
-        List<Long> counts = reads.get(60, TimeUnit.SECONDS);
+        reads.get(60, TimeUnit.SECONDS);
 
         assertThat(partitionsHolding(own)).containsExactly("ledger_fact_2001_05");
         assertThat(counts).as("reads of the month before, during and after the move").hasSizeGreaterThan(20)
                 .allMatch(n -> n == FACTS);
     }
 
-    /** Counts the month's facts, query after query, until {@code moved} and twenty queries more. */
-    private List<Long> readUntil(String own, AtomicBoolean moved) {
-        List<Long> counts = new ArrayList<>();
+    /** Counts the month's facts into {@code counts}, query after query, until {@code moved} and twenty queries more. */
+    private void readUntil(String own, AtomicBoolean moved, List<Long> counts) {
         try (Connection c = connect(own);
                 PreparedStatement ps = c.prepareStatement("SELECT count(*) FROM ledger_fact WHERE cluster_id = 'm' "
                         + "AND event_time_ms >= ? AND event_time_ms < ?")) {
@@ -112,7 +116,6 @@ class PartitionMoveReadTest {
         } catch (SQLException e) {
             throw new IllegalStateException(e);
         }
-        return counts;
     }
 
     private List<String> partitionsHolding(String own) throws SQLException {
