@@ -3,7 +3,6 @@ package io.fairledger.facts;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.sql.Connection;
-import java.sql.DriverManager;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -11,25 +10,19 @@ import java.sql.Statement;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 
-import javax.sql.DataSource;
-
-import jakarta.inject.Inject;
-
 import io.quarkus.test.common.TestResourceScope;
 import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import org.awaitility.Awaitility;
-import org.eclipse.microprofile.config.inject.ConfigProperty;
-import org.flywaydb.core.Flyway;
 import org.junit.jupiter.api.Test;
 
 import io.fairledger.testsupport.KafkaResource;
+import io.fairledger.testsupport.OwnDatabase;
 import io.fairledger.testsupport.PostgresResource;
 
 /**
@@ -46,29 +39,11 @@ class PartitionMoveReadTest {
     private static final Instant MAY = Instant.parse("2001-05-01T00:00:00Z");
     private static final int FACTS = 200_000;
 
-    @ConfigProperty(name = "quarkus.datasource.jdbc.url")
-    String url;
-
-    @ConfigProperty(name = "quarkus.datasource.username")
-    String user;
-
-    /** Empty for the embedded PostgreSQL, which trusts local connections. */
-    @ConfigProperty(name = "quarkus.datasource.password")
-    Optional<String> password;
-
-    @Inject
-    DataSource dataSource;
-
     @Test
     void aReaderOfTheMonthSeesEveryFactWhileItsPartitionIsCreated() throws Exception {
-        try (Connection c = dataSource.getConnection(); Statement st = c.createStatement()) {
-            st.execute("DROP DATABASE IF EXISTS " + DATABASE);
-            st.execute("CREATE DATABASE " + DATABASE);
-        }
-        String own = url.replaceFirst("/[^/?]+(\\?|$)", "/" + DATABASE + "$1");
-        Flyway.configure().dataSource(own, user, password.orElse("")).locations("classpath:db/migration").load()
-                .migrate();
-        try (Connection c = connect(own); Statement st = c.createStatement()) {
+        OwnDatabase own = OwnDatabase.create(DATABASE);
+        own.flyway("latest").migrate();
+        try (Connection c = own.connect(); Statement st = c.createStatement()) {
             st.execute("INSERT INTO ledger_fact (cluster_id, dedupe_key, event_id, event_time_ms, kind, fact, "
                     + "source_topic, source_partition, source_offset) SELECT 'm', 'task:t' || g || ':start', 'e' || g, "
                     + (MAY.toEpochMilli() + 1000) + " + g, 'TaskStarted', '{}', 't', 0, g FROM generate_series(1, "
@@ -81,7 +56,7 @@ class PartitionMoveReadTest {
         CompletableFuture<Void> reads = CompletableFuture.runAsync(() -> readUntil(own, moved, counts));
         // the move starts once the reader has read the month once
         Awaitility.await().atMost(30, TimeUnit.SECONDS).until(() -> !counts.isEmpty() || reads.isDone());
-        try (Connection c = connect(own)) {
+        try (Connection c = own.connect()) {
             c.setAutoCommit(false);
             assertThat(FactPartitions.ensure(c, MAY, 0)).extracting(FactPartitions.Partition::name)
                     .containsExactly("ledger_fact_2001_05");
@@ -97,8 +72,8 @@ class PartitionMoveReadTest {
     }
 
     /** Counts the month's facts into {@code counts}, query after query, until {@code moved} and twenty queries more. */
-    private void readUntil(String own, AtomicBoolean moved, List<Long> counts) {
-        try (Connection c = connect(own);
+    private void readUntil(OwnDatabase own, AtomicBoolean moved, List<Long> counts) {
+        try (Connection c = own.connect();
                 PreparedStatement ps = c.prepareStatement("SELECT count(*) FROM ledger_fact WHERE cluster_id = 'm' "
                         + "AND event_time_ms >= ? AND event_time_ms < ?")) {
             ps.setLong(1, MAY.toEpochMilli());
@@ -118,9 +93,9 @@ class PartitionMoveReadTest {
         }
     }
 
-    private List<String> partitionsHolding(String own) throws SQLException {
+    private List<String> partitionsHolding(OwnDatabase own) throws SQLException {
         List<String> out = new ArrayList<>();
-        try (Connection c = connect(own);
+        try (Connection c = own.connect();
                 Statement st = c.createStatement();
                 ResultSet rs = st.executeQuery("SELECT DISTINCT tableoid::regclass::text FROM ledger_fact")) {
             while (rs.next()) {
@@ -128,9 +103,5 @@ class PartitionMoveReadTest {
             }
         }
         return out;
-    }
-
-    private Connection connect(String own) throws SQLException {
-        return DriverManager.getConnection(own, user, password.orElse(""));
     }
 }

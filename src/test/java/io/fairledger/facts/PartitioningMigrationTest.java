@@ -3,7 +3,6 @@ package io.fairledger.facts;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.sql.Connection;
-import java.sql.DriverManager;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -11,20 +10,14 @@ import java.sql.Statement;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Optional;
-
-import javax.sql.DataSource;
-
-import jakarta.inject.Inject;
 
 import io.quarkus.test.common.TestResourceScope;
 import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
-import org.eclipse.microprofile.config.inject.ConfigProperty;
-import org.flywaydb.core.Flyway;
 import org.junit.jupiter.api.Test;
 
 import io.fairledger.testsupport.KafkaResource;
+import io.fairledger.testsupport.OwnDatabase;
 import io.fairledger.testsupport.PostgresResource;
 
 /**
@@ -39,37 +32,16 @@ class PartitioningMigrationTest {
 
     private static final String DATABASE = "fairledger_v60_test";
 
-    @ConfigProperty(name = "quarkus.datasource.jdbc.url")
-    String url;
-
-    @ConfigProperty(name = "quarkus.datasource.username")
-    String user;
-
-    /** Empty for the embedded PostgreSQL, which trusts local connections. */
-    @ConfigProperty(name = "quarkus.datasource.password")
-    Optional<String> configuredPassword;
-
-    @Inject
-    DataSource dataSource;
-
-    private String password() {
-        return configuredPassword.orElse("");
-    }
-
     @Test
     void factsOfEveryMonthKeepTheirRowsAndTransactionsInTheirPartitions() throws SQLException {
-        try (Connection c = dataSource.getConnection(); Statement st = c.createStatement()) {
-            st.execute("DROP DATABASE IF EXISTS " + DATABASE);
-            st.execute("CREATE DATABASE " + DATABASE);
-        }
-        String own = url.replaceFirst("/[^/?]+(\\?|$)", "/" + DATABASE + "$1");
-        flyway(own, "41").migrate();
+        OwnDatabase own = OwnDatabase.create(DATABASE);
+        own.flyway("41").migrate();
         long[] times = {-86_400_000L, Instant.parse("2001-03-31T23:59:59.999Z").toEpochMilli(),
                 Instant.parse("2001-04-01T00:00:00Z").toEpochMilli(),
                 Instant.parse("2150-06-15T12:00:00Z").toEpochMilli(),
                 Instant.parse("2300-01-01T00:00:00Z").toEpochMilli()};
         List<String> transactions = new ArrayList<>();
-        try (Connection c = DriverManager.getConnection(own, user, password())) {
+        try (Connection c = own.connect()) {
             try (Statement st = c.createStatement()) {
                 st.execute("INSERT INTO cluster (id, name, resource_manager) VALUES ('m', 'm', 'YARN')");
             }
@@ -89,9 +61,9 @@ class PartitioningMigrationTest {
             }
         }
 
-        flyway(own, "latest").migrate();
+        own.flyway("latest").migrate();
 
-        try (Connection c = DriverManager.getConnection(own, user, password())) {
+        try (Connection c = own.connect()) {
             List<String> rows = new ArrayList<>();
             try (Statement st = c.createStatement();
                     ResultSet rs = st.executeQuery("SELECT f.tableoid::regclass::text, f.tx::text, k.event_time_ms "
@@ -108,10 +80,5 @@ class PartitioningMigrationTest {
                     "ledger_fact_2150_06 " + transactions.get(3) + " " + times[3],
                     FactPartitions.DEFAULT + " " + transactions.get(4) + " " + times[4]);
         }
-    }
-
-    private Flyway flyway(String jdbcUrl, String target) {
-        return Flyway.configure().dataSource(jdbcUrl, user, password()).locations("classpath:db/migration")
-                .target(target).load();
     }
 }
