@@ -86,7 +86,9 @@ final class Reweighting {
      * rates recomputed), for every tenant {@code variant} lists, with its discount-rate override and price plan, and
      * the cluster's discount rate; a listed tenant the ledger has not seen yet is created at {@code at}, parents first.
      * A tenant the variant does not list keeps what it had. What was integrated before {@code at} stays as it was: the
-     * change is prospective.
+     * change is prospective. When the ledger holds its configuration ({@link ClusterLedger#configHeld}), only the
+     * tenants the variant changes are visited ({@link #changedTenants}); the shares and rates of every node are
+     * recomputed either way (a weight changes every sibling's share).
      *
      * @throws IllegalArgumentException
      *             for an instant before the clock, or a variant that differs in more than tenants and discount rate
@@ -103,8 +105,10 @@ final class Reweighting {
         ledger.quanta.refresh(at);
         ledger.quanta.expire(at);
         ledger.advanceAll(at);
+        List<TenantConfig> parentsFirst = ledger.configHeld
+                ? changedTenants(ledger.config, variant)
+                : new ArrayList<>(variant.tenants());
         ledger.config = variant;
-        List<TenantConfig> parentsFirst = new ArrayList<>(variant.tenants());
         parentsFirst.sort(Comparator.comparingInt(t -> t.path().depth()));
         for (TenantConfig t : parentsFirst) {
             double discount = t.discountOverride().orElse(Double.NaN);
@@ -119,7 +123,28 @@ final class Reweighting {
             }
         }
         ledger.recomputeAll();
+        ledger.configHeld = true;
         ledger.clock = at;
+    }
+
+    /**
+     * The tenants of {@code variant} that {@code config} does not list as the same configuration at the same place: a
+     * settings change shares the configuration of every tenant it leaves alone with the one before, so a change of one
+     * weight among 10,000 tenants gives one (and a tenant added gives itself and those after it). The others hold
+     * their configured values already when the ledger {@link ClusterLedger#configHeld holds its configuration}, in the
+     * same order among themselves as in {@code variant}, so new nodes are created in the order a visit of every tenant
+     * creates them.
+     */
+    private static List<TenantConfig> changedTenants(ClusterConfig config, ClusterConfig variant) {
+        List<TenantConfig> before = config.tenants();
+        List<TenantConfig> after = variant.tenants();
+        List<TenantConfig> out = new ArrayList<>();
+        for (int i = 0; i < after.size(); i++) {
+            if (i >= before.size() || before.get(i) != after.get(i)) {
+                out.add(after.get(i));
+            }
+        }
+        return out;
     }
 
     /** Whether {@code a} and {@code b} are the same configuration but for their tenants and cluster discount rate. */

@@ -124,6 +124,55 @@ class SettingsChangePropertiesTest {
         assertThat(changed.result(until).openAccounts()).isEqualTo(expected.openAccounts());
     }
 
+    /**
+     * Several changes one after the other, each sharing the configuration of every tenant it leaves alone with the one
+     * before (as the server's settings do), so that a ledger holding its configuration visits only the tenants each
+     * changes ({@code Reweighting.reconfigure}): each is still what weight-change events of every tenant it lists at its
+     * instant are, also when weight-change events among the facts set other weights in between.
+     */
+    @Property(tries = 300)
+    void changesSharingTheirTenantsAreWeightChangeEventsOfEveryTenantTheyList(@ForAll long seed,
+            @ForAll @IntRange(min = 1, max = 200) int count, @ForAll("memory") MemoryMode memory,
+            @ForAll boolean eventWeights, @ForAll @IntRange(min = 1, max = 5) int changeCount) {
+        List<LedgerEvent> events = RandomStreams.events(seed, count, eventWeights);
+        long last = events.stream().mapToLong(LedgerEvent::at).max().orElse(0);
+        Random rnd = new Random(seed);
+        ClusterConfig live = RandomStreams.config(0.5, memory);
+        List<ReplayConfig.Change> changes = new ArrayList<>();
+        List<LedgerEvent> reference = new ArrayList<>();
+        ClusterConfig config = live;
+        long at = 0;
+        for (int c = 0; c < changeCount; c++) {
+            at += 1 + rnd.nextInt((int) (last + PERIOD_MS) / changeCount + 1);
+            List<TenantConfig> tenants = new ArrayList<>(config.tenants());
+            for (int k = 0; k <= rnd.nextInt(2); k++) {
+                int i = rnd.nextInt(tenants.size());
+                TenantConfig t = tenants.get(i);
+                tenants.set(i, new TenantConfig(t.path(), rnd.nextInt(9) / 2.0, t.discountOverride(), t.pricePlan()));
+            }
+            config = new ClusterConfig(live.clusterId(), live.registeredAt(), live.capacity(), tenants,
+                    live.discountRate(), live.memory(), live.par(), live.measure(), live.rootQuantumMs(),
+                    live.quantumRefreshMs());
+            changes.add(new ReplayConfig.Change(at, config, PRICES));
+            for (TenantConfig t : tenants) {
+                reference.add(new LedgerEvent.WeightChanged("c", t.path(), t.weight(), at));
+            }
+        }
+        List<Long> instants = changes.stream().map(ReplayConfig.Change::at).toList();
+        List<LedgerEvent> others = events.stream().filter(e -> !instants.contains(e.at()))
+                .sorted(CanonicalOrder.COMPARATOR).toList();
+        long until = Math.max(last, at) + 20_000;
+
+        Replay changed = new Replay(config(live, until, changes));
+        others.forEach(changed::apply);
+        changed.closeUntil(until);
+
+        reference.addAll(others);
+        ReplayResult expected = Replay.run(config(live, until, List.of()), reference);
+        assertThat(changed.statements()).isEqualTo(expected.statements());
+        assertThat(changed.result(until).openAccounts()).isEqualTo(expected.openAccounts());
+    }
+
     @Property(tries = 300)
     void aCheckpointFromBeforeAChangeContinuesUnderIt(@ForAll long seed,
             @ForAll @IntRange(min = 1, max = 200) int count, @ForAll("memory") MemoryMode memory,
