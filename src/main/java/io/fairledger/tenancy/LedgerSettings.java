@@ -354,6 +354,19 @@ public record LedgerSettings(Instant registeredAt, Capacity capacity, Double dis
         return cluster;
     }
 
+    /**
+     * Whether {@link #clusterConfig} and {@link #chargebackConfig} of these settings and {@code other} (null: false)
+     * are equal because every member they read is: the registration, capacity, discount rate, memory, PAR, root
+     * quantum, prices and tenants. Costs a comparison of the tenant lists, not a configuration of each.
+     */
+    boolean configuresAs(LedgerSettings other) {
+        return other != null && Objects.equals(registeredAt, other.registeredAt)
+                && Objects.equals(capacity, other.capacity) && Objects.equals(discountRate, other.discountRate)
+                && Objects.equals(memory, other.memory) && Objects.equals(par, other.par)
+                && Objects.equals(rootQuantum, other.rootQuantum) && Objects.equals(chargeback, other.chargeback)
+                && tenantList().equals(other.tenantList());
+    }
+
     ChargebackConfig chargebackConfig() {
         if (chargeback == null) {
             return ChargebackConfig.usage(new PricePlan("free", BigDecimal.ZERO, BigDecimal.ZERO, BigDecimal.ZERO));

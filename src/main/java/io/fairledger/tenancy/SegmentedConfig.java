@@ -50,6 +50,11 @@ final class SegmentedConfig {
         for (int i = n - 1; i >= 0 && reused < 0; i--) {
             next = earlier.get(i).tenantsBefore(next);
             LedgerSettings segment = settings.withSegment(earlier.get(i), next);
+            if (i == shared && shared > 0 && segment.configuresAs(segmentOf(before, i))) {
+                // said alike, so configured alike: before's segment, not built again to be compared
+                reused = i;
+                break;
+            }
             clusters[i] = segment.clusterConfig(clusterId, configs);
             prices[i] = segment.chargebackConfig();
             if (i == shared && shared > 0 && clusters[i].equals(clusterOf(beforeConfig, i))
@@ -84,6 +89,21 @@ final class SegmentedConfig {
             shared++;
         }
         return shared;
+    }
+
+    /**
+     * Segment {@code i} of {@code settings} as settings of one segment, when it is their own or the last entry's (the
+     * segments a change at a new instant or at the latest one compares); null for another, which is not folded back.
+     */
+    private static LedgerSettings segmentOf(LedgerSettings settings, int i) {
+        List<SettingsSegment> earlier = settings.earlier();
+        if (i == earlier.size()) {
+            return settings;
+        }
+        if (i == earlier.size() - 1) {
+            return settings.withSegment(earlier.get(i), earlier.get(i).tenantsBefore(settings.tenantList()));
+        }
+        return null;
     }
 
     /** The cluster configuration of segment {@code i} of {@code config}: its own for the first, else a change's. */

@@ -153,6 +153,34 @@ class SettingsSegmentProperties {
         }
     }
 
+    /**
+     * Settings written otherwise than by a change of the ones configured before (by hand, or restored) whose entry after
+     * the shared ones says other tenants than the settings before said: that segment is configured again, not taken.
+     */
+    @Test
+    void aSegmentThatSaysOtherTenantsThanTheSettingsBeforeIsConfiguredAgain() {
+        TreeMap<String, LedgerSettings.Tenant> tree = new TreeMap<>();
+        tree.put("root.a", new LedgerSettings.Tenant("root.a", 1, null, ""));
+        tree.put("root.b", new LedgerSettings.Tenant("root.b", 2, null, ""));
+        LedgerSettings first = settings(0.5, null, tree);
+        Instant until = REGISTERED.plusSeconds(3_600);
+        tree.put("root.b", new LedgerSettings.Tenant("root.b", 3, null, ""));
+        LedgerSettings before = stored(settings(0.5, null, tree).replacing("c", first, REGISTERED.plusSeconds(60)),
+                List.copyOf(tree.values()));
+        Map<LedgerSettings.Tenant, TenantConfig> configs = new IdentityHashMap<>();
+        ReplayConfig beforeConfig = before.toReplayConfig("c", until, configs, null, null);
+        // the entries before's, then one that gives root.b weight 4 where before gave it 3 until the next change
+        List<SettingsSegment> earlier = new ArrayList<>(before.earlier());
+        earlier.add(new SettingsSegment(0.5, null, List.of(tree.get("root.a"),
+                new LedgerSettings.Tenant("root.b", 4, null, "")), null, null, REGISTERED.plusSeconds(120)));
+        tree.put("root.b", new LedgerSettings.Tenant("root.b", 5, null, ""));
+        LedgerSettings written = withEarlier(settings(0.5, null, tree), earlier);
+
+        ReplayConfig taken = written.toReplayConfig("c", until, configs, before, beforeConfig);
+        assertThat(taken).isEqualTo(written.toReplayConfig("c", until));
+        assertThat(taken.changes().get(0).cluster().tenants().get(1).weight()).isEqualTo(4);
+    }
+
     @Test
     void tenantsTheDifferencesCannotSayAreKeptWhole() {
         LedgerSettings.Tenant a = new LedgerSettings.Tenant("root.a", 1, null, "");
