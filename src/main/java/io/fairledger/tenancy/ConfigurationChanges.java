@@ -143,12 +143,14 @@ public class ConfigurationChanges {
         if (!problems.isEmpty()) {
             throw SettingsLimits.invalid("invalid tenant", problems);
         }
-        checkTenantCount(clusterId, "path", List.of(path));
+        // the rows of the tenant and its ancestors, read once: what the change adds, replaces and writes over
+        TenantTree.Lineage stored = tree.lineage(clusterId, path);
+        checkTenantCount(clusterId, "path", stored.unstored());
         LedgerSettings settingsBefore = settingsInForce(clusterId, version);
         Instant effectiveFrom = closeBeforeChange(clusterId, settingsBefore);
-        TenantEntity existing = TenantEntity.byPath(clusterId, path);
+        TenantEntity existing = stored.rows().get(path);
         TenantView before = existing == null ? null : TenantView.of(existing);
-        TenantView after = tree.upsertTenant(clusterId, path, weight, discountRateOverride);
+        TenantView after = tree.upsertTenant(clusterId, path, weight, discountRateOverride, stored);
         if (settingsBefore != null) {
             // the settings keep the tenants in force before the change in their earlier segments
             LedgerSettings now = tenancy.composedAfter(clusterId, settingsBefore, settingsBefore.tenantList(),
@@ -200,7 +202,14 @@ public class ConfigurationChanges {
             wanted.addAll(TenantPath.parse(path).ancestors(syntax));
             wanted.add(path);
         }
-        int added = tree.unstored(clusterId, wanted).size();
+        checkTenantCount(clusterId, field, tree.unstored(clusterId, wanted).size());
+    }
+
+    /**
+     * Refuses a change that adds {@code added} tenants when that would give the cluster more than
+     * {@link SettingsLimits#MAX_TENANTS}.
+     */
+    private void checkTenantCount(String clusterId, String field, int added) {
         long total = added == 0 ? 0 : tree.tenantCount(clusterId) + added;
         if (total > SettingsLimits.MAX_TENANTS) {
             throw SettingsLimits.invalid("too many tenants", List.of(new Invalid.Field(field, "would make "

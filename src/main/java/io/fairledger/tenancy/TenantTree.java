@@ -64,17 +64,38 @@ class TenantTree {
     }
 
     /**
-     * Creates or updates a tenant. Missing ancestors are created with the default weight, as YARN creates parent
-     * queues; an existing tenant keeps its override when none is given.
+     * The stored rows of {@code path} (a tenant path of the cluster's resource manager, else {@code Invalid}) and of
+     * its ancestors, by path, in one query; a path without a row is not stored yet. What {@link #upsertTenant} writes
+     * over, read first so that the change can count what it adds and show what it replaces.
      */
     @Transactional
-    TenantView upsertTenant(String clusterId, String path, BigDecimal weight,
-            BigDecimal discountRateOverride) {
+    Lineage lineage(String clusterId, String path) {
         ClusterEntity cluster = tenancy.entity(clusterId);
         Set<String> paths = new HashSet<>(TenantPath.parse(checkedPath(cluster, path))
                 .ancestors(cluster.resourceManager.pathSyntax()));
         paths.add(path);
-        Map<String, TenantEntity> byPath = rows(clusterId, paths);
+        return new Lineage(paths, rows(clusterId, paths));
+    }
+
+    /** A tenant path and its ancestors ({@code paths}), and the rows stored of them by path ({@code rows}). */
+    record Lineage(Set<String> paths, Map<String, TenantEntity> rows) {
+
+        /** How many of the paths have no row yet: the tenants an upsert adds. */
+        int unstored() {
+            return (int) paths.stream().filter(p -> !rows.containsKey(p)).count();
+        }
+    }
+
+    /**
+     * Creates or updates a tenant, whose {@link #lineage} is {@code stored} (read in this transaction). Missing
+     * ancestors are created with the default weight, as YARN creates parent queues; an existing tenant keeps its
+     * override when none is given.
+     */
+    @Transactional
+    TenantView upsertTenant(String clusterId, String path, BigDecimal weight, BigDecimal discountRateOverride,
+            Lineage stored) {
+        ClusterEntity cluster = tenancy.entity(clusterId);
+        Map<String, TenantEntity> byPath = new HashMap<>(stored.rows());
         List<TenantEntity> written = new ArrayList<>();
         TenantEntity tenant = upsert(cluster, byPath, path, weight, discountRateOverride, written);
         if (!written.isEmpty()) {
