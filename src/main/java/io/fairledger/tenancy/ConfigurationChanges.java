@@ -167,10 +167,12 @@ public class ConfigurationChanges {
 
     /**
      * The cluster's ledger settings in force, null when it has none yet: its row, which this change locked and read
-     * ({@link #checkVersion}, which read its {@code version}), says which.
+     * ({@link #checkVersion}, which read its {@code version}), says which. Asks whether the row holds settings rather
+     * than reading them: the document (tens of KB with a long {@code earlier}) is read only when the settings kept
+     * are not those of {@code version}.
      */
     private LedgerSettings settingsInForce(String clusterId, String version) {
-        return tenancy.entity(clusterId).ledgerSettings == null ? null : tenancy.ledgerSettings(clusterId, version);
+        return tenancy.hasLedgerSettings(clusterId) ? tenancy.ledgerSettings(clusterId, version) : null;
     }
 
     /** The tenant path syntax of {@code clusterId}'s resource manager. */
