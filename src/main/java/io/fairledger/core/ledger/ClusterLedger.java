@@ -58,12 +58,7 @@ import io.fairledger.core.model.TenantPath;
 public final class ClusterLedger {
 
     ClusterConfig config; // the one in force: built with, or the last reconfigure's
-    /**
-     * Whether every tenant {@link #config} lists holds its configured weight, discount-rate override and plan in its
-     * node: true after a {@link #reconfigure}, until an event sets a weight ({@link Reweighting#reconfigure} then
-     * needs to visit only the tenants a variant changes). False for a ledger built or restored, which may hold others.
-     */
-    boolean configHeld;
+    boolean configHeld; // each tenant of config holds its values: after a reconfigure, until a weight event
     final TenantTree tree = new TenantTree();
     private final NodeIntegrals integrals;
     private final PathHoldings holdings;
@@ -200,11 +195,8 @@ public final class ClusterLedger {
             capacity = c.capacity();
             recomputeAll();
         } else if (event instanceof WeightChanged w) {
-            TenantNode n = tree.get(w.tenant());
             advanceAll(t);
-            if (n == null) {
-                n = ensure(w.tenant(), t);
-            }
+            TenantNode n = ensure(w.tenant(), t);
             n.weight = w.weight();
             configHeld = false;
             recomputeAll();

@@ -86,9 +86,10 @@ final class Reweighting {
      * rates recomputed), for every tenant {@code variant} lists, with its discount-rate override and price plan, and
      * the cluster's discount rate; a listed tenant the ledger has not seen yet is created at {@code at}, parents first.
      * A tenant the variant does not list keeps what it had. What was integrated before {@code at} stays as it was: the
-     * change is prospective. When the ledger holds its configuration ({@link ClusterLedger#configHeld}), only the
-     * tenants the variant changes are visited ({@link #changedTenants}); the shares and rates of every node are
-     * recomputed either way (a weight changes every sibling's share).
+     * change is prospective. When the ledger holds its configuration (each tenant it lists holds its weight,
+     * discount-rate override and plan: {@code ClusterLedger.configHeld}, true after a reconfigure until a weight-change
+     * event), only the tenants the variant changes are visited ({@link #changedTenants}); the shares and rates of
+     * every node are recomputed either way (a weight changes every sibling's share).
      *
      * @throws IllegalArgumentException
      *             for an instant before the clock, or a variant that differs in more than tenants and discount rate
@@ -131,7 +132,7 @@ final class Reweighting {
      * The tenants of {@code variant} that {@code config} does not list as the same configuration at the same place: a
      * settings change shares the configuration of every tenant it leaves alone with the one before, so a change of one
      * weight among 10,000 tenants gives one (and a tenant added gives itself and those after it). The others hold
-     * their configured values already when the ledger {@link ClusterLedger#configHeld holds its configuration}, in the
+     * their configured values already when the ledger holds its configuration, in the
      * same order among themselves as in {@code variant}, so new nodes are created in the order a visit of every tenant
      * creates them.
      */

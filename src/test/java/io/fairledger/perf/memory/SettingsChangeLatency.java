@@ -34,7 +34,7 @@ import io.fairledger.testsupport.EventPublisher;
  * <pre>
  * ./mvnw -B package -DskipTests
  * ./mvnw -B -Pbench test-compile exec:exec -Dbench.main=io.fairledger.perf.memory.SettingsChangeLatency \
- *     -Dbench="10000 10000 50"
+ *     -Dbench="10000 10000 200"
  * </pre>
  */
 public final class SettingsChangeLatency {
