@@ -132,9 +132,8 @@ final class Reweighting {
      * The tenants of {@code variant} that {@code config} does not list as the same configuration at the same place: a
      * settings change shares the configuration of every tenant it leaves alone with the one before, so a change of one
      * weight among 10,000 tenants gives one (and a tenant added gives itself and those after it). The others hold
-     * their configured values already when the ledger holds its configuration, in the
-     * same order among themselves as in {@code variant}, so new nodes are created in the order a visit of every tenant
-     * creates them.
+     * their configured values already when the ledger holds its configuration. Those given keep their order in
+     * {@code variant}, so new nodes are created in the order a visit of every tenant creates them.
      */
     private static List<TenantConfig> changedTenants(ClusterConfig config, ClusterConfig variant) {
         List<TenantConfig> before = config.tenants();
