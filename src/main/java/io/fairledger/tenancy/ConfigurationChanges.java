@@ -155,7 +155,7 @@ public class ConfigurationChanges {
             // the settings keep the tenants in force before the change in their earlier segments
             LedgerSettings now = tenancy.composedAfter(clusterId, settingsBefore, settingsBefore.tenantList(),
                     List.of(after));
-            version = tenancy.storeLedgerSettings(clusterId,
+            version = tenancy.storeLedgerSettings(clusterId, settingsBefore,
                     (now == null ? tenancy.composed(clusterId, settingsBefore) : now)
                             .replacing(clusterId, settingsBefore, effectiveFrom));
         } else {
@@ -280,7 +280,7 @@ public class ConfigurationChanges {
         LedgerSettings now = before == null
                 ? null
                 : tenancy.composedAfter(clusterId, settings, before.tenantList(), written);
-        String stored = tenancy.storeLedgerSettings(clusterId,
+        String stored = tenancy.storeLedgerSettings(clusterId, before,
                 (now == null ? tenancy.composed(clusterId, settings) : now)
                         .replacing(clusterId, before, effectiveFrom));
         LedgerSettings after = tenancy.ledgerSettings(clusterId, stored);

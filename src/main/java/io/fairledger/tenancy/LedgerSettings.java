@@ -166,6 +166,12 @@ public record LedgerSettings(Instant registeredAt, Capacity capacity, Double dis
                 allowedLateness, chargeback, replacement, earlier);
     }
 
+    /** The same settings with other {@code earlier} entries (null: none). */
+    public LedgerSettings withEarlier(List<SettingsSegment> entries) {
+        return new LedgerSettings(registeredAt, capacity, discountRate, memory, par, rootQuantum, period,
+                allowedLateness, chargeback, tenants, entries);
+    }
+
     /** The same settings with another cluster-wide discount rate. */
     public LedgerSettings withDiscountRate(double rate) {
         return new LedgerSettings(registeredAt, capacity, rate, memory, par, rootQuantum, period, allowedLateness,
