@@ -228,7 +228,7 @@ public class ConfigurationChanges {
      */
     private Instant closeBeforeChange(String clusterId, LedgerSettings inForce) {
         // the tenant tree is not asked: a tree an older version let grow too deep still replays
-        if (inForce != null && !SettingsLimits.problems(inForce.withTenants(null), "").isEmpty()) {
+        if (inForce != null && !tenancy.problemsInForce(clusterId, inForce).isEmpty()) {
             LOG.warnf("cluster %s: its ledger settings in force are out of range; the change replaces them from the "
                     + "registration without closing periods under them", clusterId);
             return null;

@@ -24,6 +24,7 @@ import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
 import io.fairledger.errors.Conflict;
+import io.fairledger.errors.Invalid;
 import io.fairledger.errors.NotFound;
 
 /**
@@ -192,7 +193,7 @@ public class TenancyService {
         }
         // the version read before the settings: should a change commit between the two, the next read composes again
         LedgerSettings settings = readLedgerSettings(clusterId);
-        settingsByCluster.put(clusterId, new VersionedSettings(version, settings));
+        settingsByCluster.put(clusterId, new VersionedSettings(version, settings, false));
         return settings;
     }
 
@@ -210,12 +211,27 @@ public class TenancyService {
     /** Per cluster, its settings as last composed, and the configuration version they were composed at. */
     private final Map<String, VersionedSettings> settingsByCluster = new ConcurrentHashMap<>();
 
-    private record VersionedSettings(String version, LedgerSettings settings) {
+    /** {@code madeHere}: kept when this server stored them, not read from the database. */
+    private record VersionedSettings(String version, LedgerSettings settings, boolean madeHere) {
     }
 
     /** Keeps {@code settings} as the cluster's under {@code version}, the one this transaction has given it. */
     private void keep(String clusterId, String version, LedgerSettings settings) {
-        settingsByCluster.put(clusterId, new VersionedSettings(version, settings));
+        settingsByCluster.put(clusterId, new VersionedSettings(version, settings, true));
+    }
+
+    /**
+     * What is out of the ranges of {@link SettingsLimits} in {@code inForce}, the cluster's settings in force as
+     * {@link #ledgerSettings} gave them, their tenants aside: their own members, and their {@code earlier} entries
+     * unless this server stored them. Entries read from the database may hold what an older version or a hand let
+     * through; those a change makes hold the values of the settings in force before it, which the change found in
+     * range (else it takes effect from the registration and keeps no entry), so they are not checked again at every
+     * change: with thousands of entries that cost milliseconds a change.
+     */
+    List<Invalid.Field> problemsInForce(String clusterId, LedgerSettings inForce) {
+        VersionedSettings known = settingsByCluster.get(clusterId);
+        boolean madeHere = known != null && known.settings() == inForce && known.madeHere();
+        return SettingsLimits.problems((madeHere ? inForce.withEarlier(null) : inForce).withTenants(null), "");
     }
 
     private LedgerSettings parsed(String clusterId, String text) {

@@ -25,6 +25,7 @@ import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.http.ContentType;
 import org.junit.jupiter.api.Test;
 
+import io.fairledger.errors.Invalid;
 import io.fairledger.testsupport.KafkaResource;
 import io.fairledger.testsupport.OwnDatabase;
 import io.fairledger.testsupport.PostgresResource;
@@ -104,6 +105,26 @@ class SettingsRowsTest {
                 .statusCode(200).extract().asString());
         assertThat(served.get("earlier")).hasSize(2);
         assertThat(served.get("earlier").get(1).get("until").asText()).isEqualTo("2026-01-03T00:00:00Z");
+    }
+
+    @Test
+    void entriesReadFromTheDatabaseAreCheckedAndThoseThisServerStoredAreNot() {
+        String cluster = "settings-rows-range";
+        given().contentType(ContentType.JSON).body("{\"id\":\"" + cluster + "\",\"resourceManager\":\"YARN\"}")
+                .post(CLUSTERS).then().statusCode(201);
+        given().contentType(ContentType.JSON).body("""
+                {"registeredAt":"2026-01-01T00:00:00Z","capacity":{"vcores":8,"memoryMb":8192,"gpus":0},
+                 "tenants":[{"path":"root.a","weight":1}]}""")
+                .put(CLUSTERS + "/" + cluster + "/ledger-settings").then().statusCode(200);
+        LedgerSettings none = kept(cluster);
+        // a discount rate out of [0, 1], as only a hand (or an older version) could have stored it
+        store(cluster, none, none.withEarlier(List.of(entry(5.0, "2026-01-02T00:00:00Z", "root.a", 7))));
+        assertThat(tenancy.problemsInForce(cluster, kept(cluster))).as("kept as this server stored them").isEmpty();
+        LedgerSettings read = QuarkusTransaction.requiringNew().call(() -> tenancy.readLedgerSettings(cluster));
+        assertThat(tenancy.problemsInForce(cluster, read)).extracting(Invalid.Field::field)
+                .containsExactly("earlier[0].discountRate");
+        assertThat(tenancy.problemsInForce(cluster, read.withDiscountRate(7))).extracting(Invalid.Field::field)
+                .contains("discountRate", "earlier[0].discountRate");
     }
 
     @Test
