@@ -48,17 +48,19 @@ final class SettingsRows {
         // the rows dropped are distinct rows, as statements of one WITH may not touch a row twice; the row (and the
         // version) is left as it is when nothing changed (the document compared as JSON: jsonb keeps no key order or
         // spacing), so sending the same settings again leaves the ETag
-        Object version = ClusterEntity.getEntityManager()
-                .createNativeQuery("WITH document AS (SELECT CAST(?1 AS jsonb) "
-                        + "AS settings), dropped AS (DELETE FROM ledger_settings_entry WHERE cluster_id = ?2 AND position >= ?5 "
-                        + "RETURNING 1), written AS (INSERT INTO ledger_settings_entry (cluster_id, position, entry) "
-                        + "SELECT ?2, ?3 + e.n - 1, e.entry FROM jsonb_array_elements(CAST(?4 AS jsonb)) WITH ORDINALITY "
-                        + "AS e(entry, n) ON CONFLICT (cluster_id, position) DO UPDATE SET entry = EXCLUDED.entry "
-                        + "WHERE ledger_settings_entry.entry IS DISTINCT FROM EXCLUDED.entry RETURNING 1) "
-                        + "UPDATE cluster SET configuration_version = nextval('cluster_configuration_version'), "
-                        + "ledger_settings = document.settings FROM document WHERE cluster.id = ?2 "
-                        + "AND (cluster.ledger_settings IS DISTINCT FROM document.settings OR EXISTS (SELECT 1 FROM dropped) "
-                        + "OR EXISTS (SELECT 1 FROM written)) RETURNING cluster.configuration_version || ':' || cluster.xmin::text")
+        Object version = ClusterEntity.getEntityManager().createNativeQuery("WITH document AS ("
+                + "SELECT CAST(?1 AS jsonb) AS settings), "
+                + "dropped AS (DELETE FROM ledger_settings_entry WHERE cluster_id = ?2 AND position >= ?5 "
+                + "RETURNING 1), "
+                + "written AS (INSERT INTO ledger_settings_entry (cluster_id, position, entry) "
+                + "SELECT ?2, ?3 + e.n - 1, e.entry FROM jsonb_array_elements(CAST(?4 AS jsonb)) "
+                + "WITH ORDINALITY AS e(entry, n) ON CONFLICT (cluster_id, position) DO UPDATE SET entry = "
+                + "EXCLUDED.entry WHERE ledger_settings_entry.entry IS DISTINCT FROM EXCLUDED.entry RETURNING 1) "
+                + "UPDATE cluster SET configuration_version = nextval('cluster_configuration_version'), "
+                + "ledger_settings = document.settings FROM document WHERE cluster.id = ?2 "
+                + "AND (cluster.ledger_settings IS DISTINCT FROM document.settings "
+                + "OR EXISTS (SELECT 1 FROM dropped) OR EXISTS (SELECT 1 FROM written)) "
+                + "RETURNING cluster.configuration_version || ':' || cluster.xmin::text")
                 .setParameter(1, document).setParameter(2, clusterId).setParameter(3, from).setParameter(4, entries)
                 .setParameter(5, count).getResultStream().findFirst().orElse(null);
         return version == null ? null : version.toString();

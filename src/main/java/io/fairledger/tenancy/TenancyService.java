@@ -335,10 +335,10 @@ public class TenancyService {
 
     /**
      * Stores {@code settings} without their tenants (the tenant tree keeps those, and {@code settings} name them as it
-     * stands now: {@link #composed}) in place of {@code before} (the settings in force, as this service gave them; null:
-     * none yet): the document and the {@code earlier} entries that are not {@code before}'s ({@link SettingsRows});
-     * called by {@link ConfigurationChanges}, which validates, closes periods and audits first. Returns the cluster's
-     * {@link #configurationVersion} as this change leaves it.
+     * stands now: {@link #composed}) in place of {@code before} (the settings in force, as this service gave them;
+     * null: none yet): the document and the {@code earlier} entries that are not {@code before}'s
+     * ({@link SettingsRows}); called by {@link ConfigurationChanges}, which validates, closes periods and audits first.
+     * Returns the cluster's {@link #configurationVersion} as this change leaves it.
      */
     @Transactional
     String storeLedgerSettings(String clusterId, LedgerSettings before, LedgerSettings settings) {
@@ -354,7 +354,7 @@ public class TenancyService {
         // what a read of them would compose, kept under the version this transaction gave them: read back from the text
         // stored (as a read parses it), with the tenants the caller composed from the tree as it stands now; the
         // entries shared with before as before holds them (read back when they were stored), the others read back
-        List<SettingsSegment> earlier = new ArrayList<>(next.subList(0, shared));
+        List<SettingsSegment> earlier = new ArrayList<>(stored.subList(0, shared));
         earlier.addAll(parsed(clusterId, entries, SETTINGS_SEGMENTS));
         LedgerSettings kept = parsed(clusterId, text, LEDGER_SETTINGS).withEarlier(earlier.isEmpty() ? null : earlier);
         keep(clusterId, version, composed(cluster, kept, settings.tenants()));

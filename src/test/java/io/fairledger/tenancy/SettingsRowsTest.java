@@ -150,7 +150,8 @@ class SettingsRowsTest {
             }
             assertThat(rows).containsExactly(
                     "with 0 {\"until\": \"2026-01-02T00:00:00Z\", \"discountRate\": 0.5}",
-                    "with 1 {\"until\": \"2026-01-03T00:00:00Z\", \"tenants\": [{\"path\": \"root.a\", \"weight\": 2}]}");
+                    "with 1 {\"until\": \"2026-01-03T00:00:00Z\", "
+                            + "\"tenants\": [{\"path\": \"root.a\", \"weight\": 2}]}");
             List<String> documents = new ArrayList<>();
             try (ResultSet rs = st.executeQuery("SELECT id, ledger_settings::text FROM cluster ORDER BY id")) {
                 while (rs.next()) {
