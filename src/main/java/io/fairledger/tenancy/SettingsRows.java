@@ -21,7 +21,7 @@ final class SettingsRows {
                 + "THEN c.ledger_settings ELSE jsonb_set(c.ledger_settings, '{earlier}', e.earlier) END::text "
                 + "FROM cluster c LEFT JOIN LATERAL (SELECT jsonb_agg(s.entry ORDER BY s.position) AS earlier "
                 + "FROM ledger_settings_entry s WHERE s.cluster_id = c.id) e ON true WHERE c.id = ?1")
-                .setParameter(1, clusterId).getResultStream().findFirst().orElse(null);
+                .setParameter(1, clusterId).getResultList().stream().filter(Objects::nonNull).findFirst().orElse(null);
         return text == null ? null : text.toString();
     }
 

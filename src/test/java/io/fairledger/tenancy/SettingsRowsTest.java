@@ -2,6 +2,7 @@ package io.fairledger.tenancy;
 
 import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.hamcrest.Matchers.containsString;
 
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -55,6 +56,8 @@ class SettingsRowsTest {
         String cluster = "settings-rows";
         given().contentType(ContentType.JSON).body("{\"id\":\"" + cluster + "\",\"resourceManager\":\"YARN\"}")
                 .post(CLUSTERS).then().statusCode(201);
+        given().get(CLUSTERS + "/" + cluster + "/ledger-settings").then().statusCode(409)
+                .body("detail", containsString("no ledger settings yet"));
         given().contentType(ContentType.JSON).body("""
                 {"registeredAt":"2026-01-01T00:00:00Z","capacity":{"vcores":8,"memoryMb":8192,"gpus":0},
                  "tenants":[{"path":"root.a","weight":1},{"path":"root.b","weight":2}]}""")
