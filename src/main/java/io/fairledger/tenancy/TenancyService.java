@@ -229,9 +229,14 @@ public class TenancyService {
      * change: with thousands of entries that cost milliseconds a change.
      */
     List<Invalid.Field> problemsInForce(String clusterId, LedgerSettings inForce) {
+        return SettingsLimits.problems(
+                (madeHere(clusterId, inForce) ? inForce.withEarlier(null) : inForce).withTenants(null), "");
+    }
+
+    /** Whether {@code settings} are the cluster's as this server kept them when it stored them. */
+    private boolean madeHere(String clusterId, LedgerSettings settings) {
         VersionedSettings known = settingsByCluster.get(clusterId);
-        boolean madeHere = known != null && known.settings() == inForce && known.madeHere();
-        return SettingsLimits.problems((madeHere ? inForce.withEarlier(null) : inForce).withTenants(null), "");
+        return known != null && known.settings() == settings && known.madeHere();
     }
 
     private LedgerSettings parsed(String clusterId, String text) {
@@ -345,7 +350,10 @@ public class TenancyService {
         ClusterEntity cluster = entity(clusterId);
         List<SettingsSegment> stored = before == null || before.earlier() == null ? List.of() : before.earlier();
         List<SettingsSegment> next = settings.earlier() == null ? List.of() : settings.earlier();
-        int shared = SettingsRows.sharedEntries(stored, next);
+        // the rows hold before's entries when this server stored them; read from the database, before's may have come
+        // from a document written by hand with its own earlier, so every entry is written (unchanged rows stay as they
+        // are), once
+        int shared = madeHere(clusterId, before) ? SettingsRows.sharedEntries(stored, next) : 0;
         String text = text(settings.withTenants(null).withEarlier(null));
         String entries = text(next.subList(shared, next.size()));
         String changed = SettingsRows.write(clusterId, text, shared, entries, next.size());

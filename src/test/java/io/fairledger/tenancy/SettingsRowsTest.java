@@ -111,6 +111,31 @@ class SettingsRowsTest {
     }
 
     @Test
+    void entriesADocumentWrittenByHandHoldsAreStoredInRowsAtTheNextChange() throws Exception {
+        String cluster = "settings-rows-by-hand";
+        given().contentType(ContentType.JSON).body("{\"id\":\"" + cluster + "\",\"resourceManager\":\"YARN\"}")
+                .post(CLUSTERS).then().statusCode(201);
+        given().contentType(ContentType.JSON).body("""
+                {"registeredAt":"2026-01-01T00:00:00Z","capacity":{"vcores":8,"memoryMb":8192,"gpus":0},
+                 "tenants":[{"path":"root.a","weight":1}]}""")
+                .put(CLUSTERS + "/" + cluster + "/ledger-settings").then().statusCode(200);
+        try (Connection c = dataSource.getConnection();
+                PreparedStatement update = c.prepareStatement("UPDATE cluster SET ledger_settings = jsonb_set("
+                        + "ledger_settings, '{earlier}', "
+                        + "'[{\"discountRate\":0.5,\"until\":\"2026-01-02T00:00:00Z\"}]') WHERE id = ?")) {
+            update.setString(1, cluster);
+            update.executeUpdate();
+        }
+        LedgerSettings read = kept(cluster);
+        SettingsSegment byHand = read.earlier().get(0);
+        assertThat(byHand.discountRate()).isEqualTo(0.5);
+        SettingsSegment next = entry(null, "2026-01-03T00:00:00Z", "root.a", 2);
+        store(cluster, read, read.withEarlier(List.of(byHand, next)));
+        assertThat(rows(cluster)).hasSize(2);
+        assertThat(assertKeptAsStored(cluster).earlier()).containsExactly(byHand, next);
+    }
+
+    @Test
     void entriesReadFromTheDatabaseAreCheckedAndThoseThisServerStoredAreNot() {
         String cluster = "settings-rows-range";
         given().contentType(ContentType.JSON).body("{\"id\":\"" + cluster + "\",\"resourceManager\":\"YARN\"}")
