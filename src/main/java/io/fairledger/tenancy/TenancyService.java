@@ -221,12 +221,10 @@ public class TenancyService {
     }
 
     /**
-     * What is out of the ranges of {@link SettingsLimits} in {@code inForce}, the cluster's settings in force as
-     * {@link #ledgerSettings} gave them, their tenants aside: their own members, and their {@code earlier} entries
-     * unless this server stored them. Entries read from the database may hold what an older version or a hand let
-     * through; those a change makes hold the values of the settings in force before it, which the change found in
-     * range (else it takes effect from the registration and keeps no entry), so they are not checked again at every
-     * change: with thousands of entries that cost milliseconds a change.
+     * What is out of the ranges of {@link SettingsLimits} in {@code inForce} ({@link #ledgerSettings}'s), tenants
+     * aside: their own members, and their {@code earlier} unless this server stored them. Entries read from the
+     * database may hold what an older version or a hand let through; those a change makes hold values a change found
+     * in range (else it takes effect from the registration, keeping none): not checked again at every change.
      */
     List<Invalid.Field> problemsInForce(String clusterId, LedgerSettings inForce) {
         return SettingsLimits.problems(
@@ -350,9 +348,8 @@ public class TenancyService {
         ClusterEntity cluster = entity(clusterId);
         List<SettingsSegment> stored = before == null || before.earlier() == null ? List.of() : before.earlier();
         List<SettingsSegment> next = settings.earlier() == null ? List.of() : settings.earlier();
-        // the rows hold before's entries when this server stored them; read from the database, before's may have come
-        // from a document written by hand with its own earlier, so every entry is written (unchanged rows stay as they
-        // are), once
+        // the rows hold before's entries if this server stored them; read from the database, they may be a hand's
+        // (a document with its own earlier): then every entry is written once, unchanged rows left as they are
         int shared = madeHere(clusterId, before) ? SettingsRows.sharedEntries(stored, next) : 0;
         String text = text(settings.withTenants(null).withEarlier(null));
         String entries = text(next.subList(shared, next.size()));
