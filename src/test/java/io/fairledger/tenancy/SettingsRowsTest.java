@@ -54,14 +54,7 @@ class SettingsRowsTest {
     @Test
     void aChangeWritesTheEntriesItChangesAndWhatIsKeptIsWhatIsStored() throws Exception {
         String cluster = "settings-rows";
-        given().contentType(ContentType.JSON).body("{\"id\":\"" + cluster + "\",\"resourceManager\":\"YARN\"}")
-                .post(CLUSTERS).then().statusCode(201);
-        given().get(CLUSTERS + "/" + cluster + "/ledger-settings").then().statusCode(409)
-                .body("detail", containsString("no ledger settings yet"));
-        given().contentType(ContentType.JSON).body("""
-                {"registeredAt":"2026-01-01T00:00:00Z","capacity":{"vcores":8,"memoryMb":8192,"gpus":0},
-                 "tenants":[{"path":"root.a","weight":1},{"path":"root.b","weight":2}]}""")
-                .put(CLUSTERS + "/" + cluster + "/ledger-settings").then().statusCode(200);
+        registerWithSettings(cluster, "[{\"path\":\"root.a\",\"weight\":1},{\"path\":\"root.b\",\"weight\":2}]");
         LedgerSettings none = kept(cluster);
         assertThat(none.earlier()).isNull();
 
@@ -113,12 +106,7 @@ class SettingsRowsTest {
     @Test
     void entriesADocumentWrittenByHandHoldsAreStoredInRowsAtTheNextChange() throws Exception {
         String cluster = "settings-rows-by-hand";
-        given().contentType(ContentType.JSON).body("{\"id\":\"" + cluster + "\",\"resourceManager\":\"YARN\"}")
-                .post(CLUSTERS).then().statusCode(201);
-        given().contentType(ContentType.JSON).body("""
-                {"registeredAt":"2026-01-01T00:00:00Z","capacity":{"vcores":8,"memoryMb":8192,"gpus":0},
-                 "tenants":[{"path":"root.a","weight":1}]}""")
-                .put(CLUSTERS + "/" + cluster + "/ledger-settings").then().statusCode(200);
+        registerWithSettings(cluster, "[{\"path\":\"root.a\",\"weight\":1}]");
         try (Connection c = dataSource.getConnection();
                 PreparedStatement update = c.prepareStatement("UPDATE cluster SET ledger_settings = jsonb_set("
                         + "ledger_settings, '{earlier}', "
@@ -138,12 +126,7 @@ class SettingsRowsTest {
     @Test
     void entriesReadFromTheDatabaseAreCheckedAndThoseThisServerStoredAreNot() {
         String cluster = "settings-rows-range";
-        given().contentType(ContentType.JSON).body("{\"id\":\"" + cluster + "\",\"resourceManager\":\"YARN\"}")
-                .post(CLUSTERS).then().statusCode(201);
-        given().contentType(ContentType.JSON).body("""
-                {"registeredAt":"2026-01-01T00:00:00Z","capacity":{"vcores":8,"memoryMb":8192,"gpus":0},
-                 "tenants":[{"path":"root.a","weight":1}]}""")
-                .put(CLUSTERS + "/" + cluster + "/ledger-settings").then().statusCode(200);
+        registerWithSettings(cluster, "[{\"path\":\"root.a\",\"weight\":1}]");
         LedgerSettings none = kept(cluster);
         // a discount rate out of [0, 1], as only a hand (or an older version) could have stored it
         store(cluster, none, none.withEarlier(List.of(entry(5.0, "2026-01-02T00:00:00Z", "root.a", 7))));
@@ -190,6 +173,21 @@ class SettingsRowsTest {
                     "with {\"registeredAt\": \"2026-01-01T00:00:00Z\"}",
                     "without {\"registeredAt\": \"2026-01-01T00:00:00Z\"}");
         }
+    }
+
+    /**
+     * Registers {@code cluster} (a YARN one), checks that it answers 409 "no ledger settings yet" before it has any,
+     * then puts settings listing {@code tenants} (a JSON array).
+     */
+    private static void registerWithSettings(String cluster, String tenants) {
+        given().contentType(ContentType.JSON).body("{\"id\":\"" + cluster + "\",\"resourceManager\":\"YARN\"}")
+                .post(CLUSTERS).then().statusCode(201);
+        given().get(CLUSTERS + "/" + cluster + "/ledger-settings").then().statusCode(409)
+                .body("detail", containsString("no ledger settings yet"));
+        given().contentType(ContentType.JSON).body("""
+                {"registeredAt":"2026-01-01T00:00:00Z","capacity":{"vcores":8,"memoryMb":8192,"gpus":0},
+                 "tenants":%s}""".formatted(tenants))
+                .put(CLUSTERS + "/" + cluster + "/ledger-settings").then().statusCode(200);
     }
 
     private static SettingsSegment entry(Double rate, String until, String path, double weight) {
