@@ -16,7 +16,7 @@ import io.fairledger.accounting.LedgerFeed;
 import io.fairledger.core.grant.GrantPolicy;
 import io.fairledger.core.grant.LongTermMaxMin;
 import io.fairledger.core.grant.TreeGrants;
-import io.fairledger.core.ledger.TenantAccount;
+import io.fairledger.core.ledger.AccountTable;
 import io.fairledger.core.model.MemoryUnits;
 import io.fairledger.core.model.ResourceVector;
 import io.fairledger.core.model.TenantConfig;
@@ -258,7 +258,7 @@ public final class LiveLedger {
     /** What the ledger says as of its last event (or its registration when it has none). */
     public LiveView view(long grantIntervalMs) {
         long at = replay.ledger().clock();
-        List<TenantAccount> accounts = replay.ledger().accounts(at);
+        AccountTable accounts = replay.ledger().accounts(at);
         ResourceVector capacity = replay.ledger().capacity();
         return new LiveView(clusterId, Instant.ofEpochMilli(at), facts, grantIntervalMs, capacity, accounts,
                 () -> TreeGrants.levels(capacity, accounts, grantIntervalMs, GRANTS),

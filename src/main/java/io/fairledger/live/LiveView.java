@@ -18,6 +18,7 @@ import io.fairledger.core.chargeback.StatementToDate;
 import io.fairledger.core.chargeback.TenantStatement;
 import io.fairledger.core.fairness.FairnessReport;
 import io.fairledger.core.grant.GrantLevel;
+import io.fairledger.core.ledger.AccountTable;
 import io.fairledger.core.ledger.TenantAccount;
 import io.fairledger.core.model.ResourceVector;
 import io.fairledger.core.model.TenantPath;
@@ -38,7 +39,7 @@ public final class LiveView {
     private final long facts;
     private final long grantIntervalMs;
     private final ResourceVector capacity;
-    private final List<TenantAccount> accounts;
+    private final AccountTable accounts;
     private final Once<List<GrantLevel>> grants;
     private volatile boolean grantsRead;
     private final List<Statement> ended;
@@ -49,7 +50,8 @@ public final class LiveView {
     private final Once<List<TenantAccount>> leaves;
     private final Once<List<TenantAccount>> tenants;
     private final Once<Map<String, StatementView.Line>> lineByTenant;
-    private final Once<Map<String, TenantAccount>> accountByTenant;
+    /** The row of each node's account in {@link #accounts}, by its path. */
+    private final Once<Map<String, Integer>> rowByTenant;
     /** The nodes with children: their lines are inner. */
     private final Once<Set<TenantPath>> parents;
 
@@ -79,14 +81,14 @@ public final class LiveView {
      *            the ISO 4217 code of its money (ledger settings' {@code chargeback.currency})
      */
     public LiveView(String cluster, Instant asOf, long facts, long grantIntervalMs, ResourceVector capacity,
-            List<TenantAccount> accounts, Supplier<List<GrantLevel>> grants, StatementToDate toDate,
+            AccountTable accounts, Supplier<List<GrantLevel>> grants, StatementToDate toDate,
             List<Statement> ended, String currency) {
         this.cluster = cluster;
         this.asOf = asOf;
         this.facts = facts;
         this.grantIntervalMs = grantIntervalMs;
         this.capacity = capacity;
-        this.accounts = List.copyOf(accounts);
+        this.accounts = accounts;
         this.grants = new Once<>(() -> List.copyOf(grants.get()));
         this.ended = List.copyOf(ended);
         this.currency = currency;
@@ -101,18 +103,20 @@ public final class LiveView {
             openStatement().lines().forEach(l -> out.putIfAbsent(l.tenant(), l));
             return out;
         });
-        this.accountByTenant = new Once<>(() -> {
-            Map<String, TenantAccount> out = new HashMap<>();
-            this.accounts.forEach(a -> out.putIfAbsent(a.path().toString(), a));
+        this.rowByTenant = new Once<>(() -> {
+            Map<String, Integer> out = new HashMap<>();
+            for (int row = 0; row < accounts.size(); row++) {
+                out.putIfAbsent(accounts.path(row).toString(), row);
+            }
             return out;
         });
         this.parents = new Once<>(() -> {
             Set<TenantPath> out = new HashSet<>();
-            this.accounts.forEach(a -> {
-                if (!a.path().isRoot()) {
-                    out.add(a.path().parent());
+            for (int row = 0; row < accounts.size(); row++) {
+                if (!accounts.path(row).isRoot()) {
+                    out.add(accounts.path(row).parent());
                 }
-            });
+            }
             return out;
         });
     }
@@ -214,7 +218,7 @@ public final class LiveView {
 
     /** The account of {@code tenant}, if the ledger knows it. */
     public Optional<TenantAccount> account(String tenant) {
-        return Optional.ofNullable(accountByTenant.get().get(tenant));
+        return Optional.ofNullable(rowByTenant.get().get(tenant)).map(accounts::get);
     }
 
     /** The grant level in which {@code tenant} competes with its siblings, if any. */

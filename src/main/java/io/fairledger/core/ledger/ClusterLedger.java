@@ -362,16 +362,16 @@ public final class ClusterLedger {
         return integrals.account(n, at);
     }
 
-    /** The accounts of every node at {@code at >= clock()}, root first. */
-    public List<TenantAccount> accounts(long at) {
+    /** The accounts of every node at {@code at >= clock()}, root first, each made when read ({@link AccountTable}). */
+    public AccountTable accounts(long at) {
         requireNotBefore(at);
         quanta.expire(at);
-        List<TenantAccount> out = new ArrayList<>(tree.size());
+        AccountTable.Rows rows = new AccountTable.Rows(tree.size());
         Accumulators scratch = new Accumulators(at);
         for (TenantNode n : tree.ordered()) {
-            out.add(integrals.account(n, at, scratch));
+            integrals.addRow(n, at, scratch, rows);
         }
-        return out;
+        return rows.table();
     }
 
     /**

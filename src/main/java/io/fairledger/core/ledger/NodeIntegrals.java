@@ -1,8 +1,5 @@
 package io.fairledger.core.ledger;
 
-import java.math.BigInteger;
-import java.util.List;
-
 import io.fairledger.core.model.ResourceVector;
 
 /**
@@ -82,14 +79,16 @@ final class NodeIntegrals {
 
     /** The account of {@code n} at {@code at}, integrated on a copy: the node itself is not advanced. */
     TenantAccount account(TenantNode n, long at) {
-        return account(n, at, new Accumulators(at));
+        AccountTable.Rows rows = new AccountTable.Rows(1);
+        addRow(n, at, new Accumulators(at), rows);
+        return rows.table().get(0);
     }
 
     /**
-     * {@link #account(TenantNode, long)} integrated in {@code scratch}, whose values it overwrites: one scratch serves
-     * the accounts of every node (the account keeps none of it).
+     * Adds the account of {@code n} at {@code at} to {@code rows}, integrated in {@code scratch}, whose values it
+     * overwrites: one scratch serves the accounts of every node (the row keeps none of it).
      */
-    TenantAccount account(TenantNode n, long at, Accumulators scratch) {
+    void addRow(TenantNode n, long at, Accumulators scratch, AccountTable.Rows rows) {
         Accumulators a = n.acc.copyInto(scratch);
         double kLend = 0;
         double kBorrow = 0;
@@ -98,16 +97,6 @@ final class NodeIntegrals {
             kBorrow = n.parent.childGroup.kBorrowAt(at);
         }
         integrate(n, a, at, kLend, kBorrow);
-        List<BigInteger> res = List.of(a.resourceMs[0].value(), a.resourceMs[1].value(), a.resourceMs[2].value());
-        var rates = new TenantAccount.Rates(new ResourceVector(n.held[0], n.held[1], n.held[2]),
-                new ResourceVector(n.pending[0], n.pending[1], n.pending[2]), n.g, n.countedRate, n.d, n.e, n.b,
-                n.u, n.runningTasks);
-        var period = new TenantAccount.PeriodTotals(res,
-                List.of(a.uncountedResourceMs[0], a.uncountedResourceMs[1], a.uncountedResourceMs[2]), a.actual,
-                a.counted, a.entitled, a.demand, a.borrowedRaw,
-                a.lent, a.borrowedFromSiblings);
-        var mem = new TenantAccount.Memory(a.memActual, a.memCounted, a.memEntitled, a.phi,
-                n.quantumTopUp(at - registeredAt));
-        return new TenantAccount(n.path, n.weight, n.share, n.eta, n.pricePlan, rates, period, mem);
+        rows.add(n, a, n.quantumTopUp(at - registeredAt));
     }
 }
