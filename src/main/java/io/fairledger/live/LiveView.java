@@ -1,7 +1,6 @@
 package io.fairledger.live;
 
 import java.time.Instant;
-import java.util.Comparator;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -11,7 +10,6 @@ import java.util.Set;
 import java.util.function.Supplier;
 
 import io.fairledger.accounting.StatementView;
-import io.fairledger.core.chargeback.Chargeback;
 import io.fairledger.core.chargeback.Period;
 import io.fairledger.core.chargeback.Statement;
 import io.fairledger.core.chargeback.StatementToDate;
@@ -20,6 +18,7 @@ import io.fairledger.core.fairness.FairnessReport;
 import io.fairledger.core.grant.GrantLevel;
 import io.fairledger.core.ledger.AccountTable;
 import io.fairledger.core.ledger.TenantAccount;
+import io.fairledger.core.model.PathOrder;
 import io.fairledger.core.model.ResourceVector;
 import io.fairledger.core.model.TenantPath;
 
@@ -94,9 +93,8 @@ public final class LiveView {
         this.currency = currency;
         this.toDate = toDate;
         this.openStatement = new Once<>(() -> StatementView.of(toDate.whole(), StatementView.PROVISIONAL, currency));
-        this.leaves = new Once<>(() -> List.copyOf(Chargeback.leaves(this.accounts)));
-        this.tenants = new Once<>(() -> this.accounts.stream().filter(a -> !a.path().isRoot())
-                .sorted(Comparator.comparing(TenantAccount::path)).toList());
+        this.leaves = new Once<>(() -> accounts.rows(PathOrder.leaves(accounts.paths())));
+        this.tenants = new Once<>(() -> accounts.rows(PathOrder.nonRoot(accounts.paths())));
         this.fairness = new Once<>(() -> FairnessReport.ofPeriod(leaves()));
         this.lineByTenant = new Once<>(() -> {
             Map<String, StatementView.Line> out = new HashMap<>();
@@ -204,14 +202,14 @@ public final class LiveView {
     }
 
     /**
-     * The leaf tenants' accounts (the ones that run tasks and are billed), in path order; computed when first read and
-     * kept (a dashboard polling the fairness reads them at every poll).
+     * The leaf tenants' accounts (the ones that run tasks and are billed), in path order: the order is found when first
+     * read and kept (a dashboard polling the fairness reads them at every poll), each account made when read.
      */
     public List<TenantAccount> leaves() {
         return leaves.get();
     }
 
-    /** Every tenant but the root (inner ones too), in path order; computed when first read and kept. */
+    /** Every tenant but the root (inner ones too), in path order, found as {@link #leaves} are. */
     public List<TenantAccount> tenants() {
         return tenants.get();
     }

@@ -4,17 +4,17 @@ import java.math.BigDecimal;
 import java.math.MathContext;
 import java.math.RoundingMode;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Comparator;
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
 
 import io.fairledger.core.fairness.FairnessDegree;
 import io.fairledger.core.ledger.TenantAccount;
 import io.fairledger.core.model.MemoryUnits;
+import io.fairledger.core.model.PathOrder;
 import io.fairledger.core.model.PricePlan;
 import io.fairledger.core.model.TenantPath;
 
@@ -71,7 +71,8 @@ public final class Chargeback {
      */
     public static Statement statement(String clusterId, Period period, List<TenantAccount> accounts,
             ChargebackConfig config, Proration part) {
-        List<TenantAccount> billed = leaves(accounts);
+        List<TenantAccount> all = List.copyOf(accounts); // each account made once if made when read
+        List<TenantAccount> billed = leaves(all);
         Proration prorated = prorated(config.model(), part);
         List<BigDecimal> charges = config.model() == ChargeModel.USAGE
                 ? usageCharges(billed, config)
@@ -81,8 +82,8 @@ public final class Chargeback {
             chargeOf.put(billed.get(i).path(), charges.get(i));
         }
         BigDecimal none = BigDecimal.ZERO.setScale(config.currencyScale());
-        List<TenantStatement> lines = new ArrayList<>(accounts.size());
-        for (TenantAccount a : nonRoot(accounts)) {
+        List<TenantStatement> lines = new ArrayList<>(all.size());
+        for (TenantAccount a : at(all, PathOrder.nonRoot(paths(all)))) {
             BigDecimal charge = chargeOf.get(a.path());
             lines.add(line(a, charge == null ? none : charge, charge == null));
         }
@@ -109,34 +110,17 @@ public final class Chargeback {
         return model == ChargeModel.GROUP_BUY ? part : null;
     }
 
-    /** Every node but the root, in path order. */
-    private static List<TenantAccount> nonRoot(List<TenantAccount> accounts) {
-        List<TenantAccount> out = new ArrayList<>();
-        for (TenantAccount a : accounts) {
-            if (!a.path().isRoot()) {
-                out.add(a);
-            }
-        }
-        out.sort(Comparator.comparing(TenantAccount::path));
-        return out;
-    }
-
     /** The billed tenants among {@code accounts}: the leaves (root excluded), in path order. */
     public static List<TenantAccount> leaves(List<TenantAccount> accounts) {
-        Set<TenantPath> parents = new HashSet<>();
-        for (TenantAccount a : accounts) {
-            if (!a.path().isRoot()) {
-                parents.add(a.path().parent());
-            }
-        }
-        List<TenantAccount> out = new ArrayList<>();
-        for (TenantAccount a : accounts) {
-            if (!a.path().isRoot() && !parents.contains(a.path())) {
-                out.add(a);
-            }
-        }
-        out.sort(Comparator.comparing(TenantAccount::path));
-        return out;
+        return at(accounts, PathOrder.leaves(paths(accounts)));
+    }
+
+    private static List<TenantPath> paths(List<TenantAccount> accounts) {
+        return accounts.stream().map(TenantAccount::path).toList();
+    }
+
+    private static List<TenantAccount> at(List<TenantAccount> accounts, int[] positions) {
+        return Arrays.stream(positions).mapToObj(accounts::get).toList();
     }
 
     private static List<BigDecimal> usageCharges(List<TenantAccount> billed, ChargebackConfig config) {

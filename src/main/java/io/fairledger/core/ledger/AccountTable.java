@@ -1,6 +1,8 @@
 package io.fairledger.core.ledger;
 
 import java.util.AbstractList;
+import java.util.Arrays;
+import java.util.Collections;
 import java.util.List;
 import java.util.RandomAccess;
 
@@ -12,8 +14,10 @@ import io.fairledger.core.model.TenantPath;
  * an account is made when it is read. A live view holds the accounts of every tenant at each tick and most are never
  * read before the next tick replaces them; as records they cost about 560 bytes and a dozen objects a tenant, which
  * the young collections then copied while a view lived (docs/benchmarks.md, "Settings changes"); here they cost 296
- * bytes a tenant in two arrays that hold no reference. Immutable once built; reading the same row twice gives equal,
- * not identical, accounts.
+ * bytes a tenant in arrays that hold no reference. The rows are in blocks of {@value #BLOCK}, so that no array is as
+ * large as half a G1 region of 1 MB (a heap up to 2 GB): a larger array would be "humongous", and each view's would
+ * have G1 start a concurrent cycle, whose remark pauses were longer than the young collections saved. Immutable once
+ * built; reading the same row twice gives equal, not identical, accounts.
  */
 public final class AccountTable extends AbstractList<TenantAccount> implements RandomAccess {
 
@@ -50,10 +54,13 @@ public final class AccountTable extends AbstractList<TenantAccount> implements R
     private static final int QUANTUM_TOP_UP = 23;
     private static final int DOUBLES = 24;
 
+    /** Rows a block: 1,024 rows of 13 longs and of 24 doubles, 104 KB and 192 KB. */
+    private static final int BLOCK = 1024;
+
     private final TenantPath[] paths;
     private final String[] plans;
-    private final long[] longs;
-    private final double[] doubles;
+    private final long[][] longs;
+    private final double[][] doubles;
 
     private AccountTable(Rows rows) {
         this.paths = rows.paths;
@@ -70,9 +77,11 @@ public final class AccountTable extends AbstractList<TenantAccount> implements R
     @Override
     public TenantAccount get(int row) {
         TenantPath path = paths[row]; // throws for a row out of range
-        int l = row * LONGS;
-        int d = row * DOUBLES;
-        var rates = new TenantAccount.Rates(vector(l + HELD), vector(l + PENDING), doubles[d + G],
+        long[] longs = this.longs[row / BLOCK];
+        double[] doubles = this.doubles[row / BLOCK];
+        int l = row % BLOCK * LONGS;
+        int d = row % BLOCK * DOUBLES;
+        var rates = new TenantAccount.Rates(vector(longs, l + HELD), vector(longs, l + PENDING), doubles[d + G],
                 doubles[d + COUNTED_RATE], doubles[d + D], doubles[d + E], doubles[d + B], doubles[d + U],
                 (int) longs[l + RUNNING]);
         int r = l + RESOURCE_MS;
@@ -88,13 +97,42 @@ public final class AccountTable extends AbstractList<TenantAccount> implements R
                 period, memory);
     }
 
+    private static ResourceVector vector(long[] longs, int at) {
+        return new ResourceVector(longs[at], longs[at + 1], longs[at + 2]);
+    }
+
     /** The node of {@code row}, without making its account. */
     public TenantPath path(int row) {
         return paths[row];
     }
 
-    private ResourceVector vector(int at) {
-        return new ResourceVector(longs[at], longs[at + 1], longs[at + 2]);
+    /** The node of every row, without making their accounts. */
+    public List<TenantPath> paths() {
+        return Collections.unmodifiableList(Arrays.asList(paths));
+    }
+
+    /** The accounts of {@code rows}, in that order, each made when read. */
+    public List<TenantAccount> rows(int[] rows) {
+        return new Subset(rows.clone());
+    }
+
+    private final class Subset extends AbstractList<TenantAccount> implements RandomAccess {
+
+        private final int[] rows;
+
+        Subset(int[] rows) {
+            this.rows = rows;
+        }
+
+        @Override
+        public int size() {
+            return rows.length;
+        }
+
+        @Override
+        public TenantAccount get(int i) {
+            return AccountTable.this.get(rows[i]);
+        }
     }
 
     /** The rows of a table being filled, one a node, by one thread; {@link #table} ends the filling. */
@@ -102,15 +140,21 @@ public final class AccountTable extends AbstractList<TenantAccount> implements R
 
         private final TenantPath[] paths;
         private final String[] plans;
-        private final long[] longs;
-        private final double[] doubles;
+        private final long[][] longs;
+        private final double[][] doubles;
         private int next;
 
         Rows(int size) {
             paths = new TenantPath[size];
             plans = new String[size];
-            longs = new long[size * LONGS];
-            doubles = new double[size * DOUBLES];
+            int blocks = (size + BLOCK - 1) / BLOCK;
+            longs = new long[blocks][];
+            doubles = new double[blocks][];
+            for (int b = 0; b < blocks; b++) {
+                int rows = Math.min(BLOCK, size - b * BLOCK);
+                longs[b] = new long[rows * LONGS];
+                doubles[b] = new double[rows * DOUBLES];
+            }
         }
 
         /**
@@ -121,7 +165,9 @@ public final class AccountTable extends AbstractList<TenantAccount> implements R
             int row = next++;
             paths[row] = n.path;
             plans[row] = n.pricePlan;
-            int l = row * LONGS;
+            long[] longs = this.longs[row / BLOCK];
+            double[] doubles = this.doubles[row / BLOCK];
+            int l = row % BLOCK * LONGS;
             System.arraycopy(n.held, 0, longs, l + HELD, 3);
             System.arraycopy(n.pending, 0, longs, l + PENDING, 3);
             longs[l + RUNNING] = n.runningTasks;
@@ -129,7 +175,7 @@ public final class AccountTable extends AbstractList<TenantAccount> implements R
                 longs[l + RESOURCE_MS + 2 * r] = a.resourceMs[r].hi;
                 longs[l + RESOURCE_MS + 2 * r + 1] = a.resourceMs[r].lo;
             }
-            int d = row * DOUBLES;
+            int d = row % BLOCK * DOUBLES;
             doubles[d + WEIGHT] = n.weight;
             doubles[d + SHARE] = n.share;
             doubles[d + ETA] = n.eta;

@@ -26,19 +26,37 @@ class AccountTableTest {
 
         assertThat(table).hasSize(2);
         assertThat(table.path(1)).isEqualTo(TenantPath.parse("root.b"));
-        TenantAccount b = table.get(1);
-        assertThat(b).isEqualTo(new TenantAccount(TenantPath.parse("root.b"), 201, 202, 203, "plan-200",
-                new TenantAccount.Rates(new ResourceVector(204, 205, 206), new ResourceVector(207, 208, 209), 210,
-                        211, 212, 213, 214, 215, 216),
+        assertThat(table.get(1)).isEqualTo(account("root.b", 200, 2000, 99.5));
+        assertThat(table.get(0)).isEqualTo(account("root.a", 100, 1000, 98.5)).isNotEqualTo(table.get(1));
+    }
+
+    @Test
+    void rowsInSeveralBlocksComeBackFromTheirOwn() {
+        int size = 2 * 1024 + 3;
+        AccountTable.Rows rows = new AccountTable.Rows(size);
+        for (int i = 0; i < size; i++) {
+            rows.add(node("root.q" + i, 100 * i), integrals(10_000 * i), i);
+        }
+        AccountTable table = rows.table();
+        for (int i : new int[]{0, 1023, 1024, 1025, 2047, 2048, size - 1}) {
+            assertThat(table.get(i)).as("row %d", i).isEqualTo(account("root.q" + i, 100 * i, 10_000 * i, i));
+            assertThat(table.path(i)).isEqualTo(TenantPath.parse("root.q" + i));
+        }
+        assertThatThrownBy(() -> table.get(size)).isInstanceOf(IndexOutOfBoundsException.class);
+    }
+
+    /** The account of a row added as {@code node(path, base)}, {@code integrals(integralsBase)}, {@code topUp}. */
+    private static TenantAccount account(String path, int base, int integralsBase, double topUp) {
+        int i = integralsBase;
+        return new TenantAccount(TenantPath.parse(path), base + 1, base + 2, base + 3, "plan-" + base,
+                new TenantAccount.Rates(new ResourceVector(base + 4, base + 5, base + 6),
+                        new ResourceVector(base + 7, base + 8, base + 9), base + 10, base + 11, base + 12, base + 13,
+                        base + 14, base + 15, base + 16),
                 new TenantAccount.PeriodTotals(
-                        List.of(BigInteger.TWO.pow(64).add(BigInteger.valueOf(2001)), BigInteger.valueOf(2002),
-                                BigInteger.valueOf(Long.MAX_VALUE).add(BigInteger.valueOf(2003))),
-                        List.of(2004.0, 2005.0, 2006.0), 2007, 2008, 2009, 2010, 2011, 2012, 2013),
-                new TenantAccount.Memory(2014, 2015, 2016, 2017, 99.5)));
-        assertThat(table.get(0).path()).isEqualTo(TenantPath.parse("root.a"));
-        assertThat(table.get(0).weight()).isEqualTo(101);
-        assertThat(table.get(0).memory().quantumTopUp()).isEqualTo(98.5);
-        assertThat(table.get(0)).isEqualTo(table.get(0)).isNotEqualTo(b);
+                        List.of(BigInteger.TWO.pow(64).add(BigInteger.valueOf(i + 1)), BigInteger.valueOf(i + 2),
+                                BigInteger.valueOf(Long.MAX_VALUE).add(BigInteger.valueOf(i + 3))),
+                        List.of(i + 4.0, i + 5.0, i + 6.0), i + 7, i + 8, i + 9, i + 10, i + 11, i + 12, i + 13),
+                new TenantAccount.Memory(i + 14, i + 15, i + 16, i + 17, topUp));
     }
 
     @Test
