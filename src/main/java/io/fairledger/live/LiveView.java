@@ -2,7 +2,6 @@ package io.fairledger.live;
 
 import java.time.Instant;
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -108,15 +107,7 @@ public final class LiveView {
             }
             return out;
         });
-        this.parents = new Once<>(() -> {
-            Set<TenantPath> out = new HashSet<>();
-            for (int row = 0; row < accounts.size(); row++) {
-                if (!accounts.path(row).isRoot()) {
-                    out.add(accounts.path(row).parent());
-                }
-            }
-            return out;
-        });
+        this.parents = new Once<>(() -> PathOrder.parents(accounts.paths()));
     }
 
     public String cluster() {

@@ -18,13 +18,19 @@ public final class PathOrder {
 
     /** The positions of the billed tenants among {@code paths}: the leaves (no path's parent; never the root). */
     public static int[] leaves(List<TenantPath> paths) {
+        Set<TenantPath> parents = parents(paths);
+        return inPathOrder(paths, p -> !p.isRoot() && !parents.contains(p));
+    }
+
+    /** The nodes among {@code paths} that have children: the parents of every path but the root. */
+    public static Set<TenantPath> parents(List<TenantPath> paths) {
         Set<TenantPath> parents = new HashSet<>();
         for (TenantPath p : paths) {
             if (!p.isRoot()) {
                 parents.add(p.parent());
             }
         }
-        return inPathOrder(paths, p -> !p.isRoot() && !parents.contains(p));
+        return parents;
     }
 
     /** The positions of every path among {@code paths} but the root's. */

@@ -17,6 +17,7 @@ class PathOrderTest {
     void theLeavesAreTheNodesNoneIsTheParentOfInPathOrder() {
         assertThat(PathOrder.leaves(TREE)).containsExactly(4, 3, 1, 5);
         assertThat(PathOrder.leaves(List.of(TenantPath.ROOT))).isEmpty();
+        assertThat(PathOrder.parents(TREE)).containsExactlyInAnyOrder(TenantPath.ROOT, TenantPath.parse("root.a"));
     }
 
     @Test
