@@ -10,7 +10,7 @@ import io.fairledger.core.model.ResourceVector;
 import io.fairledger.core.model.TenantPath;
 
 /**
- * Every node's account at one instant ({@link ClusterLedger#accounts}), kept as numbers in two arrays, one row a node:
+ * Every node's account at one instant ({@link ClusterLedger#accounts}), kept as numbers in arrays, one row a node:
  * an account is made when it is read. A live view holds the accounts of every tenant at each tick and most are never
  * read before the next tick replaces them; as records they cost about 560 bytes and a dozen objects a tenant, which
  * the young collections then copied while a view lived (docs/benchmarks.md, "Settings changes"); here they cost 296
