@@ -71,17 +71,20 @@ public class FactCursor {
     }
 
     /**
-     * The earliest event time of the facts stored by transactions in {@code [from, to)}, by cluster; a cluster that
-     * stored none is absent. One aggregate, no fact read: what a live ledger's tick decides by whether it applies a
-     * cluster's new facts in place or rebuilds it ({@code live.LiveLedgers}).
+     * The earliest event time of the facts stored by transactions in {@code [from, to)} but {@code taken}'s, by
+     * cluster; a cluster that stored none is absent. One aggregate, no fact read: what a live ledger's tick decides by
+     * whether it applies a cluster's new facts in place or rebuilds it ({@code live.LiveLedgers}), with the earliest
+     * of the facts it took from memory ({@link FreshFacts}).
      */
-    public Map<String, Long> earliestStoredByCluster(String from, String to) throws SQLException {
+    public Map<String, Long> earliestStoredByCluster(String from, String to, FreshFacts.Taken taken)
+            throws SQLException {
         Map<String, Long> out = new HashMap<>();
         try (Connection c = dataSource.getConnection();
                 PreparedStatement ps = c.prepareStatement("SELECT cluster_id, min(event_time_ms) FROM ledger_fact "
-                        + "WHERE tx >= ?::xid8 AND tx < ?::xid8 GROUP BY cluster_id")) {
+                        + "WHERE tx >= ?::xid8 AND tx < ?::xid8 AND tx <> ALL (?::xid8[]) GROUP BY cluster_id")) {
             ps.setString(1, from);
             ps.setString(2, to);
+            ps.setString(3, taken.transactionArray());
             try (ResultSet rs = ps.executeQuery()) {
                 while (rs.next()) {
                     out.put(rs.getString(1), rs.getLong(2));
@@ -92,14 +95,16 @@ public class FactCursor {
     }
 
     /**
-     * The facts of {@code clusterId} stored by transactions in {@code [from, to)}, in event-time order (then dedupe
-     * key), handed to {@code sink} as read: what a live ledger's tick applies, one instant at a time, without holding
-     * them (however many were stored while the previous tick ran).
+     * The facts of {@code clusterId} stored by transactions in {@code [from, to)} but {@code taken}'s, in event-time
+     * order (then dedupe key), handed to {@code sink} as read: what a live ledger's tick applies, one instant at a
+     * time, without holding them (however many were stored while the previous tick ran), with those it took from
+     * memory ({@link FreshFacts}).
      */
-    public void forEachStored(String clusterId, String from, String to, Consumer<LedgerFact> sink)
-            throws SQLException {
-        read(COLUMNS + "WHERE cluster_id = ? AND tx >= ?::xid8 AND tx < ?::xid8 ORDER BY event_time_ms, dedupe_key",
-                List.of(clusterId, from, to), (cluster, fact) -> sink.accept(fact));
+    public void forEachStored(String clusterId, String from, String to, FreshFacts.Taken taken,
+            Consumer<LedgerFact> sink) throws SQLException {
+        read(COLUMNS + "WHERE cluster_id = ? AND tx >= ?::xid8 AND tx < ?::xid8 AND tx <> ALL (?::xid8[]) "
+                + "ORDER BY event_time_ms, dedupe_key", List.of(clusterId, from, to, taken.transactionArray()),
+                (cluster, fact) -> sink.accept(fact));
     }
 
     /**

@@ -11,6 +11,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.function.BiConsumer;
+import java.util.function.Consumer;
 import java.util.function.Predicate;
 
 import org.postgresql.PGConnection;
@@ -74,6 +75,16 @@ public final class FactWriter {
      * stored one. Returns the facts inserted or replaced.
      */
     public static int insert(Connection c, List<SourcedFact> facts) throws SQLException {
+        return insert(c, facts, fact -> {
+        });
+    }
+
+    /**
+     * As {@link #insert(Connection, List)}, and hands each fact inserted or replaced to {@code stored}, in the batch's
+     * order: exactly the rows this transaction adds to {@code ledger_fact} ({@link FreshFacts}).
+     */
+    public static int insert(Connection c, List<SourcedFact> facts, Consumer<LedgerFact> stored)
+            throws SQLException {
         if (facts.isEmpty()) {
             return 0;
         }
@@ -83,6 +94,7 @@ public final class FactWriter {
             copy(c, COPY_KEYS, unique, s -> true, FactWriter::keyRow);
             long copied = copy(c, COPY_FACTS, unique, s -> true, FactWriter::factRow);
             c.releaseSavepoint(fresh);
+            unique.forEach(s -> stored.accept(s.fact()));
             return Math.toIntExact(copied);
         } catch (SQLException e) {
             if (!UNIQUE_VIOLATION.equals(e.getSQLState())) {
@@ -103,7 +115,10 @@ public final class FactWriter {
         if (kept.isEmpty()) {
             return 0;
         }
-        return Math.toIntExact(copy(c, COPY_FACTS, unique, s -> kept.contains(Key.of(s.fact())), FactWriter::factRow));
+        Predicate<SourcedFact> chosen = s -> kept.contains(Key.of(s.fact()));
+        long copied = copy(c, COPY_FACTS, unique, chosen, FactWriter::factRow);
+        unique.stream().filter(chosen).forEach(s -> stored.accept(s.fact()));
+        return Math.toIntExact(copied);
     }
 
     /** Inserts the keys of {@code unique} that are not stored yet; returns them. */

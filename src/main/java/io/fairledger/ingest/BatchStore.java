@@ -4,6 +4,7 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
@@ -17,6 +18,8 @@ import jakarta.inject.Inject;
 import org.apache.kafka.common.TopicPartition;
 
 import io.fairledger.facts.FactWriter;
+import io.fairledger.facts.FreshFacts;
+import io.fairledger.facts.LedgerFact;
 import io.fairledger.facts.SourcedFact;
 
 /**
@@ -24,7 +27,8 @@ import io.fairledger.facts.SourcedFact;
  * (the admission package's {@link AdmissionRecordWriter}, owner of {@code admission_event}), what it changed of the
  * Mesos starts that wait for their resources ({@link WaitingStartTable}) and the offsets that follow it
  * ({@code consumer_offset}, owned here), committed in one transaction. So after any crash the stored facts and waiting
- * starts are exactly those of the records before the stored offsets: nothing lost, nothing counted twice.
+ * starts are exactly those of the records before the stored offsets: nothing lost, nothing counted twice. The facts a
+ * transaction added are handed to this replica's live ledgers once it is committed ({@link FreshFacts}).
  */
 @ApplicationScoped
 public class BatchStore {
@@ -38,6 +42,9 @@ public class BatchStore {
 
     @Inject
     AdmissionRecordWriter admissionRecords;
+
+    @Inject
+    FreshFacts fresh;
 
     /** Stores the facts and records and moves the offsets, atomically; returns how many facts were new. */
     public int commit(String groupId, List<SourcedFact> facts, List<AdmissionRecord> admissions,
@@ -54,7 +61,9 @@ public class BatchStore {
         try (Connection c = dataSource.getConnection()) {
             c.setAutoCommit(false);
             try {
-                int inserted = FactWriter.insert(c, facts);
+                List<LedgerFact> stored = new ArrayList<>(facts.size());
+                int inserted = FactWriter.insert(c, facts, stored::add);
+                long transaction = stored.isEmpty() ? 0 : transactionId(c);
                 admissionRecords.insert(c, admissions);
                 WaitingStartTable.write(c, groupId, waiting);
                 try (PreparedStatement ps = c.prepareStatement(UPSERT_OFFSET)) {
@@ -68,11 +77,21 @@ public class BatchStore {
                     ps.executeBatch();
                 }
                 c.commit();
+                fresh.stored(transaction, stored);
                 return inserted;
             } catch (SQLException | RuntimeException e) {
                 c.rollback();
                 throw e;
             }
+        }
+    }
+
+    /** The id of {@code c}'s transaction, as its facts' {@code tx} column holds it. */
+    private static long transactionId(Connection c) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement("SELECT pg_current_xact_id()::text");
+                ResultSet rs = ps.executeQuery()) {
+            rs.next();
+            return Long.parseLong(rs.getString(1));
         }
     }
 

@@ -19,6 +19,7 @@ import org.jboss.logging.Logger;
 import io.fairledger.accounting.StoredLedgerStates;
 import io.fairledger.config.FairledgerConfig;
 import io.fairledger.facts.FactCursor;
+import io.fairledger.facts.FreshFacts;
 import io.fairledger.facts.LedgerFact;
 import io.fairledger.facts.RetentionFloors;
 import io.fairledger.tenancy.LedgerSettings;
@@ -157,17 +158,26 @@ public class BoundedReplays implements StoredLedgerStates {
 
     /**
      * Applies to {@code ledger}, which holds every fact of {@code clusterId} stored before {@code from}, the facts
-     * stored in {@code [from, to)}, streamed in event-time order one instant at a time (never all held), storing
-     * checkpoints as they fall due; returns how many were applied. Every one of those facts must be later than the
-     * ledger's last applied one (else it must be rebuilt, {@link #build}); one that is not fails the call, and the
-     * ledger, partly advanced, must then be dropped. The checkpoints it passed are encoded into {@code passed}, for the
-     * caller to store once it has published the ledger's view ({@link Passed#store}).
+     * stored in {@code [from, to)}: those {@code taken} from memory ({@link FreshFacts}) merged with the others, read
+     * from PostgreSQL, in event-time order one instant at a time (never all held), storing checkpoints as they fall
+     * due; returns how many were applied. Every one of those facts must be later than the ledger's last applied one
+     * (else it must be rebuilt, {@link #build}); one that is not fails the call, and the ledger, partly advanced, must
+     * then be dropped. The checkpoints it passed are encoded into {@code passed}, for the caller to store once it has
+     * published the ledger's view ({@link Passed#store}).
      */
-    public long advance(String clusterId, LiveLedger ledger, String from, String to, Passed passed)
-            throws SQLException {
+    public long advance(String clusterId, LiveLedger ledger, String from, String to, FreshFacts.Taken taken,
+            Passed passed) throws SQLException {
         long before = ledger.facts();
         Instants instants = new Instants(clusterId, ledger, to, passed);
-        cursor.forEachStored(clusterId, from, to, instants::add);
+        List<LedgerFact> held = taken.of(clusterId);
+        int[] next = {0};
+        cursor.forEachStored(clusterId, from, to, taken, fact -> {
+            for (; next[0] < held.size() && held.get(next[0]).at() <= fact.at(); next[0]++) {
+                instants.add(held.get(next[0]));
+            }
+            instants.add(fact);
+        });
+        held.subList(next[0], held.size()).forEach(instants::add);
         instants.flush();
         return ledger.facts() - before;
     }

@@ -3,6 +3,7 @@ package io.fairledger.live;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -33,6 +34,7 @@ import io.fairledger.errors.Conflict;
 import io.fairledger.errors.NotFound;
 import io.fairledger.errors.NotReady;
 import io.fairledger.facts.FactCursor;
+import io.fairledger.facts.FreshFacts;
 import io.fairledger.observability.MetricNames;
 import io.fairledger.tenancy.LedgerSettings;
 import io.fairledger.tenancy.RegisteredCluster;
@@ -42,9 +44,9 @@ import io.fairledger.tenancy.TenancyService;
 /**
  * Every cluster's live ledger in this server, fed from the stored facts of the whole consumer group (so every replica
  * answers the same, whichever partitions it consumes): on each tick ({@link TickSchedule}), the facts stored since the
- * last horizon ({@link FactCursor}) are streamed into each cluster's ledger in event-time order, one instant at a time
- * (however many came while the previous tick ran, they are never held together), a cluster whose settings changed or
- * that received a fact older than its latest one is rebuilt from its newest usable checkpoint and the facts after it
+ * last horizon ({@link FactCursor}; those this replica stored, from memory: {@link FreshFacts}) are streamed into each
+ * cluster's ledger in event-time order, one instant at a time (those read from PostgreSQL never all held, however many
+ * came while the previous tick ran), a cluster whose settings changed or that received a fact older than its latest one is rebuilt from its newest usable checkpoint and the facts after it
  * ({@link BoundedReplays}), and a fresh immutable {@link LiveView} is published for each cluster that changed; the
  * checkpoints the update passed are stored after that view is published; the periods due are closed after every view.
  * Readers never wait for the tick; the time of each phase is published ({@link MetricNames#LIVE_TICK}).
@@ -56,6 +58,9 @@ public class LiveLedgers implements EndedPeriods, ServedConfiguration {
 
     @Inject
     FactCursor cursor;
+
+    @Inject
+    FreshFacts fresh;
 
     @Inject
     SettingsInForce inForce;
@@ -100,6 +105,9 @@ public class LiveLedgers implements EndedPeriods, ServedConfiguration {
     private volatile boolean ticking;
     private Counter rebuilds;
     private Counter continued;
+    private Counter factsFromMemory;
+    private Counter factsRead;
+    private Counter allocated;
     /** The tick's phases ({@link MetricNames#LIVE_TICK}); {@link BoundedReplays} times its own. */
     private static final String APPLY = "apply";
     private static final String REBUILD = "rebuild";
@@ -168,6 +176,7 @@ public class LiveLedgers implements EndedPeriods, ServedConfiguration {
                 stores.incrementAndGet();
             }
             if (waits.asked() || schedule.due(stored, System.nanoTime())) {
+                long allocatedBefore = ThreadAllocation.bytes();
                 long number = waits.start();
                 ticking = true;
                 List<String> updated = new ArrayList<>();
@@ -183,6 +192,7 @@ public class LiveLedgers implements EndedPeriods, ServedConfiguration {
                     updated.forEach(id -> closeDue(id, next));
                 } finally {
                     ticking = false;
+                    allocated.increment(ThreadAllocation.bytes() - allocatedBefore);
                 }
             }
         } catch (SQLException | RuntimeException e) {
@@ -195,11 +205,13 @@ public class LiveLedgers implements EndedPeriods, ServedConfiguration {
      * {@link #awaitServed}. Adds the clusters whose view changed to {@code updated}.
      */
     private void tick(String next, long number, List<String> updated) throws SQLException {
+        // the facts this replica stored below the horizon: applied from memory, not read back
+        FreshFacts.Taken taken = fresh.take(next);
         // before the first tick every ledger is built from its checkpoint and the facts after it
         // and when nothing was stored since the last tick (a settings change), no fact is new
         Map<String, Long> earliest = horizon.equals(FactCursor.START) || horizon.equals(next)
                 ? Map.of()
-                : cursor.earliestStoredByCluster(horizon, next);
+                : earliestNew(taken, cursor.earliestStoredByCluster(horizon, next, taken));
         boolean changed = false;
         for (RegisteredCluster cluster : tenancy.clusters()) {
             String id = cluster.id();
@@ -209,7 +221,7 @@ public class LiveLedgers implements EndedPeriods, ServedConfiguration {
                 waits.served(id, number);
             } else if (!quarantine.waits(id, () -> tenancy.configurationVersion(id), System.nanoTime())) {
                 try {
-                    if (update(id, earliest.get(id), next)) {
+                    if (update(id, earliest.get(id), next, taken)) {
                         changed = true;
                         updated.add(id);
                     }
@@ -240,7 +252,8 @@ public class LiveLedgers implements EndedPeriods, ServedConfiguration {
      * {@code earliestNew} (null when none came); true when its view changed. Facts all later than the ledger's last
      * applied one are streamed into it; an earlier one, or a settings change, rebuilds it ({@link BoundedReplays}).
      */
-    private boolean update(String clusterId, Long earliestNew, String next) throws SQLException {
+    private boolean update(String clusterId, Long earliestNew, String next, FreshFacts.Taken taken)
+            throws SQLException {
         String version = tenancy.configurationVersion(clusterId);
         LiveLedger ledger = ledgers.get(clusterId);
         boolean sameConfiguration = ledger != null && version.equals(versions.get(clusterId));
@@ -267,7 +280,10 @@ public class LiveLedgers implements EndedPeriods, ServedConfiguration {
             versions.put(clusterId, version);
             started = record(REBUILD, started);
         } else if (earliestNew != null) {
-            replays.advance(clusterId, ledger, horizon, next, passed);
+            long applied = replays.advance(clusterId, ledger, horizon, next, taken, passed);
+            int fromMemory = taken.of(clusterId).size();
+            factsFromMemory.increment(fromMemory);
+            factsRead.increment(applied - fromMemory);
             started = record(APPLY, started);
         }
         ledger.takeChanges();
@@ -282,6 +298,13 @@ public class LiveLedgers implements EndedPeriods, ServedConfiguration {
         passed.store();
         record(STORE, started);
         return true;
+    }
+
+    /** The earliest event time of each cluster's new facts: the earlier of those {@code taken} and those read. */
+    private static Map<String, Long> earliestNew(FreshFacts.Taken taken, Map<String, Long> read) {
+        Map<String, Long> earliest = new HashMap<>(read);
+        taken.byCluster().keySet().forEach(id -> earliest.merge(id, taken.earliest(id), Math::min));
+        return earliest;
     }
 
     /** The others go on, {@code clusterId}, whose state failed with {@code e}, answers 503 until it is rebuilt. */
@@ -345,9 +368,19 @@ public class LiveLedgers implements EndedPeriods, ServedConfiguration {
         continued = Counter.builder(MetricNames.LIVE_CONTINUED)
                 .description("settings changes a live ledger took in place, after its latest fact, replaying nothing")
                 .register(registry);
+        factsFromMemory = factsCounter("memory");
+        factsRead = factsCounter("database");
+        allocated = Counter.builder(MetricNames.LIVE_TICK_ALLOCATED).baseUnit("bytes")
+                .description("bytes the live ledgers' ticks allocated on their thread").register(registry);
         for (String phase : List.of(APPLY, REBUILD, VIEW, STORE, CLOSE, PUBLISH)) {
             phases.put(phase, LedgerMetrics.tickTimer(registry, phase));
         }
+    }
+
+    private Counter factsCounter(String origin) {
+        return Counter.builder(MetricNames.LIVE_FACTS).tag(MetricNames.ORIGIN, origin)
+                .description("facts the live ledgers' ticks applied in place, by where they came from")
+                .register(registry);
     }
 
     /**

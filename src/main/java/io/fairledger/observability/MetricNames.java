@@ -103,6 +103,17 @@ public final class MetricNames {
     /** Counter: settings changes live ledgers took in place, after their latest fact, with nothing replayed. */
     public static final String LIVE_CONTINUED = "fairledger.live.continued";
     /**
+     * Counter: facts the live ledgers' ticks applied in place, by {@link #ORIGIN}: {@code memory} (stored by this
+     * replica's consumer and handed over after its commit) or {@code database} (read back from PostgreSQL: another
+     * replica's, or one not held in memory). A rebuild's facts are not counted.
+     */
+    public static final String LIVE_FACTS = "fairledger.live.facts";
+    /**
+     * Counter: bytes the live ledgers' ticks allocated on their thread (applying, rebuilding, the views, checkpoints,
+     * closing): with {@link #LIVE_FACTS}, the allocation per fact.
+     */
+    public static final String LIVE_TICK_ALLOCATED = "fairledger.live.tick.allocated.bytes";
+    /**
      * Timer: the live ledgers' tick, per cluster and {@link #PHASE}: apply (new facts streamed in), rebuild (from a
      * checkpoint, after a late fact or a settings change), view (the published view), close (periods due closed),
      * publish (metrics, once per tick), checkpoint (storing one; part of apply or rebuild); and within rebuild, restore
@@ -122,6 +133,8 @@ public final class MetricNames {
     public static final String VERSION = "version";
     public static final String COMMIT = "commit";
     public static final String KIND = "kind";
+    /** Label of {@link #LIVE_FACTS}: where the facts came from. */
+    public static final String ORIGIN = "origin";
     /** Label of {@link #LIVE_TICK}: the tick's phase. */
     public static final String PHASE = "phase";
     public static final String REASON = "reason";
