@@ -6,6 +6,7 @@ import java.lang.management.ThreadMXBean;
 import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
 import java.sql.ResultSet;
+import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Clock;
 import java.time.Duration;
@@ -15,6 +16,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.Consumer;
 
 import org.flywaydb.core.Flyway;
 import org.postgresql.PGConnection;
@@ -78,78 +80,131 @@ public final class CopyCeiling {
         long seed = Long.parseLong(o.getOrDefault("seed", "15"));
         System.out.printf("facts %,d, days %d, tenants %d, late %.2f, seed %d; load average %s%n", facts, days,
                 tenants, late, seed, ProcessStats.loadAverage());
-
-        ThreadMXBean threads = ManagementFactory.getThreadMXBean();
-        long cpu0 = threads.getCurrentThreadCpuTime();
-        List<List<SourcedFact>> batches = batches(
-                new HistoryWorkload(CLUSTER, START, facts, days, tenants, late, seed));
-        long decodeCpu = threads.getCurrentThreadCpuTime() - cpu0;
-        long sent = batches.stream().mapToLong(List::size).sum();
-        System.out.printf("%,d facts sent in %,d batches; decoding and normalising took %.1f us of CPU per fact "
-                + "(one thread, JIT warm-up included)%n", sent, batches.size(), decodeCpu / 1e3 / sent);
-
-        long encode0 = threads.getCurrentThreadCpuTime();
-        List<byte[][]> encoded = new ArrayList<>(batches.size());
-        Set<String> keys = new HashSet<>();
-        long rows = 0;
-        for (List<SourcedFact> batch : batches) {
-            List<SourcedFact> fresh = batch.stream().filter(s -> keys.add(s.fact().dedupeKey())).toList();
-            rows += fresh.size();
-            encoded.add(copyText(fresh));
-        }
-        System.out.printf("%,d new facts (the rest meet a stored key); encoding their COPY text took %.1f us of CPU "
-                + "per fact%n", rows, (threads.getCurrentThreadCpuTime() - encode0) / 1e3 / rows);
-
+        HistoryWorkload workload = new HistoryWorkload(CLUSTER, START, facts, days, tenants, late, seed);
         try (RealDependency.Running postgres = PostgresDependency.start()) {
             String url = postgres.config().get("quarkus.datasource.jdbc.url");
             Flyway.configure().dataSource(url, postgres.config().get("quarkus.datasource.username"),
                     postgres.config().get("quarkus.datasource.password")).locations("classpath:db/migration").load()
                     .migrate();
             try (Connection c = CommittedOffsets.connect(postgres)) {
-                c.setAutoCommit(false);
-                FactPartitions.ensure(c, START, days / 28 + 2);
-                long backend = backendPid(c);
-                c.commit();
-                CopyManager copy = c.unwrap(PGConnection.class).getCopyAPI();
-
-                Duration pg0 = ProcessStats.cpu(backend);
-                long t0 = System.nanoTime();
-                for (byte[][] batch : encoded) {
-                    copy.copyIn("COPY ledger_fact_key (cluster_id, dedupe_key, event_time_ms) FROM STDIN",
-                            new ByteArrayInputStream(batch[0]));
-                    copy.copyIn("COPY ledger_fact (cluster_id, dedupe_key, event_id, event_time_ms, kind, fact, "
-                            + "source_topic, source_partition, source_offset) FROM STDIN",
-                            new ByteArrayInputStream(batch[1]));
-                    c.commit();
-                }
-                report("COPY alone", rows, System.nanoTime() - t0, ProcessStats.cpu(backend).minus(pg0), 0, c);
-
+                Rate alone = copyAlone(c, workload);
+                alone.print("COPY alone");
+                alone.check(c, "SELECT count(*) FROM ledger_fact");
                 empty(c);
-                pg0 = ProcessStats.cpu(backend);
-                long client0 = threads.getCurrentThreadCpuTime();
-                t0 = System.nanoTime();
-                for (List<SourcedFact> batch : batches) {
-                    FactWriter.insert(c, batch);
-                    c.commit();
-                }
-                report("FactWriter", rows, System.nanoTime() - t0, ProcessStats.cpu(backend).minus(pg0),
-                        threads.getCurrentThreadCpuTime() - client0, c);
+                long backend = backendPid(c);
+                ThreadMXBean threads = ManagementFactory.getThreadMXBean();
+                long[] rows = {0};
+                long[] wallNs = {0};
+                long[] clientNs = {0};
+                Duration pg0 = ProcessStats.cpu(backend);
+                forEachBatch(workload, false, batch -> {
+                    long client0 = threads.getCurrentThreadCpuTime();
+                    long t0 = System.nanoTime();
+                    rows[0] += sql(() -> FactWriter.insert(c, batch));
+                    sql(() -> {
+                        c.commit();
+                        return 0;
+                    });
+                    wallNs[0] += System.nanoTime() - t0;
+                    clientNs[0] += threads.getCurrentThreadCpuTime() - client0;
+                });
+                Rate writer = new Rate(rows[0], wallNs[0], ProcessStats.cpu(backend).minus(pg0));
+                writer.print("FactWriter");
+                System.out.printf("            this thread (encoding, JDBC) %.1f us/fact%n",
+                        clientNs[0] / 1e3 / rows[0]);
+                writer.check(c, "SELECT count(*) FROM ledger_fact");
             }
         }
         System.out.printf("load average %s%n", ProcessStats.loadAverage());
     }
 
     /**
-     * The history's facts as the consumer sends them to {@link FactWriter}, in batches of {@link #BATCH_EVENTS} events:
-     * the start a YARN finish repeats is left out while its task runs (the consumer's known starts), so a late RUNNING
-     * delivered after its container's COMPLETE is sent and meets its stored key, as in {@link HistoryScale}.
+     * PostgreSQL's own ceiling for {@code workload}'s facts into the database behind {@code c} (migrated as the
+     * server's): each batch's new facts (one per key, the first) encoded to COPY text, then copied straight into
+     * {@code ledger_fact_key} and {@code ledger_fact} and committed, only the copies and commits timed (the encoding
+     * between them is not). {@link HistoryScale} runs it after its ingest, with a cluster of its own, into the same
+     * table.
      */
-    private static List<List<SourcedFact>> batches(HistoryWorkload workload) {
+    static Rate copyAlone(Connection c, HistoryWorkload workload) throws SQLException {
+        c.setAutoCommit(false);
+        FactPartitions.ensure(c, workload.start(), workload.days() / 28 + 2);
+        long backend = backendPid(c);
+        c.commit();
+        CopyManager copy = c.unwrap(PGConnection.class).getCopyAPI();
+        long[] rows = {0};
+        long[] wallNs = {0};
+        Duration pg0 = ProcessStats.cpu(backend);
+        forEachBatch(workload, true, batch -> {
+            byte[][] text = copyText(batch);
+            long t0 = System.nanoTime();
+            sql(() -> {
+                copy.copyIn("COPY ledger_fact_key (cluster_id, dedupe_key, event_time_ms) FROM STDIN",
+                        new ByteArrayInputStream(text[0]));
+                copy.copyIn("COPY ledger_fact (cluster_id, dedupe_key, event_id, event_time_ms, kind, fact, "
+                        + "source_topic, source_partition, source_offset) FROM STDIN",
+                        new ByteArrayInputStream(text[1]));
+                c.commit();
+                return 0;
+            });
+            wallNs[0] += System.nanoTime() - t0;
+            rows[0] += batch.size();
+        });
+        return new Rate(rows[0], wallNs[0], ProcessStats.cpu(backend).minus(pg0));
+    }
+
+    /** Rows stored in {@code wallNs} of copying, and the PostgreSQL backend's CPU meanwhile. */
+    record Rate(long rows, long wallNs, Duration backendCpu) {
+
+        double perSecond() {
+            return rows / (wallNs / 1e9);
+        }
+
+        double backendUsPerFact() {
+            return backendCpu.toNanos() / 1e3 / rows;
+        }
+
+        void print(String way) {
+            System.out.printf("%-11s %,10.0f facts/s (%,d in %.1f s); PostgreSQL backend %.1f us/fact%n", way,
+                    perSecond(), rows, wallNs / 1e9, backendUsPerFact());
+        }
+
+        /** Fails unless {@code countSql} counts exactly the rows copied. */
+        void check(Connection c, String countSql) throws SQLException {
+            try (Statement st = c.createStatement(); ResultSet rs = st.executeQuery(countSql)) {
+                rs.next();
+                if (rs.getLong(1) != rows) {
+                    throw new IllegalStateException(rs.getLong(1) + " rows stored of " + rows);
+                }
+            }
+            c.commit();
+        }
+    }
+
+    private interface Sql {
+        long run() throws Exception;
+    }
+
+    private static long sql(Sql sql) {
+        try {
+            return sql.run();
+        } catch (Exception e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /**
+     * The history's facts as the consumer sends them to {@link FactWriter}, in batches of {@link #BATCH_EVENTS} events,
+     * each handed to {@code sink} as it fills (none held after): the start a YARN finish repeats is left out while its
+     * task runs (the consumer's known starts), so a late RUNNING delivered after its container's COMPLETE is sent and
+     * meets its stored key, as in {@link HistoryScale}; with {@code newKeysOnly} that start is left out too.
+     */
+    private static void forEachBatch(HistoryWorkload workload, boolean newKeysOnly, Consumer<List<SourcedFact>> sink) {
         EventDecoder decoder = new EventDecoder(Clock.systemUTC());
         Intake intake = new Intake(cluster -> Instant.MIN, KnownStarts.NONE, TenantBound.of(cluster -> List.of()));
+        // the tasks of which one event of two was seen: a start of one of them is a repeat
+        Set<String> seenOnce = new HashSet<>();
         Set<String> running = new HashSet<>();
-        List<List<SourcedFact>> out = new ArrayList<>();
-        out.add(new ArrayList<>());
+        List<SourcedFact> batch = new ArrayList<>();
         long[] offset = {0};
         workload.forEach(e -> {
             Intake.Outcome outcome = intake.accept(decoder.decode(EventTopics.YARN_CONTAINERS, EventDecoder.JSON,
@@ -158,23 +213,29 @@ public final class CopyCeiling {
                 throw new IllegalStateException("not accepted: " + outcome + " " + e.json());
             }
             if (offset[0] > 0 && offset[0] % BATCH_EVENTS == 0) {
-                out.add(new ArrayList<>());
+                sink.accept(List.copyOf(batch));
+                batch.clear();
             }
             for (LedgerFact f : accepted.facts()) {
-                if (f instanceof LedgerFact.Event ev && ev.event() instanceof LedgerEvent.TaskStarted s
-                        && !running.add(s.taskId())) {
-                    continue;
+                if (f instanceof LedgerFact.Event ev && ev.event() instanceof LedgerEvent.TaskStarted s) {
+                    boolean repeat = !seenOnce.add(s.taskId());
+                    if (repeat) {
+                        seenOnce.remove(s.taskId());
+                    }
+                    if (!running.add(s.taskId()) || repeat && newKeysOnly) {
+                        continue;
+                    }
                 }
                 if (f instanceof LedgerFact.Event ev && ev.event() instanceof LedgerEvent.TaskFinished fin) {
                     running.remove(fin.taskId());
                 }
-                out.get(out.size() - 1).add(new SourcedFact(f, accepted.event().eventId(),
-                        EventTopics.YARN_CONTAINERS, 0, offset[0]));
+                batch.add(new SourcedFact(f, accepted.event().eventId(), EventTopics.YARN_CONTAINERS, 0, offset[0]));
             }
             offset[0]++;
         });
-        System.out.printf("%,d events%n", offset[0]);
-        return out;
+        if (!batch.isEmpty()) {
+            sink.accept(List.copyOf(batch));
+        }
     }
 
     /** The key rows and the fact rows of a batch in COPY text; fails on a value that would need escaping. */
@@ -203,25 +264,7 @@ public final class CopyCeiling {
         return value;
     }
 
-    private static void report(String way, long rows, long wallNs, Duration backendCpu, long clientCpuNs,
-            Connection c) throws Exception {
-        long stored;
-        try (Statement st = c.createStatement(); ResultSet rs = st.executeQuery("SELECT count(*) FROM ledger_fact")) {
-            rs.next();
-            stored = rs.getLong(1);
-        }
-        c.commit();
-        if (stored != rows) {
-            throw new IllegalStateException(way + ": " + stored + " rows stored of " + rows);
-        }
-        System.out.printf("%-11s %,10.0f facts/s (%,d in %.1f s); PostgreSQL backend %.1f us/fact%s%n", way,
-                rows / (wallNs / 1e9), rows, wallNs / 1e9, backendCpu.toNanos() / 1e3 / rows,
-                clientCpuNs == 0
-                        ? ""
-                        : "; this thread (encoding, JDBC) %.1f us/fact".formatted(clientCpuNs / 1e3 / rows));
-    }
-
-    private static void empty(Connection c) throws Exception {
+    private static void empty(Connection c) throws SQLException {
         try (Statement st = c.createStatement()) {
             st.execute("TRUNCATE ledger_fact, ledger_fact_key");
         }
@@ -234,7 +277,7 @@ public final class CopyCeiling {
         c.setAutoCommit(false);
     }
 
-    private static long backendPid(Connection c) throws Exception {
+    private static long backendPid(Connection c) throws SQLException {
         try (Statement st = c.createStatement(); ResultSet rs = st.executeQuery("SELECT pg_backend_pid()")) {
             rs.next();
             return rs.getLong(1);

@@ -47,6 +47,16 @@ final class HistoryWorkload {
         this.seed = seed;
     }
 
+    /** The instant of the first day's start. */
+    Instant start() {
+        return start;
+    }
+
+    /** How many days the history spans. */
+    int days() {
+        return days;
+    }
+
     /** The instant after the last event: the end of the last day. */
     Instant end() {
         return start.plus(Duration.ofDays(days));

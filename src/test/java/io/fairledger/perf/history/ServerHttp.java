@@ -55,6 +55,13 @@ final class ServerHttp {
                 .filter(l -> l.startsWith(name)).findFirst().orElse(name + " ?");
     }
 
+    /** The sum of the series {@code name} of {@code /q/metrics} whose labels contain {@code label}; 0 if none. */
+    static double sum(String management, String name, String label) throws Exception {
+        return new String(get(management + "/q/metrics", 200), StandardCharsets.UTF_8).lines()
+                .filter(l -> (l.startsWith(name + " ") || l.startsWith(name + "{")) && l.contains(label))
+                .mapToDouble(l -> Double.parseDouble(l.substring(l.lastIndexOf(' ') + 1))).sum();
+    }
+
     /**
      * The live ledgers' tick so far per phase ({@code fairledger_live_tick_seconds}): phase to {count, sum of seconds}.
      */
