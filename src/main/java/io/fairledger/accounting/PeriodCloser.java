@@ -42,7 +42,8 @@ import io.fairledger.tenancy.LedgerSettings;
  * <b>Cost.</b> Nothing holds the facts: one pass over the transactions stored since the latest closing position
  * ({@link ClosingSteps}), from the watermarks recorded there ({@link RecordedWatermarks}), then one replay per closing
  * position and per distinct stored settings of the closed periods that received a late fact, each from the newest
- * usable stored ledger state ({@link StoredFacts#newestState}) or the registration, streamed ({@link StreamedReplay}).
+ * usable stored ledger state ({@link StoredFacts#newestState}) or the registration, streamed ({@link StreamedReplay});
+ * the recomputation under the settings in force and the close at the same position share one replay.
  */
 public final class PeriodCloser {
 
@@ -95,6 +96,10 @@ public final class PeriodCloser {
     private final RecordedWatermarks recorded;
     private final long idleMs;
     private List<String> idle = List.of();
+    /** The replay the next {@link #statements} call may continue, within one {@link #close}. */
+    private Continued continued;
+    /** How many {@link #statements} calls continued the replay before them (for tests). */
+    private long continuedReplays;
 
     /** A closer whose sources are never idle, recording its watermarks in memory (tests, benchmarks). */
     public PeriodCloser(String clusterId, ClosedStatements store, StoredFacts facts) {
@@ -133,6 +138,11 @@ public final class PeriodCloser {
         return Instant.ofEpochMilli(nextToClose(settings, closedUntil(store.closed())).start());
     }
 
+    /** How many replays a later one continued so far ({@link Continued}). */
+    long continuedReplays() {
+        return continuedReplays;
+    }
+
     /** The sources that were idle at the latest transaction the last close read. */
     public List<String> idleSources() {
         return idle;
@@ -142,9 +152,13 @@ public final class PeriodCloser {
         List<ClosedPeriod> closed = new ArrayList<>(store.closed());
         ClosingSteps steps = ClosingSteps.of(settings, closed, facts, recorded, idleMs, ended);
         List<ClosedPeriod> out = new ArrayList<>();
-        for (ClosingSteps.Step step : steps.steps()) {
-            out.addAll(closeThrough(step, settings, closed));
-            recorded.record(step.position(), step.watermarks());
+        try {
+            for (ClosingSteps.Step step : steps.steps()) {
+                out.addAll(closeThrough(step, settings, closed));
+                recorded.record(step.position(), step.watermarks());
+            }
+        } finally {
+            continued = null;
         }
         idle = steps.idle();
         return out;
@@ -183,16 +197,46 @@ public final class PeriodCloser {
      * it the start state holds), from the facts stored up to {@code position}: the newest usable stored state holding
      * them, or the registration, then the facts after it up to {@code through} streamed. A state past {@code through}
      * has those periods stated already, from every fact before their end (it lacks no fact at or before its latest).
+     * The replay of the call before, at the same position under the same settings and from a start holding the same
+     * periods, is continued instead ({@link Continued}).
      */
     private List<Statement> statements(LedgerSettings settings, long position, long firstEnd, long through) {
-        ReplayConfig config = settings.toReplayConfig(clusterId, Instant.ofEpochMilli(through));
-        Optional<StoredLedgerStates.State> start = facts.newestState(settings, position, firstEnd);
-        StreamedReplay replay = StreamedReplay.from(start, config);
-        long from = StreamedReplay.firstAfter(start);
+        Continued reused = continued != null && continued.continues(settings, position, firstEnd) ? continued : null;
+        StreamedReplay replay;
+        long from;
+        if (reused != null) {
+            continuedReplays++;
+            replay = reused.replay();
+            from = reused.readThrough() + 1;
+        } else {
+            ReplayConfig config = settings.toReplayConfig(clusterId, Instant.ofEpochMilli(through));
+            Optional<StoredLedgerStates.State> start = facts.newestState(settings, position, firstEnd);
+            replay = StreamedReplay.from(start, config);
+            from = StreamedReplay.firstAfter(start);
+        }
         if (from <= through) {
             facts.forEachStored(position, from, through, replay::accept);
         }
+        continued = new Continued(settings, position, reused == null ? firstEnd : reused.firstEnd(),
+                Math.max(from - 1, through), replay);
         return replay.statementsThrough(through);
+    }
+
+    /**
+     * The replay of the latest {@link #statements} call within one {@link #close}: {@code replay} holds the facts
+     * stored up to {@code position} with event time up to {@code readThrough}, under {@code settings}, and the statement
+     * of every period ending at or after {@code firstEnd}. A later call at the same position, under the same settings,
+     * asking from a period end at or after {@code firstEnd}, would replay the same facts from a stored state (a
+     * recomputation of the closed periods that received late facts, then the close of the next ones, read most of the
+     * same days twice): it reads only the facts after {@code readThrough}. Equal by the rule every stored state keeps: a
+     * usable state and the facts after it give the ledger of every fact, whichever state it starts from.
+     */
+    private record Continued(LedgerSettings settings, long position, long firstEnd, long readThrough,
+            StreamedReplay replay) {
+
+        boolean continues(LedgerSettings asked, long askedPosition, long askedFirstEnd) {
+            return position == askedPosition && firstEnd <= askedFirstEnd && settings.equals(asked);
+        }
     }
 
     /** The end of the last closed period, or null when none is closed. */

@@ -82,6 +82,9 @@ class PeriodCloserProperties {
         Statistics.label("adjustments").collect(allInMemory.stream()
                 .anyMatch(c -> c.statement().lines().stream().anyMatch(l -> !l.adjustments().isEmpty())));
         Statistics.label("settings kept").collect(allInMemory.stream().map(ClosedPeriod::settings).distinct().count());
+        // the shared replay of a recomputation and a close is what most of these runs check
+        Statistics.label("a close continued the replay of a recomputation")
+                .coverage(checker -> checker.check(true).percentage(p -> p >= 20));
     }
 
     /**
@@ -193,6 +196,10 @@ class PeriodCloserProperties {
         closeDue(mode, streamed, plain, inForce, arrived);
         if (mode == Mode.CHECKPOINTED) {
             Statistics.label("a replay started from a stored state").collect(facts.statesUsed() > 0);
+        }
+        if (mode != Mode.ALL_IN_MEMORY) {
+            Statistics.label("a close continued the replay of a recomputation").collect(
+                    streamed.continuedReplays() > 0);
         }
         return store.closed();
     }
