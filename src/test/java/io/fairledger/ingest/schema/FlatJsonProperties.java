@@ -47,6 +47,13 @@ class FlatJsonProperties {
     }
 
     @Test
+    void aDuplicateMemberTakesTheTreesWayWhichRejectsIt() {
+        com.fasterxml.jackson.core.JsonFactory plain = new com.fasterxml.jackson.core.JsonFactory();
+        assertThat(FlatJson.read(plain, TestEvents.utf8("{\"a\":1,\"b\":2,\"a\":1}"))).isNull();
+        assertThat(FlatJson.read(plain, TestEvents.utf8("{\"a\":1,\"b\":2}")).get("b").asInt()).isEqualTo(2);
+    }
+
+    @Test
     void edgeCasesDecodeAsTheTreeDecodesThem() {
         List<String> extras = List.of("", ",\"exitStatus\":null", ",\"exitStatus\":0", ",\"exitStatus\":-0",
                 ",\"exitStatus\":2147483648", ",\"exitStatus\":1.0", ",\"exitStatus\":true", ",\"exitStatus\":\"1\"",
