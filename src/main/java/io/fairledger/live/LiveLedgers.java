@@ -192,7 +192,6 @@ public class LiveLedgers implements EndedPeriods, ServedConfiguration {
                     updated.forEach(id -> closeDue(id, next));
                 } finally {
                     ticking = false;
-                    schedule.ended(System.nanoTime());
                     allocated.increment(ThreadAllocation.bytes() - allocatedBefore);
                 }
             }

@@ -11,10 +11,6 @@ import java.util.concurrent.TimeUnit;
  * <li>when nothing was, once per interval (a settings change stored while an older transaction still runs, a ledger to
  * build again after a failed update, the first tick).</li>
  * </ul>
- * A tick that found something stored is not due either before as long again as the last tick took has passed since
- * it ended: when ticks take longer than half the interval (a backfill whose late facts rebuild a ledger at every tick,
- * each rebuild replaying the same day), they keep the thread busy at most half the time, each taking more facts at
- * once, and leave the rest of the machine to the ingest. A waiting reader ({@link TickWaits}) is served at once.
  * Times are {@link System#nanoTime} readings, passed in. Not thread-safe: the ticks run one at a time.
  */
 final class TickSchedule {
@@ -23,9 +19,6 @@ final class TickSchedule {
     /** When the last tick started, and the last one that found something stored; as if a day ago before the first. */
     private long lastTickNs;
     private long lastStoredTickNs;
-    /** When the last tick ended, and how long it took. */
-    private long lastEndNs;
-    private long lastTookNs;
 
     TickSchedule(long intervalNs, long nowNs) {
         if (intervalNs <= 0) {
@@ -41,8 +34,7 @@ final class TickSchedule {
      * when it is, it counts as started now.
      */
     boolean due(boolean stored, long nowNs) {
-        if (nowNs - (stored ? lastStoredTickNs : lastTickNs) < intervalNs
-                || stored && nowNs - lastEndNs < lastTookNs) {
+        if (nowNs - (stored ? lastStoredTickNs : lastTickNs) < intervalNs) {
             return false;
         }
         if (stored) {
@@ -50,11 +42,5 @@ final class TickSchedule {
         }
         lastTickNs = nowNs;
         return true;
-    }
-
-    /** The tick that started last ended at {@code nowNs}. */
-    void ended(long nowNs) {
-        lastEndNs = nowNs;
-        lastTookNs = nowNs - lastTickNs;
     }
 }

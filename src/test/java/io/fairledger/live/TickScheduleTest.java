@@ -27,21 +27,6 @@ class TickScheduleTest {
     }
 
     @Test
-    void ticksLongerThanHalfTheIntervalKeepTheThreadBusyAtMostHalfTheTime() {
-        TickSchedule schedule = new TickSchedule(SECOND, T0);
-        assertThat(schedule.due(true, T0)).isTrue();
-        schedule.ended(T0 + 3 * SECOND);
-        assertThat(schedule.due(true, T0 + 3 * SECOND)).as("an interval passed, but not as long again").isFalse();
-        assertThat(schedule.due(true, T0 + 6 * SECOND - 1)).isFalse();
-        assertThat(schedule.due(false, T0 + 3 * SECOND)).as("nothing stored: once an interval, as before").isTrue();
-        schedule.ended(T0 + 3 * SECOND + SECOND / 10);
-        assertThat(schedule.due(true, T0 + 3 * SECOND + SECOND)).as("after a short tick, an interval on").isTrue();
-        schedule.ended(T0 + 4 * SECOND + SECOND * 6 / 10);
-        assertThat(schedule.due(true, T0 + 5 * SECOND)).as("a tick of 0.6 intervals: 0.6 after its end").isFalse();
-        assertThat(schedule.due(true, T0 + 5 * SECOND + SECOND * 2 / 10)).isTrue();
-    }
-
-    @Test
     void factsThatKeepComingAreAppliedOncePerInterval() {
         TickSchedule schedule = new TickSchedule(SECOND, T0);
         assertThat(schedule.due(true, T0)).isTrue();
