@@ -177,6 +177,9 @@ public final class FactCodec {
             if (last < 1 || json.charAt(0) != '{' || json.charAt(last) != '}') {
                 return false;
             }
+            // the usual fact has no escape: then a string ends at the next quote, found by String.indexOf (an
+            // intrinsic), not a loop over its characters
+            boolean escapes = json.indexOf('\\') >= 0;
             int i = 1;
             while (i < last) {
                 if (json.charAt(i) != '"') {
@@ -192,7 +195,11 @@ public final class FactCodec {
                 int valueEnd;
                 String text;
                 boolean quoted = valueStart < last && json.charAt(valueStart) == '"';
-                if (quoted) {
+                if (quoted && !escapes) {
+                    int quote = json.indexOf('"', valueStart + 1);
+                    valueEnd = quote < 0 || quote >= last ? -1 : quote + 1;
+                    text = valueEnd < 0 ? null : StoredFactJson.plainString(json, valueStart + 1, valueEnd - 1);
+                } else if (quoted) {
                     valueEnd = StoredFactJson.stringEnd(json, valueStart, last);
                     text = valueEnd < 0 ? null : StoredFactJson.unquote(json, valueStart + 1, valueEnd - 1);
                 } else {

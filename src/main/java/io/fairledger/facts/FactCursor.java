@@ -41,7 +41,7 @@ public class FactCursor {
 
     /** Every fact of {@code clusterId}, in event-time order (then dedupe key), handed to {@code sink} as read. */
     public void forEach(String clusterId, Consumer<LedgerFact> sink) throws SQLException {
-        read(COLUMNS + "WHERE cluster_id = ? ORDER BY event_time_ms, dedupe_key", List.of(clusterId),
+        read(COLUMNS + "WHERE cluster_id = ? ORDER BY event_time_ms, dedupe_key", List.of(clusterId), clusterId,
                 (cluster, fact) -> sink.accept(fact));
     }
 
@@ -65,7 +65,7 @@ public class FactCursor {
     /** The facts stored by transactions in {@code [from, to)}, by cluster. */
     public Map<String, List<LedgerFact>> between(String from, String to) throws SQLException {
         Map<String, List<LedgerFact>> out = new HashMap<>();
-        read(COLUMNS + "WHERE tx >= ?::xid8 AND tx < ?::xid8", List.of(from, to),
+        read(COLUMNS + "WHERE tx >= ?::xid8 AND tx < ?::xid8", List.of(from, to), null,
                 (cluster, fact) -> out.computeIfAbsent(cluster, k -> new ArrayList<>()).add(fact));
         return out;
     }
@@ -104,6 +104,7 @@ public class FactCursor {
             Consumer<LedgerFact> sink) throws SQLException {
         read(COLUMNS + "WHERE cluster_id = ? AND tx >= ?::xid8 AND tx < ?::xid8 AND tx <> ALL (?::xid8[]) "
                 + "ORDER BY event_time_ms, dedupe_key", List.of(clusterId, from, to, taken.transactionArray()),
+                clusterId,
                 (cluster, fact) -> sink.accept(fact));
     }
 
@@ -114,7 +115,7 @@ public class FactCursor {
      */
     public void forEachSince(String clusterId, long fromMs, String to, Consumer<LedgerFact> sink) throws SQLException {
         read(COLUMNS + "WHERE cluster_id = ? AND event_time_ms >= ?::bigint AND tx < ?::xid8 "
-                + "ORDER BY event_time_ms, dedupe_key", List.of(clusterId, Long.toString(fromMs), to),
+                + "ORDER BY event_time_ms, dedupe_key", List.of(clusterId, Long.toString(fromMs), to), clusterId,
                 (cluster, fact) -> sink.accept(fact));
     }
 
@@ -127,7 +128,7 @@ public class FactCursor {
             throws SQLException {
         read(COLUMNS + "WHERE cluster_id = ? AND event_time_ms >= ?::bigint AND event_time_ms <= ?::bigint "
                 + "AND tx < ?::xid8 ORDER BY event_time_ms, dedupe_key",
-                List.of(clusterId, Long.toString(fromMs), Long.toString(untilMs), to),
+                List.of(clusterId, Long.toString(fromMs), Long.toString(untilMs), to), clusterId,
                 (cluster, fact) -> sink.accept(fact));
     }
 
@@ -230,7 +231,7 @@ public class FactCursor {
         String key = LedgerFact.taskKey(taskId, true);
         read(COLUMNS + "WHERE cluster_id = ? AND dedupe_key = ? AND event_time_ms = (SELECT event_time_ms "
                 + "FROM ledger_fact_key WHERE cluster_id = ? AND dedupe_key = ?)",
-                List.of(clusterId, key, clusterId, key), (cluster, fact) -> out.add(fact));
+                List.of(clusterId, key, clusterId, key), clusterId, (cluster, fact) -> out.add(fact));
         return out.isEmpty() ? null : out.get(0);
     }
 
@@ -238,8 +239,11 @@ public class FactCursor {
         void accept(String cluster, LedgerFact fact);
     }
 
-    /** Runs {@code sql} with {@code parameters} through a cursor: a cursor needs a transaction, the caller's or ours. */
-    private void read(String sql, List<String> parameters, Sink sink) throws SQLException {
+    /**
+     * Runs {@code sql} with {@code parameters} through a cursor: a cursor needs a transaction, the caller's or ours.
+     * When every row is of {@code clusterId} (not null), its column is not decoded again for each row.
+     */
+    private void read(String sql, List<String> parameters, String clusterId, Sink sink) throws SQLException {
         try (Connection c = dataSource.getConnection()) {
             boolean own = c.getAutoCommit();
             c.setAutoCommit(false);
@@ -250,7 +254,7 @@ public class FactCursor {
                 ps.setFetchSize(FETCH_SIZE);
                 try (ResultSet rs = ps.executeQuery()) {
                     while (rs.next()) {
-                        String cluster = rs.getString(1);
+                        String cluster = clusterId != null ? clusterId : rs.getString(1);
                         sink.accept(cluster, FactCodec.decode(rs.getString(2), cluster, rs.getLong(3), rs.getString(4),
                                 rs.getString(5)));
                     }

@@ -43,7 +43,7 @@ final class StoredFactJson {
     static String unquote(String json, int from, int to) {
         int escape = json.indexOf('\\', from);
         if (escape < 0 || escape >= to) {
-            return plain(json, from, to) ? json.substring(from, to) : null;
+            return plainString(json, from, to);
         }
         StringBuilder out = new StringBuilder(to - from);
         for (int i = from; i < to; i++) {
@@ -94,6 +94,11 @@ final class StoredFactJson {
     static boolean isPlainName(String json, int from, int to) {
         int escape = json.indexOf('\\', from);
         return (escape < 0 || escape >= to) && plain(json, from, to);
+    }
+
+    /** The text of a string without escapes from {@code from} to {@code to}, or null when it holds a control character. */
+    static String plainString(String json, int from, int to) {
+        return plain(json, from, to) ? json.substring(from, to) : null;
     }
 
     private static boolean plain(String json, int from, int to) {
