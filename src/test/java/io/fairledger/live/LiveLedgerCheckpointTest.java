@@ -222,9 +222,10 @@ class LiveLedgerCheckpointTest {
     @Test
     void everyFieldOfTheLiveLedgerAndItsFeedIsInTheCheckpoint() {
         // currency and settings are the live settings given on restore, clusterId given: configuration, not state;
-        // tenantConfigs is a cache of the settings' tenants' configurations, filled again at the next change
+        // tenantConfigs is a cache of the settings' tenants' configurations, filled again at the next change;
+        // lastCheckpointBytes only sizes the next checkpoint's buffer
         assertThat(fields(LiveLedger.class)).containsExactlyInAnyOrder("clusterId", "replay", "feed", "lastApplied",
-                "facts", "currency", "settings", "tenantConfigs");
+                "facts", "currency", "settings", "tenantConfigs", "lastCheckpointBytes");
         assertThat(fields(LedgerFeed.class)).containsExactlyInAnyOrder("base", "nodes");
     }
 
