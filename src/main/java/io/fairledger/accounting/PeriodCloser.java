@@ -224,12 +224,12 @@ public final class PeriodCloser {
 
     /**
      * The replay of the latest {@link #statements} call within one {@link #close}: {@code replay} holds the facts
-     * stored up to {@code position} with event time up to {@code readThrough}, under {@code settings}, and the statement
-     * of every period ending at or after {@code firstEnd}. A later call at the same position, under the same settings,
-     * asking from a period end at or after {@code firstEnd}, would replay the same facts from a stored state (a
-     * recomputation of the closed periods that received late facts, then the close of the next ones, read most of the
-     * same days twice): it reads only the facts after {@code readThrough}. Equal by the rule every stored state keeps: a
-     * usable state and the facts after it give the ledger of every fact, whichever state it starts from.
+     * stored up to {@code position} with event time up to {@code readThrough}, under {@code settings}, and the
+     * statement of every period ending at or after {@code firstEnd}. A later call at the same position, under the same
+     * settings, asking from a period end at or after {@code firstEnd}, would replay the same facts from a stored state
+     * (a recomputation of the closed periods that received late facts, then the close of the next ones, read most of
+     * the same days twice): it reads only the facts after {@code readThrough}. Equal by the rule every stored state
+     * keeps: a usable state and the facts after it give the ledger of every fact, whichever state it starts from.
      */
     private record Continued(LedgerSettings settings, long position, long firstEnd, long readThrough,
             StreamedReplay replay) {

@@ -19,8 +19,8 @@ import jakarta.enterprise.context.ApplicationScoped;
  * A transaction is held only when it is handed over after its commit, with exactly the rows it added
  * ({@link FactWriter#insert(java.sql.Connection, List, java.util.function.Consumer)}), and only while it is at or above
  * the horizon of the last take: one committed after a tick passed its horizon was read from PostgreSQL by that tick, so
- * it is let go. At most {@value #MAX_FACTS} facts are held (ticks stalled by a rebuild, ledgers not loaded yet): beyond,
- * the oldest transactions are let go, and read from PostgreSQL when their turn comes.
+ * it is let go. At most {@value #MAX_FACTS} facts are held (ticks stalled by a rebuild, ledgers not loaded yet):
+ * beyond, the oldest transactions are let go, and read from PostgreSQL when their turn comes.
  */
 @ApplicationScoped
 public class FreshFacts {

@@ -96,7 +96,7 @@ final class StoredFactJson {
         return (escape < 0 || escape >= to) && plain(json, from, to);
     }
 
-    /** The text of a string without escapes from {@code from} to {@code to}, or null when it holds a control character. */
+    /** The text of an unescaped string from {@code from} to {@code to}; null when it holds a control character. */
     static String plainString(String json, int from, int to) {
         return plain(json, from, to) ? json.substring(from, to) : null;
     }

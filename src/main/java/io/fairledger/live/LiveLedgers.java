@@ -46,9 +46,10 @@ import io.fairledger.tenancy.TenancyService;
  * answers the same, whichever partitions it consumes): on each tick ({@link TickSchedule}), the facts stored since the
  * last horizon ({@link FactCursor}; those this replica stored, from memory: {@link FreshFacts}) are streamed into each
  * cluster's ledger in event-time order, one instant at a time (those read from PostgreSQL never all held, however many
- * came while the previous tick ran), a cluster whose settings changed or that received a fact older than its latest one is rebuilt from its newest usable checkpoint and the facts after it
- * ({@link BoundedReplays}), and a fresh immutable {@link LiveView} is published for each cluster that changed; the
- * checkpoints the update passed are stored after that view is published; the periods due are closed after every view.
+ * came while the previous tick ran), a cluster whose settings changed or that received a fact older than its latest
+ * one is rebuilt from its newest usable checkpoint and the facts after it ({@link BoundedReplays}), and a fresh
+ * immutable {@link LiveView} is published for each cluster that changed; the checkpoints the update passed are stored
+ * after that view is published; the periods due are closed after every view.
  * Readers never wait for the tick; the time of each phase is published ({@link MetricNames#LIVE_TICK}).
  */
 @ApplicationScoped
