@@ -11,7 +11,6 @@ import java.util.function.Consumer;
 
 import io.fairledger.core.chargeback.Period;
 import io.fairledger.core.chargeback.Statement;
-import io.fairledger.core.replay.ReplayConfig;
 import io.fairledger.core.replay.Schedule;
 import io.fairledger.facts.LedgerFact;
 import io.fairledger.facts.StoredTransaction;
@@ -96,10 +95,7 @@ public final class PeriodCloser {
     private final RecordedWatermarks recorded;
     private final long idleMs;
     private List<String> idle = List.of();
-    /** The replay the next {@link #statements} call may continue, within one {@link #close}. */
-    private Continued continued;
-    /** How many {@link #statements} calls continued the replay before them (for tests). */
-    private long continuedReplays;
+    private final ClosingReplays replays;
 
     /** A closer whose sources are never idle, recording its watermarks in memory (tests, benchmarks). */
     public PeriodCloser(String clusterId, ClosedStatements store, StoredFacts facts) {
@@ -112,6 +108,7 @@ public final class PeriodCloser {
         this.clusterId = clusterId;
         this.store = store;
         this.facts = facts;
+        this.replays = new ClosingReplays(clusterId, facts);
         this.recorded = recorded;
         this.idleMs = idleMs;
     }
@@ -138,9 +135,9 @@ public final class PeriodCloser {
         return Instant.ofEpochMilli(nextToClose(settings, closedUntil(store.closed())).start());
     }
 
-    /** How many replays a later one continued so far ({@link Continued}). */
+    /** How many replays a later one continued so far ({@link ClosingReplays}). */
     long continuedReplays() {
-        return continuedReplays;
+        return replays.continued();
     }
 
     /** The sources that were idle at the latest transaction the last close read. */
@@ -158,7 +155,7 @@ public final class PeriodCloser {
                 recorded.record(step.position(), step.watermarks());
             }
         } finally {
-            continued = null;
+            replays.forget();
         }
         idle = steps.idle();
         return out;
@@ -179,7 +176,7 @@ public final class PeriodCloser {
                 closed.stream().map(ClosedPeriod::statement).toList(), recomputed(closed, step));
         List<ClosedPeriod> out = new ArrayList<>();
         long firstEnd = nextToClose(settings, closedUntil).end();
-        for (Statement s : statements(settings, step.position(), firstEnd, step.through())) {
+        for (Statement s : replays.statements(settings, step.position(), firstEnd, step.through())) {
             StatementView view = StatementView.of(s, StatementView.CLOSED, settings.currency());
             if (closedUntil != null && !view.end().isAfter(closedUntil)) {
                 continue;
@@ -190,53 +187,6 @@ public final class PeriodCloser {
             out.add(c);
         }
         return out;
-    }
-
-    /**
-     * The statements under {@code settings} of every period ending in {@code [firstEnd, through]} (and of those before
-     * it the start state holds), from the facts stored up to {@code position}: the newest usable stored state holding
-     * them, or the registration, then the facts after it up to {@code through} streamed. A state past {@code through}
-     * has those periods stated already, from every fact before their end (it lacks no fact at or before its latest).
-     * The replay of the call before, at the same position under the same settings and from a start holding the same
-     * periods, is continued instead ({@link Continued}).
-     */
-    private List<Statement> statements(LedgerSettings settings, long position, long firstEnd, long through) {
-        Continued reused = continued != null && continued.continues(settings, position, firstEnd) ? continued : null;
-        StreamedReplay replay;
-        long from;
-        if (reused != null) {
-            continuedReplays++;
-            replay = reused.replay();
-            from = reused.readThrough() + 1;
-        } else {
-            ReplayConfig config = settings.toReplayConfig(clusterId, Instant.ofEpochMilli(through));
-            Optional<StoredLedgerStates.State> start = facts.newestState(settings, position, firstEnd);
-            replay = StreamedReplay.from(start, config);
-            from = StreamedReplay.firstAfter(start);
-        }
-        if (from <= through) {
-            facts.forEachStored(position, from, through, replay::accept);
-        }
-        continued = new Continued(settings, position, reused == null ? firstEnd : reused.firstEnd(),
-                Math.max(from - 1, through), replay);
-        return replay.statementsThrough(through);
-    }
-
-    /**
-     * The replay of the latest {@link #statements} call within one {@link #close}: {@code replay} holds the facts
-     * stored up to {@code position} with event time up to {@code readThrough}, under {@code settings}, and the
-     * statement of every period ending at or after {@code firstEnd}. A later call at the same position, under the same
-     * settings, asking from a period end at or after {@code firstEnd}, would replay the same facts from a stored state
-     * (a recomputation of the closed periods that received late facts, then the close of the next ones, read most of
-     * the same days twice): it reads only the facts after {@code readThrough}. Equal by the rule every stored state
-     * keeps: a usable state and the facts after it give the ledger of every fact, whichever state it starts from.
-     */
-    private record Continued(LedgerSettings settings, long position, long firstEnd, long readThrough,
-            StreamedReplay replay) {
-
-        boolean continues(LedgerSettings asked, long askedPosition, long askedFirstEnd) {
-            return position == askedPosition && firstEnd <= askedFirstEnd && settings.equals(asked);
-        }
     }
 
     /** The end of the last closed period, or null when none is closed. */
@@ -273,7 +223,7 @@ public final class PeriodCloser {
         closed.forEach(c -> keptUnder.put(c.statement().period(), c.settings()));
         Map<String, StatementView> out = new LinkedHashMap<>();
         endsBySettings.forEach((settings, ends) -> {
-            for (Statement s : statements(settings, step.position(), ends[0], ends[1])) {
+            for (Statement s : replays.statements(settings, step.position(), ends[0], ends[1])) {
                 StatementView view = StatementView.of(s, StatementView.CLOSED, settings.currency());
                 if (settings.equals(keptUnder.get(view.period()))) {
                     out.put(view.period(), view);

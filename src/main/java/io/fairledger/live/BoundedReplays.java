@@ -160,26 +160,18 @@ public class BoundedReplays implements StoredLedgerStates {
      * Applies to {@code ledger}, which holds every fact of {@code clusterId} stored before {@code from}, the facts
      * stored in {@code [from, to)}: those {@code taken} from memory ({@link FreshFacts}) merged with the others, read
      * from PostgreSQL, in event-time order one instant at a time (never all held), storing checkpoints as they fall
-     * due; returns how many were applied. Every one of those facts must be later than the ledger's last applied one
-     * (else it must be rebuilt, {@link #build}); one that is not fails the call, and the ledger, partly advanced, must
-     * then be dropped. The checkpoints it passed are encoded into {@code passed}, for the caller to store once it has
-     * published the ledger's view ({@link Passed#store}).
+     * due ({@link FreshFacts.Taken#merge}); returns how many were applied from each. Every one of those facts must be
+     * later than the ledger's last applied one (else it must be rebuilt, {@link #build}); one that is not fails the
+     * call, and the ledger, partly advanced, must then be dropped. The checkpoints it passed are encoded into
+     * {@code passed}, for the caller to store once it has published the ledger's view ({@link Passed#store}).
      */
-    public long advance(String clusterId, LiveLedger ledger, String from, String to, FreshFacts.Taken taken,
-            Passed passed) throws SQLException {
-        long before = ledger.facts();
+    public FreshFacts.Merged advance(String clusterId, LiveLedger ledger, String from, String to,
+            FreshFacts.Taken taken, Passed passed) throws SQLException {
         Instants instants = new Instants(clusterId, ledger, to, passed);
-        List<LedgerFact> held = taken.of(clusterId);
-        int[] next = {0};
-        cursor.forEachStored(clusterId, from, to, taken, fact -> {
-            for (; next[0] < held.size() && held.get(next[0]).at() <= fact.at(); next[0]++) {
-                instants.add(held.get(next[0]));
-            }
-            instants.add(fact);
-        });
-        held.subList(next[0], held.size()).forEach(instants::add);
+        FreshFacts.Merged merged = taken.merge(clusterId,
+                sink -> cursor.forEachStored(clusterId, from, to, taken, sink), instants::add);
         instants.flush();
-        return ledger.facts() - before;
+        return merged;
     }
 
     /** Gathers facts read in event-time order into instants and applies each when the next begins. */

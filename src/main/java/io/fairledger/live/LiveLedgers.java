@@ -9,7 +9,6 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 
 import jakarta.annotation.PostConstruct;
@@ -17,9 +16,7 @@ import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 import jakarta.inject.Inject;
 
-import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
-import io.micrometer.core.instrument.Timer;
 import io.quarkus.runtime.ShutdownEvent;
 import io.quarkus.scheduler.Scheduled;
 import org.jboss.logging.Logger;
@@ -36,7 +33,6 @@ import io.fairledger.errors.NotReady;
 import io.fairledger.facts.FactCursor;
 import io.fairledger.facts.FreshFacts;
 import io.fairledger.observability.MetricNames;
-import io.fairledger.tenancy.LedgerSettings;
 import io.fairledger.tenancy.RegisteredCluster;
 import io.fairledger.tenancy.ServedConfiguration;
 import io.fairledger.tenancy.TenancyService;
@@ -104,19 +100,7 @@ public class LiveLedgers implements EndedPeriods, ServedConfiguration {
     /** Looks that found something stored since the last tick, and whether a tick runs ({@link QuietHeapTrim}). */
     private final AtomicLong stores = new AtomicLong();
     private volatile boolean ticking;
-    private Counter rebuilds;
-    private Counter continued;
-    private Counter factsFromMemory;
-    private Counter factsRead;
-    private Counter allocated;
-    /** The tick's phases ({@link MetricNames#LIVE_TICK}); {@link BoundedReplays} times its own. */
-    private static final String APPLY = "apply";
-    private static final String REBUILD = "rebuild";
-    private static final String VIEW = "view";
-    private static final String STORE = "store";
-    private static final String CLOSE = "close";
-    private static final String PUBLISH = "publish";
-    private final Map<String, Timer> phases = new ConcurrentHashMap<>();
+    private TickMeters meters;
     /** Read-your-writes: which tick served which cluster ({@link #awaitServed}). */
     private final TickWaits waits = new TickWaits(looks::now);
     /** The clusters whose ledger could not be built, left alone until their settings change or a back-off ends. */
@@ -193,7 +177,7 @@ public class LiveLedgers implements EndedPeriods, ServedConfiguration {
                     updated.forEach(id -> closeDue(id, next));
                 } finally {
                     ticking = false;
-                    allocated.increment(ThreadAllocation.bytes() - allocatedBefore);
+                    meters.allocated(ThreadAllocation.bytes() - allocatedBefore);
                 }
             }
         } catch (SQLException | RuntimeException e) {
@@ -244,7 +228,7 @@ public class LiveLedgers implements EndedPeriods, ServedConfiguration {
         horizon = next;
         loaded = true;
         if (changed) {
-            metrics.publishSoon(this::views, phases.get(PUBLISH));
+            metrics.publishSoon(this::views, meters.timer(TickMeters.Phase.PUBLISH));
         }
     }
 
@@ -270,22 +254,19 @@ public class LiveLedgers implements EndedPeriods, ServedConfiguration {
             // a change after the latest fact applied: the ledger goes on under it, nothing replayed
             versions.put(clusterId, version);
             sameConfiguration = true;
-            continued.increment();
+            meters.continued();
         }
         if (!sameConfiguration || late) {
             if (ledger != null) {
-                rebuilds.increment();
+                meters.rebuilt();
             }
             ledger = replays.build(clusterId, inForce.settings(clusterId, version), next, passed);
             ledgers.put(clusterId, ledger);
             versions.put(clusterId, version);
-            started = record(REBUILD, started);
+            started = meters.record(TickMeters.Phase.REBUILD, started);
         } else if (earliestNew != null) {
-            long applied = replays.advance(clusterId, ledger, horizon, next, taken, passed);
-            int fromMemory = taken.of(clusterId).size();
-            factsFromMemory.increment(fromMemory);
-            factsRead.increment(applied - fromMemory);
-            started = record(APPLY, started);
+            meters.applied(replays.advance(clusterId, ledger, horizon, next, taken, passed));
+            started = meters.record(TickMeters.Phase.APPLY, started);
         }
         ledger.takeChanges();
         LiveView previous = views.put(clusterId, ledger.view(config.grants().interval().toMillis()));
@@ -294,10 +275,10 @@ public class LiveLedgers implements EndedPeriods, ServedConfiguration {
         } else {
             grantsRead.remove(clusterId);
         }
-        started = record(VIEW, started);
+        started = meters.record(TickMeters.Phase.VIEW, started);
         // after the view, so the grants do not wait for the writes; before the closer, which may start from them
         passed.store();
-        record(STORE, started);
+        meters.record(TickMeters.Phase.STORE, started);
         return true;
     }
 
@@ -327,7 +308,7 @@ public class LiveLedgers implements EndedPeriods, ServedConfiguration {
             }
         } catch (RuntimeException | StackOverflowError e) {
             hold(clusterId, e);
-            metrics.publishSoon(this::views, phases.get(PUBLISH));
+            metrics.publishSoon(this::views, meters.timer(TickMeters.Phase.PUBLISH));
         }
     }
 
@@ -348,40 +329,15 @@ public class LiveLedgers implements EndedPeriods, ServedConfiguration {
             // the ledger stands; the next tick with a new fact tries to close again
             LOG.warnf(e, "cluster %s: closing periods failed, retried at its next fact", clusterId);
         } finally {
-            record(CLOSE, started);
+            meters.record(TickMeters.Phase.CLOSE, started);
         }
-    }
-
-    /** Records the time since {@code startedNs} under {@code phase}; returns now, the next phase's start. */
-    private long record(String phase, long startedNs) {
-        long now = System.nanoTime();
-        phases.get(phase).record(now - startedNs, TimeUnit.NANOSECONDS);
-        return now;
     }
 
     /** Sets the tick's schedule and registers its meters. */
     @PostConstruct
     void init() {
         schedule = new TickSchedule(config.live().pollInterval().toNanos(), System.nanoTime());
-        rebuilds = Counter.builder(MetricNames.LIVE_REBUILDS)
-                .description("live ledgers rebuilt from a checkpoint or the registration (late fact, settings change)")
-                .register(registry);
-        continued = Counter.builder(MetricNames.LIVE_CONTINUED)
-                .description("settings changes a live ledger took in place, after its latest fact, replaying nothing")
-                .register(registry);
-        factsFromMemory = factsCounter("memory");
-        factsRead = factsCounter("database");
-        allocated = Counter.builder(MetricNames.LIVE_TICK_ALLOCATED).baseUnit("bytes")
-                .description("bytes the live ledgers' ticks allocated on their thread").register(registry);
-        for (String phase : List.of(APPLY, REBUILD, VIEW, STORE, CLOSE, PUBLISH)) {
-            phases.put(phase, LedgerMetrics.tickTimer(registry, phase));
-        }
-    }
-
-    private Counter factsCounter(String origin) {
-        return Counter.builder(MetricNames.LIVE_FACTS).tag(MetricNames.ORIGIN, origin)
-                .description("facts the live ledgers' ticks applied in place, by where they came from")
-                .register(registry);
+        meters = new TickMeters(registry);
     }
 
     /**

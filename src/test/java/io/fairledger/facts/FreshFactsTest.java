@@ -7,6 +7,8 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 
 import io.fairledger.core.ledger.LedgerEvent;
+import io.fairledger.core.model.ResourceVector;
+import io.fairledger.core.model.TenantPath;
 
 /**
  * What the live ledgers' tick takes from memory: the transactions below its horizon, each once; none it already passed;
@@ -63,6 +65,34 @@ class FreshFactsTest {
         FreshFacts.Taken taken = fresh.take(Long.toString(Long.MAX_VALUE));
         assertThat(taken.transactions()).containsExactly(5);
         assertThat(fresh.take("0").transactions()).isEmpty();
+    }
+
+    @Test
+    void aKeyStoredAgainKeepsTheLaterTransactionsFactWhichReplacedTheEarlierRow() {
+        FreshFacts fresh = new FreshFacts();
+        fresh.stored(1, List.of(start("a", "t", 500), finish("a", "u", 600)));
+        fresh.stored(2, List.of(start("a", "t", 300)));
+        assertThat(fresh.take("3").of("a")).extracting(LedgerFact::at).containsExactly(300L, 600L);
+    }
+
+    @Test
+    void aTakenFactWhoseKeyIsReadWasReplacedByTheOneReadAndIsLeftOutOfTheMerge() throws Exception {
+        FreshFacts fresh = new FreshFacts();
+        fresh.stored(1, List.of(start("a", "mine", 100), start("a", "moved", 500), finish("a", "x", 700)));
+        FreshFacts.Taken taken = fresh.take("9");
+        List<LedgerFact> merged = new java.util.ArrayList<>();
+        // another transaction stored an earlier start of "moved" (deleting this replica's row) and a fact of its own
+        FreshFacts.Merged counts = taken.merge("a",
+                sink -> List.of(start("a", "moved", 200), finish("a", "theirs", 600)).forEach(sink), merged::add);
+        assertThat(merged).extracting(LedgerFact::at).containsExactly(100L, 200L, 600L, 700L);
+        assertThat(counts).isEqualTo(new FreshFacts.Merged(2, 2));
+        assertThat(taken.merge("b", sink -> {
+        }, merged::add)).isEqualTo(new FreshFacts.Merged(0, 0));
+    }
+
+    private static LedgerFact start(String cluster, String task, long at) {
+        return new LedgerFact.Event(new LedgerEvent.TaskStarted(cluster, task, TenantPath.parse("root.a"), "app",
+                ResourceVector.of(1, 0, 0), at), "task:" + task + ":start");
     }
 
     private static LedgerFact finish(String cluster, String task, long at) {

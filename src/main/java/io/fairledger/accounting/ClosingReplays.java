@@ -1,0 +1,87 @@
+package io.fairledger.accounting;
+
+import java.time.Instant;
+import java.util.List;
+import java.util.Optional;
+
+import io.fairledger.core.chargeback.Statement;
+import io.fairledger.core.replay.ReplayConfig;
+import io.fairledger.tenancy.LedgerSettings;
+
+/**
+ * The replays the period closer states periods by ({@link PeriodCloser}), over a cluster's stored facts: each from the
+ * newest usable stored state or the registration, streamed ({@link StreamedReplay}); within one close, a call at the
+ * same position under the same settings continues the replay of the call before ({@link Continued}). Not thread-safe:
+ * one closer's.
+ */
+final class ClosingReplays {
+
+    private final String clusterId;
+    private final PeriodCloser.StoredFacts facts;
+    /** The replay the next {@link #statements} call may continue, until {@link #forget}. */
+    private Continued continued;
+    /** How many calls continued the replay before them (for tests). */
+    private long continuedCount;
+
+    ClosingReplays(String clusterId, PeriodCloser.StoredFacts facts) {
+        this.clusterId = clusterId;
+        this.facts = facts;
+    }
+
+    /**
+     * The statements under {@code settings} of every period ending in {@code [firstEnd, through]} (and of those before
+     * it the start state holds), from the facts stored up to {@code position}: the newest usable stored state holding
+     * them, or the registration, then the facts after it up to {@code through} streamed. A state past {@code through}
+     * has those periods stated already, from every fact before their end (it lacks no fact at or before its latest).
+     * The replay of the call before, at the same position under the same settings and from a start holding the same
+     * periods, is continued instead ({@link Continued}).
+     */
+    List<Statement> statements(LedgerSettings settings, long position, long firstEnd, long through) {
+        Continued reused = continued != null && continued.continues(settings, position, firstEnd) ? continued : null;
+        StreamedReplay replay;
+        long from;
+        if (reused != null) {
+            continuedCount++;
+            replay = reused.replay();
+            from = reused.readThrough() + 1;
+        } else {
+            ReplayConfig config = settings.toReplayConfig(clusterId, Instant.ofEpochMilli(through));
+            Optional<StoredLedgerStates.State> start = facts.newestState(settings, position, firstEnd);
+            replay = StreamedReplay.from(start, config);
+            from = StreamedReplay.firstAfter(start);
+        }
+        if (from <= through) {
+            facts.forEachStored(position, from, through, replay::accept);
+        }
+        continued = new Continued(settings, position, reused == null ? firstEnd : reused.firstEnd(),
+                Math.max(from - 1, through), replay);
+        return replay.statementsThrough(through);
+    }
+
+    /** Ends a close: the next call starts from a stored state (the facts stored change between closes). */
+    void forget() {
+        continued = null;
+    }
+
+    /** How many calls continued the replay of the call before, so far. */
+    long continued() {
+        return continuedCount;
+    }
+
+    /**
+     * The replay of the latest {@link #statements} call: {@code replay} holds the facts stored up to {@code position}
+     * with event time up to {@code readThrough}, under {@code settings}, and the statement of every period ending at or
+     * after {@code firstEnd}. A later call at the same position, under the same settings, asking from a period end at
+     * or after {@code firstEnd}, would replay the same facts from a stored state (a recomputation of the closed periods
+     * that received late facts, then the close of the next ones, read most of the same days twice): it reads only the
+     * facts after {@code readThrough}. Equal by the rule every stored state keeps: a usable state and the facts after
+     * it give the ledger of every fact, whichever state it starts from.
+     */
+    private record Continued(LedgerSettings settings, long position, long firstEnd, long readThrough,
+            StreamedReplay replay) {
+
+        boolean continues(LedgerSettings asked, long askedPosition, long askedFirstEnd) {
+            return position == askedPosition && firstEnd <= askedFirstEnd && settings.equals(asked);
+        }
+    }
+}
