@@ -166,6 +166,5 @@ public class FreshFacts {
             }
             return out.append('}').toString();
         }
-
     }
 }

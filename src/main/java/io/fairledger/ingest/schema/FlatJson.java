@@ -46,7 +46,7 @@ final class FlatJson {
             FlatJson members = new FlatJson();
             for (String name = parser.nextFieldName(); name != null; name = parser.nextFieldName()) {
                 JsonNode member = scalar(parser, parser.nextToken());
-                if (member == null || members.size == MAX_MEMBERS || members.has(name)) {
+                if (member == null || members.size == MAX_MEMBERS || members.get(name) != null) {
                     return null;
                 }
                 members.names[members.size] = name;
@@ -59,15 +59,6 @@ final class FlatJson {
         } catch (IOException | RuntimeException e) {
             return null;
         }
-    }
-
-    private boolean has(String name) {
-        for (int i = 0; i < size; i++) {
-            if (names[i].equals(name)) {
-                return true;
-            }
-        }
-        return false;
     }
 
     /** The member called {@code name}, or null when there is none. */
