@@ -1,12 +1,14 @@
 package io.fairledger.live;
 
 import java.sql.SQLException;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
 
 import jakarta.annotation.PostConstruct;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -39,7 +41,7 @@ import io.fairledger.tenancy.LedgerSettings;
  * came meanwhile; the {@code keep} newest are kept, and the newest of each of the {@code periods} latest periods (the
  * one at its end, once it ended), so a what-if over a recent period, or the period closer, starts near its window. A
  * what-if starts from the same checkpoints ({@link StoredLedgerStates}). The checkpoints one update passes are encoded
- * as it passes them and stored once the caller has published the updated view ({@link Passed}).
+ * as it passes them and stored once the caller has published the updated view ({@link PassedCheckpoints}).
  * <p>
  * Once retention has dropped facts of a cluster ({@link RetentionFloors}), its ledger is never built from the
  * registration: only from a checkpoint at or after the pinned one, which holds the dropped facts' effect. Facts before
@@ -80,8 +82,8 @@ public class BoundedReplays implements StoredLedgerStates {
     MeterRegistry registry;
 
     /**
-     * The most bytes of encoded checkpoints an update holds before it stores them ({@link Passed}): three of the
-     * 3.9 MB a ledger of 1,000 tenants and 30 closed periods takes, a small part of the launcher's 512 MB heap.
+     * The most bytes of encoded checkpoints an update holds before it stores them ({@link PassedCheckpoints}): three
+     * of the 3.9 MB a ledger of 1,000 tenants and 30 closed periods takes, a small part of the launcher's 512 MB heap.
      */
     static final long PASSED_BYTES = 32L << 20;
 
@@ -112,7 +114,7 @@ public class BoundedReplays implements StoredLedgerStates {
 
     /** The ledger of {@code clusterId} holding every fact stored before {@code horizon}, its checkpoints stored. */
     public LiveLedger build(String clusterId, LedgerSettings settings, String horizon) throws SQLException {
-        Passed passed = passed(clusterId);
+        PassedCheckpoints passed = passed(clusterId);
         LiveLedger ledger = build(clusterId, settings, horizon, passed);
         passed.store();
         return ledger;
@@ -121,9 +123,9 @@ public class BoundedReplays implements StoredLedgerStates {
     /**
      * The ledger of {@code clusterId} holding every fact stored before {@code horizon}; the checkpoints it passed are
      * encoded into {@code passed}, for the caller to store once it has published the ledger's view
-     * ({@link Passed#store}).
+     * ({@link PassedCheckpoints#store}).
      */
-    public LiveLedger build(String clusterId, LedgerSettings settings, String horizon, Passed passed)
+    public LiveLedger build(String clusterId, LedgerSettings settings, String horizon, PassedCheckpoints passed)
             throws SQLException {
         Optional<RetentionFloors.Floor> floor = floors.of(clusterId);
         long started = System.nanoTime();
@@ -163,10 +165,10 @@ public class BoundedReplays implements StoredLedgerStates {
      * due ({@link FreshFacts.Taken#merge}); returns how many were applied from each. Every one of those facts must be
      * later than the ledger's last applied one (else it must be rebuilt, {@link #build}); one that is not fails the
      * call, and the ledger, partly advanced, must then be dropped. The checkpoints it passed are encoded into
-     * {@code passed}, for the caller to store once it has published the ledger's view ({@link Passed#store}).
+     * {@code passed}, for the caller to store once it has published the ledger's view ({@link PassedCheckpoints#store}).
      */
     public FreshFacts.Merged advance(String clusterId, LiveLedger ledger, String from, String to,
-            FreshFacts.Taken taken, Passed passed) throws SQLException {
+            FreshFacts.Taken taken, PassedCheckpoints passed) throws SQLException {
         Instants instants = new Instants(clusterId, ledger, to, passed);
         FreshFacts.Merged merged = taken.merge(clusterId,
                 sink -> cursor.forEachStored(clusterId, from, to, taken, sink), instants::add);
@@ -179,10 +181,10 @@ public class BoundedReplays implements StoredLedgerStates {
         private final String clusterId;
         private final LiveLedger ledger;
         private final String horizon;
-        private final Passed passed;
+        private final PassedCheckpoints passed;
         private final List<LedgerFact> instant = new ArrayList<>();
 
-        Instants(String clusterId, LiveLedger ledger, String horizon, Passed passed) {
+        Instants(String clusterId, LiveLedger ledger, String horizon, PassedCheckpoints passed) {
             this.clusterId = clusterId;
             this.ledger = ledger;
             this.horizon = horizon;
@@ -257,7 +259,7 @@ public class BoundedReplays implements StoredLedgerStates {
      * ({@link #checkpointAtClose}), and after them when one is due; the checkpoints go into {@code passed}.
      */
     private void apply(String clusterId, LiveLedger ledger, List<LedgerFact> instant, String horizon,
-            Passed passed) {
+            PassedCheckpoints passed) {
         if (instant.isEmpty()) {
             return;
         }
@@ -276,8 +278,8 @@ public class BoundedReplays implements StoredLedgerStates {
      * last one is this state: kept {@code fairledger.live.checkpoint.periods} periods back ({@link
      * LedgerCheckpoints#save}), a what-if, a period close or a settings change from that end start there.
      */
-    private void checkpointAtClose(LiveLedger ledger, String horizon, Passed passed) {
-        Mark last = marks.get(passed.clusterId);
+    private void checkpointAtClose(LiveLedger ledger, String horizon, PassedCheckpoints passed) {
+        Mark last = marks.get(passed.clusterId());
         if (ledger.facts() > 0 && (last == null || ledger.facts() > last.facts())) {
             passed.take(ledger, horizon);
         }
@@ -288,8 +290,8 @@ public class BoundedReplays implements StoredLedgerStates {
      * enough facts or time passed since the last one (a period's end is checkpointed before the instant that closes
      * it, {@link #checkpointAtClose}).
      */
-    private void checkpointIfDue(LiveLedger ledger, String horizon, Passed passed) {
-        Mark last = marks.get(passed.clusterId);
+    private void checkpointIfDue(LiveLedger ledger, String horizon, PassedCheckpoints passed) {
+        Mark last = marks.get(passed.clusterId());
         FairledgerConfig.Live.Checkpoint every = config.live().checkpoint();
         long newFacts = last == null ? ledger.facts() : ledger.facts() - last.facts();
         boolean due = last == null
@@ -302,64 +304,42 @@ public class BoundedReplays implements StoredLedgerStates {
     }
 
     /** Holds the checkpoints one update of {@code clusterId}'s ledger passes ({@link #build}, {@link #advance}). */
-    public Passed passed(String clusterId) {
-        return new Passed(clusterId);
+    public PassedCheckpoints passed(String clusterId) {
+        return passed(clusterId, () -> null);
     }
 
     /**
-     * The checkpoints one update of a cluster's ledger passed, each encoded when the ledger passed it and stored by
-     * {@link #store} once the caller has published the updated view, so a late fact's grants do not wait for the
-     * writes (docs/benchmarks.md), and before it updates the ledger again or closes periods. Beyond
-     * {@value #PASSED_BYTES} bytes those held are stored at once. A server stopped before they are stored loses
-     * nothing but them; one not stored is logged. Not thread-safe: one update, one thread.
+     * Holds the checkpoints one update of {@code clusterId}'s ledger passes, each taken after the ledger released the
+     * statements of the periods ending at or before {@code closedUntil} (asked once, at the first checkpoint): the
+     * closed ones, which the period closer stored ({@link LiveLedger#release}).
      */
-    public final class Passed {
-
-        private final String clusterId;
-        private final List<Taken> taken = new ArrayList<>();
-        private long bytes;
-
-        private Passed(String clusterId) {
-            this.clusterId = clusterId;
-        }
-
-        /** Encodes a checkpoint of {@code ledger}, labelled with its open period, to store later. */
-        void take(LiveLedger ledger, String horizon) {
-            long started = System.nanoTime();
-            byte[] state = ledger.checkpoint();
-            encodeTimer.record(System.nanoTime() - started, TimeUnit.NANOSECONDS);
-            if (bytes + state.length > PASSED_BYTES) {
-                store();
-            }
-            taken.add(new Taken(ledger.settingsVersion(), new LedgerCheckpoints.Stored(ledger.lastApplied(), horizon,
-                    ledger.facts()), ledger.openPeriod(), state));
-            bytes += state.length;
-            marks.put(clusterId, mark(ledger));
-        }
-
-        /** Stores the checkpoints taken, oldest first; each one that cannot be is logged. */
-        public void store() {
-            FairledgerConfig.Live.Checkpoint every = config.live().checkpoint();
-            for (Taken t : taken) {
-                long started = System.nanoTime();
-                try {
-                    checkpoints.save(clusterId, t.version(), t.stored(), t.openPeriod(), t.state(), every.keep(),
-                            every.periods());
-                } catch (SQLException | RuntimeException e) {
-                    // the ledger is right either way; a checkpoint at its next fact takes the place of this one
-                    marks.remove(clusterId);
-                    LOG.warnf(e, "checkpoint of cluster %s at %d not stored", clusterId, t.stored().eventTimeMs());
-                } finally {
-                    checkpointTimer.record(System.nanoTime() - started, TimeUnit.NANOSECONDS);
-                }
-            }
-            taken.clear();
-            bytes = 0;
-        }
+    public PassedCheckpoints passed(String clusterId, Supplier<Instant> closedUntil) {
+        return new PassedCheckpoints(this, clusterId, closedUntil);
     }
 
-    /** A checkpoint encoded, not yet stored. */
-    private record Taken(String version, LedgerCheckpoints.Stored stored, String openPeriod, byte[] state) {
+    /** Encodes a checkpoint of {@code ledger} ({@link PassedCheckpoints#take}). */
+    byte[] encode(String clusterId, LiveLedger ledger) {
+        long started = System.nanoTime();
+        byte[] state = ledger.checkpoint();
+        encodeTimer.record(System.nanoTime() - started, TimeUnit.NANOSECONDS);
+        marks.put(clusterId, mark(ledger));
+        return state;
+    }
+
+    /** Stores a checkpoint taken ({@link PassedCheckpoints#store}); one that cannot be is logged. */
+    void save(String clusterId, PassedCheckpoints.Taken t) {
+        FairledgerConfig.Live.Checkpoint every = config.live().checkpoint();
+        long started = System.nanoTime();
+        try {
+            checkpoints.save(clusterId, t.version(), t.stored(), t.openPeriod(), t.state(), every.keep(),
+                    every.periods());
+        } catch (SQLException | RuntimeException e) {
+            // the ledger is right either way; a checkpoint at its next fact takes the place of this one
+            marks.remove(clusterId);
+            LOG.warnf(e, "checkpoint of cluster %s at %d not stored", clusterId, t.stored().eventTimeMs());
+        } finally {
+            checkpointTimer.record(System.nanoTime() - started, TimeUnit.NANOSECONDS);
+        }
     }
 
     private static Mark mark(LiveLedger ledger) {

@@ -247,7 +247,7 @@ public class LiveLedgers implements EndedPeriods, ServedConfiguration {
             return false;
         }
         long started = System.nanoTime();
-        BoundedReplays.Passed passed = replays.passed(clusterId);
+        PassedCheckpoints passed = replays.passed(clusterId);
         boolean late = earliestNew != null && ledger != null && ledger.refuses(earliestNew);
         if (!sameConfiguration && ledger != null && !late
                 && ledger.continueUnder(inForce.settings(clusterId, version))) {

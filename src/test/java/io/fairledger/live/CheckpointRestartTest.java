@@ -84,6 +84,8 @@ class CheckpointRestartTest {
 
     /** Each checkpoint of {@link #CLUSTER} saved: how many facts it holds, and the published view's then. */
     private final List<long[]> saves = new CopyOnWriteArrayList<>();
+    /** The ends of the ended periods whose statements each checkpoint of {@link #CLUSTER} saved holds. */
+    private final List<List<Long>> savedEnded = new CopyOnWriteArrayList<>();
 
     /** Records every save of a checkpoint of {@link #CLUSTER} with what the grants were read from at that moment. */
     @BeforeEach
@@ -94,6 +96,8 @@ class CheckpointRestartTest {
                     int keep, int periods) throws SQLException {
                 if (clusterId.equals(CLUSTER)) {
                     saves.add(new long[]{stored.facts(), live.find(CLUSTER).map(LiveView::facts).orElse(-1L)});
+                    savedEnded.add(LiveLedger.restore(CLUSTER, inForce.settings(CLUSTER), state)
+                            .view(GRANT_INTERVAL_MS).ended().stream().map(e -> e.period().end()).toList());
                 }
                 super.save(clusterId, version, stored, openPeriod, state, keep, periods);
             }
@@ -185,6 +189,40 @@ class CheckpointRestartTest {
         assertThat(restart.from().get().eventTimeMs()).isEqualTo(newest);
         assertThat(restart.factsReplayed()).isEqualTo(facts.size() - restart.from().get().facts());
         assertSameView(restarted.view(GRANT_INTERVAL_MS), full);
+
+        // a rebuild from an older checkpoint (the newer ones lost to a late fact) takes checkpoints that hold only
+        // the periods not closed: as if the closer had stored the first two periods, though it has not here
+        long olderStart = stored.get(stored.size() - 4);
+        long closedUntil = ended.get(1).period().end();
+        assertThat(rebuiltFrom(olderStart, replays.passed(CLUSTER)))
+                .as("without the periods closed (a rebuild of a test or an offline command): all carried on")
+                .anySatisfy(ends -> assertThat(ends).contains(closedUntil));
+        assertThat(rebuiltFrom(olderStart, replays.passed(CLUSTER, () -> Instant.ofEpochMilli(closedUntil))))
+                .as("with the first two periods closed").allSatisfy(ends -> assertThat(ends).isNotEmpty()
+                        .allSatisfy(end -> assertThat(end).isGreaterThan(closedUntil)));
+        assertSameView(live.find(CLUSTER).orElseThrow(), full);
+    }
+
+    /**
+     * Builds the ledger of {@link #CLUSTER} again from its checkpoint at {@code start}, the newer ones deleted, and
+     * stores the checkpoints it passed into {@code passed}; the ends of the ended periods each of those holds.
+     */
+    private List<List<Long>> rebuiltFrom(long start, PassedCheckpoints passed) throws Exception {
+        try (Connection c = dataSource.getConnection();
+                PreparedStatement ps = c.prepareStatement("DELETE FROM ledger_checkpoint WHERE cluster_id = ? "
+                        + "AND event_time_ms > ?")) {
+            ps.setString(1, CLUSTER);
+            ps.setLong(2, start);
+            ps.executeUpdate();
+        }
+        int before = savedEnded.size();
+        replays.build(CLUSTER, inForce.settings(CLUSTER), cursor.horizon(), passed);
+        passed.store();
+        assertThat(replays.lastRebuild(CLUSTER).orElseThrow().from()).map(LedgerCheckpoints.Stored::eventTimeMs)
+                .hasValue(start);
+        List<List<Long>> out = List.copyOf(savedEnded.subList(before, savedEnded.size()));
+        assertThat(out).as("checkpoints the rebuild passed").isNotEmpty();
+        return out;
     }
 
     /**
