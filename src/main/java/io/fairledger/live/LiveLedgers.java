@@ -247,7 +247,7 @@ public class LiveLedgers implements EndedPeriods, ServedConfiguration {
             return false;
         }
         long started = System.nanoTime();
-        PassedCheckpoints passed = replays.passed(clusterId);
+        PassedCheckpoints passed = replays.passed(clusterId, () -> closing.closedUntil(clusterId));
         boolean late = earliestNew != null && ledger != null && ledger.refuses(earliestNew);
         if (!sameConfiguration && ledger != null && !late
                 && ledger.continueUnder(inForce.settings(clusterId, version))) {

@@ -153,6 +153,25 @@ public final class Checkpoint {
     }
 
     /**
+     * How many closed periods' statements the checkpoint {@code bytes} carries (format {@value #FORMAT}), read from its
+     * header alone: those its replay closed and had not released ({@link Replay#release}).
+     */
+    public static int statementsCarried(byte[] bytes) {
+        try {
+            DataInputStream in = new DataInputStream(new ByteArrayInputStream(bytes));
+            if (in.readInt() != MAGIC || in.readUnsignedByte() != FORMAT) {
+                throw new IllegalArgumentException("not a ledger checkpoint of format " + FORMAT);
+            }
+            in.skipNBytes(DIGEST_BYTES);
+            readPeriod(in);
+            in.readLong();
+            return in.readInt();
+        } catch (IOException e) {
+            throw new IllegalArgumentException("checkpoint is unreadable: " + e.getMessage(), e);
+        }
+    }
+
+    /**
      * The version of the settings a replay runs under: the SHA-256 (hex) of everything in {@code config} but its
      * {@code until}. Two configurations with the same version give the same replay of the same events.
      */

@@ -88,6 +88,10 @@ class ReleasedStatementsTest {
         assertThat(released.holdsClosedFrom(released.openPeriod().start())).isTrue();
         assertThat(released.holdsClosedFrom(released.openPeriod().start() - 1_000)).isFalse();
 
+        assertThat(Checkpoint.statementsCarried(Checkpoint.toBytes(released))).as("read from the header").isOne();
+        Replay keepsAll = new Replay(CONFIG);
+        events.subList(0, half).forEach(keepsAll::apply);
+        assertThat(Checkpoint.statementsCarried(Checkpoint.toBytes(keepsAll))).isEqualTo(closed);
         Replay resumed = Checkpoint.fromBytes(CONFIG, Checkpoint.toBytes(released));
         assertThat(resumed.closedPeriods()).isEqualTo(closed);
         events.subList(half, events.size()).forEach(resumed::apply);

@@ -24,6 +24,7 @@ import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 
+import io.fairledger.core.replay.Checkpoint;
 import io.fairledger.ingest.schema.EventDecoder;
 import io.fairledger.ingest.schema.EventTopics;
 import io.fairledger.perf.CommittedOffsets;
@@ -210,6 +211,8 @@ public final class HistoryScale {
                     count(postgres, "SELECT count(*) FROM ledger_checkpoint WHERE open_period IS NOT NULL"),
                     count(postgres, "SELECT coalesce(avg(octet_length(state)), 0)::bigint FROM ledger_checkpoint"),
                     count(postgres, "SELECT coalesce(sum(octet_length(state)), 0) FROM ledger_checkpoint"));
+            System.out.println("closed periods' statements each checkpoint carries, oldest first: "
+                    + statementsCarried(postgres));
             resident("after those requests", server.pid());
             double rss = ProcessStats.megabytes(server.pid(), "VmRSS");
             figure("server resident memory after the requests (peak %.0f MB)".formatted(
@@ -377,5 +380,18 @@ public final class HistoryScale {
             rs.next();
             return rs.getLong(1);
         }
+    }
+
+    /** How many closed periods' statements each stored checkpoint carries, in event-time order. */
+    private static List<Integer> statementsCarried(RealDependency.Running postgres) throws Exception {
+        List<Integer> out = new ArrayList<>();
+        try (Connection db = CommittedOffsets.connect(postgres);
+                Statement st = db.createStatement();
+                ResultSet rs = st.executeQuery("SELECT state FROM ledger_checkpoint ORDER BY event_time_ms")) {
+            while (rs.next()) {
+                out.add(Checkpoint.statementsCarried(rs.getBytes(1)));
+            }
+        }
+        return out;
     }
 }
