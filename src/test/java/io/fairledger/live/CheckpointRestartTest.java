@@ -28,6 +28,7 @@ import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
+import io.fairledger.accounting.ClosingService;
 import io.fairledger.accounting.ClusterWriter;
 import io.fairledger.accounting.SettingsInForce;
 import io.fairledger.core.chargeback.Statement;
@@ -86,6 +87,11 @@ class CheckpointRestartTest {
     private final List<long[]> saves = new CopyOnWriteArrayList<>();
     /** The ends of the ended periods whose statements each checkpoint of {@link #CLUSTER} saved holds. */
     private final List<List<Long>> savedEnded = new CopyOnWriteArrayList<>();
+    /** The end of the last period of {@link #CLUSTER} stored closed when each checkpoint was saved (0: none). */
+    private final List<Long> savedClosedUntil = new CopyOnWriteArrayList<>();
+
+    @Inject
+    ClosingService closing;
 
     /** Records every save of a checkpoint of {@link #CLUSTER} with what the grants were read from at that moment. */
     @BeforeEach
@@ -96,6 +102,8 @@ class CheckpointRestartTest {
                     int keep, int periods) throws SQLException {
                 if (clusterId.equals(CLUSTER)) {
                     saves.add(new long[]{stored.facts(), live.find(CLUSTER).map(LiveView::facts).orElse(-1L)});
+                    Instant closedUntil = closing.closedUntil(CLUSTER);
+                    savedClosedUntil.add(closedUntil == null ? 0 : closedUntil.toEpochMilli());
                     savedEnded.add(LiveLedger.restore(CLUSTER, inForce.settings(CLUSTER), state)
                             .view(GRANT_INTERVAL_MS).ended().stream().map(e -> e.period().end()).toList());
                 }
@@ -111,7 +119,7 @@ class CheckpointRestartTest {
     @Test
     void aLateFactRebuildsFromACheckpointAndARestartEqualsTheFullReplay() throws Exception {
         String settings = YarnWorkload.settings(START, 4).replace("\"period\":{\"length\":\"PT1H\"}",
-                "\"period\":{\"length\":\"PT2M\"}");
+                "\"period\":{\"length\":\"PT2M\"},\"allowedLateness\":\"PT1M\"");
         TestClusters.registerYarn(CLUSTER, settings);
 
         List<String> lines = new ArrayList<>(YarnWorkload.lines(CLUSTER, START, 900, 4, 23));
@@ -167,6 +175,15 @@ class CheckpointRestartTest {
                 .as("the checkpoints the late fact's rebuild passed, saved once the grants count it (facts of the "
                         + "checkpoint, of the view then; %d before the late fact)", factsBeforeLate)
                 .isNotEmpty().allSatisfy(s -> assertThat(s[1]).isGreaterThan(factsBeforeLate));
+        List<Long> closedAtSave = List.copyOf(savedClosedUntil);
+        assertThat(closedAtSave.subList(savedBeforeLate, saved.size())).as("periods were closed before the late fact")
+                .allSatisfy(c -> assertThat(c).isPositive());
+        for (int i = 0; i < saved.size(); i++) {
+            long closedUntil = closedAtSave.get(i);
+            assertThat(savedEnded.get(i)).as("checkpoint %d of %d (%d before the late fact) carries no period closed "
+                    + "when it was taken (closed until %d)", i, saved.size(), savedBeforeLate, closedUntil)
+                    .allSatisfy(end -> assertThat(end).isGreaterThan(closedUntil));
+        }
         BoundedReplays.Rebuild rebuild = replays.lastRebuild(CLUSTER).orElseThrow();
         assertThat(rebuild.from()).as("the late fact rebuilt from a checkpoint, not the registration").isPresent();
         assertThat(rebuild.from().get().eventTimeMs()).as("the newest checkpoint before the late fact")
@@ -191,15 +208,17 @@ class CheckpointRestartTest {
         assertSameView(restarted.view(GRANT_INTERVAL_MS), full);
 
         // a rebuild from an older checkpoint (the newer ones lost to a late fact) takes checkpoints that hold only
-        // the periods not closed: as if the closer had stored the first two periods, though it has not here
+        // the periods not closed
         long olderStart = stored.get(stored.size() - 4);
-        long closedUntil = ended.get(1).period().end();
+        long closedUntil = ended.stream().mapToLong(e -> e.period().end()).filter(end -> end > olderStart).min()
+                .orElseThrow();
         assertThat(rebuiltFrom(olderStart, replays.passed(CLUSTER)))
                 .as("without the periods closed (a rebuild of a test or an offline command): all carried on")
                 .anySatisfy(ends -> assertThat(ends).contains(closedUntil));
         assertThat(rebuiltFrom(olderStart, replays.passed(CLUSTER, () -> Instant.ofEpochMilli(closedUntil))))
-                .as("with the first two periods closed").allSatisfy(ends -> assertThat(ends).isNotEmpty()
-                        .allSatisfy(end -> assertThat(end).isGreaterThan(closedUntil)));
+                .as("with the periods closed through the first one ending after that checkpoint")
+                .allSatisfy(ends -> assertThat(ends).allSatisfy(end -> assertThat(end).isGreaterThan(closedUntil)))
+                .anySatisfy(ends -> assertThat(ends).isNotEmpty());
         assertSameView(live.find(CLUSTER).orElseThrow(), full);
     }
 
