@@ -112,6 +112,8 @@ public class EventConsumer {
     private String groupId;
     private volatile IngestMeters ingestMeters;
     private BatchDecoder batches;
+    /** The task starts the committed batches stored ({@link Batch#lessKnown}); consumer thread. */
+    private CommittedStarts starts;
     private volatile CommitPipeline pipeline;
     private StoredPositions positions;
     private volatile ConsumerWaitingStarts waitingStarts;
@@ -150,7 +152,7 @@ public class EventConsumer {
                 .register(meters);
         SourceTracker sources = new SourceTracker(meters, Clock.systemUTC());
         traces = BatchTraces.of(tracer, tracesOff);
-        CommittedStarts starts = new CommittedStarts(tuning.knownStarts());
+        starts = new CommittedStarts(tuning.knownStarts());
         StoredStarts knownStarts = new StoredStarts(tuning.knownStarts(), factCursor);
         RegisteredClusters clusters = new RegisteredClusters(tenancy::registrations, retentionFloors::all);
         batches = new BatchDecoder(new BatchDecoder.Parts(ConsumerDecoder.of(tuning.registry(), Clock.systemUTC()),
@@ -255,7 +257,7 @@ public class EventConsumer {
                     continue;
                 }
                 traces.handedOver();
-                pipeline.submit(batch);
+                pipeline.submit(batch.lessKnown(starts));
             }
         } catch (WakeupException e) {
             if (running) {
