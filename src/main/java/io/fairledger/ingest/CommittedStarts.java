@@ -38,9 +38,9 @@ final class CommittedStarts {
     }
 
     /**
-     * A finished task's stored start, compact (about 180 bytes with its key, against about 640 for the fact): its event
-     * time and the first 128 bits of the SHA-256 of its stored encoding ({@link FactCodec#encode}), equal only for
-     * equal facts.
+     * A finished task's stored start, compact (about 270 bytes with its key, against about 440 for the fact,
+     * {@code KnownStartsSize}): its event time and the first 128 bits of the SHA-256 of its stored encoding
+     * ({@link FactCodec#encode}), equal only for equal facts.
      */
     private record FinishedStart(long at, long high, long low) {
 

@@ -6,11 +6,12 @@ import java.util.List;
 import java.util.function.Supplier;
 
 /**
- * The checkpoints one update of a cluster's ledger passed ({@link BoundedReplays#build}, {@link BoundedReplays#advance}),
- * each encoded when the ledger passed it and stored by {@link #store} once the caller has published the updated view,
- * so a late fact's grants do not wait for the writes (docs/benchmarks.md), and before it updates the ledger again or
- * closes periods. Beyond {@value BoundedReplays#PASSED_BYTES} bytes those held are stored at once. A server stopped
- * before they are stored loses nothing but them; one not stored is logged. Not thread-safe: one update, one thread.
+ * The checkpoints one update of a cluster's ledger passed ({@link BoundedReplays#build},
+ * {@link BoundedReplays#advance}), each encoded when the ledger passed it and stored by {@link #store} once the caller
+ * has published the updated view, so a late fact's grants do not wait for the writes (docs/benchmarks.md), and before
+ * it updates the ledger again or closes periods. Beyond {@value BoundedReplays#PASSED_BYTES} bytes those held are
+ * stored at once. A server stopped before they are stored loses nothing but them; one not stored is logged. Not
+ * thread-safe: one update, one thread.
  * <p>
  * Before each checkpoint the ledger releases the statements of the periods the closer has stored
  * ({@link LiveLedger#release}; the end of the last is asked once per update), so that a checkpoint holds only the
