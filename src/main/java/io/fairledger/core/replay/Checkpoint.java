@@ -8,25 +8,18 @@ import java.io.DataOutput;
 import java.io.DataOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.math.BigDecimal;
-import java.math.BigInteger;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
 import java.util.HexFormat;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 
-import io.fairledger.core.chargeback.AdjustmentLine;
-import io.fairledger.core.chargeback.ChargeModel;
 import io.fairledger.core.chargeback.Chargeback;
 import io.fairledger.core.chargeback.ChargebackConfig;
 import io.fairledger.core.chargeback.Period;
 import io.fairledger.core.chargeback.Statement;
-import io.fairledger.core.chargeback.TenantStatement;
-import io.fairledger.core.fairness.FairnessDegree;
 import io.fairledger.core.fairness.FairnessReport;
 import io.fairledger.core.ledger.ClusterLedger;
 import io.fairledger.core.ledger.LedgerCodec;
@@ -37,7 +30,6 @@ import io.fairledger.core.model.MemoryUnits;
 import io.fairledger.core.model.PricePlan;
 import io.fairledger.core.model.ResourceVector;
 import io.fairledger.core.model.TenantConfig;
-import io.fairledger.core.model.TenantPath;
 import io.fairledger.core.model.UsageMeasure;
 
 /**
@@ -98,14 +90,14 @@ public final class Checkpoint {
         out.writeInt(MAGIC);
         out.writeByte(FORMAT);
         out.write(digest(replay.config().upTo(replay.ledger().clock())));
-        writePeriod(out, replay.openPeriod());
+        ClosedPeriodCodec.writePeriod(out, replay.openPeriod());
         List<Statement> statements = replay.closedStatements();
         List<FairnessReport> fairness = replay.closedFairness();
         out.writeLong(replay.closedPeriods());
         out.writeInt(statements.size());
         for (int i = 0; i < statements.size(); i++) {
-            writeStatement(out, statements.get(i));
-            writeFairness(out, fairness.get(i));
+            ClosedPeriodCodec.writeStatement(out, statements.get(i));
+            ClosedPeriodCodec.writeFairness(out, fairness.get(i));
         }
         LedgerCodec.write(replay.ledger().snapshot(), out);
     }
@@ -129,17 +121,17 @@ public final class Checkpoint {
         }
         byte[] digest = new byte[DIGEST_BYTES];
         in.readFully(digest);
-        Period open = readPeriod(in);
+        Period open = ClosedPeriodCodec.readPeriod(in);
         long closedPeriods = format == FORMAT_2 ? -1 : in.readLong();
         int count = in.readInt();
         List<Statement> statements = new ArrayList<>(count);
         List<FairnessReport> fairness = new ArrayList<>(count);
         for (int i = 0; i < count; i++) {
-            Statement s = readStatement(in);
+            Statement s = ClosedPeriodCodec.readStatement(in);
             // a short period's proration is its schedule's, which the digest above checked: not stored
             statements.add(new Statement(s.clusterId(), s.period(), s.model(), s.lines(),
                     Chargeback.prorated(s.model(), config.periods().proration(s.period()))));
-            fairness.add(readFairness(in));
+            fairness.add(ClosedPeriodCodec.readFairness(in));
         }
         long memoryScale = format == FORMAT_2 ? MemoryUnits.PER_MB : 1;
         LedgerState state = LedgerCodec.read(in, memoryScale);
@@ -163,7 +155,7 @@ public final class Checkpoint {
                 throw new IllegalArgumentException("not a ledger checkpoint of format " + FORMAT);
             }
             in.skipNBytes(DIGEST_BYTES);
-            readPeriod(in);
+            ClosedPeriodCodec.readPeriod(in);
             in.readLong();
             return in.readInt();
         } catch (IOException e) {
@@ -277,14 +269,14 @@ public final class Checkpoint {
         out.writeInt(plans.size());
         for (PricePlan plan : plans.values()) {
             LedgerCodec.writeString(out, plan.name());
-            writeDecimal(out, plan.perVcoreHour());
-            writeDecimal(out, plan.perGbHour());
-            writeDecimal(out, plan.perGpuHour());
+            ClosedPeriodCodec.writeDecimal(out, plan.perVcoreHour());
+            ClosedPeriodCodec.writeDecimal(out, plan.perGbHour());
+            ClosedPeriodCodec.writeDecimal(out, plan.perGpuHour());
         }
         LedgerCodec.writeString(out, cb.defaultPlan() == null ? "" : cb.defaultPlan());
         out.writeBoolean(cb.costPerPeriod() != null);
         if (cb.costPerPeriod() != null) {
-            writeDecimal(out, cb.costPerPeriod());
+            ClosedPeriodCodec.writeDecimal(out, cb.costPerPeriod());
         }
         out.writeInt(cb.currencyScale());
     }
@@ -303,117 +295,5 @@ public final class Checkpoint {
             out.writeLong(-1);
             LedgerCodec.writeString(out, schedule.toString());
         }
-    }
-
-    private static void writePeriod(DataOutput out, Period p) throws IOException {
-        LedgerCodec.writeString(out, p.id());
-        out.writeLong(p.start());
-        out.writeLong(p.end());
-    }
-
-    private static Period readPeriod(DataInput in) throws IOException {
-        return new Period(LedgerCodec.readString(in), in.readLong(), in.readLong());
-    }
-
-    private static void writeStatement(DataOutput out, Statement s) throws IOException {
-        LedgerCodec.writeString(out, s.clusterId());
-        writePeriod(out, s.period());
-        LedgerCodec.writeString(out, s.model().name());
-        out.writeInt(s.lines().size());
-        for (TenantStatement l : s.lines()) {
-            LedgerCodec.writePath(out, l.tenant());
-            out.writeBoolean(l.inner());
-            out.writeInt(l.resourceSeconds().size());
-            for (BigDecimal v : l.resourceSeconds()) {
-                writeDecimal(out, v);
-            }
-            for (BigDecimal v : new BigDecimal[]{l.counted(), l.actual(), l.entitled()}) {
-                writeDecimal(out, v);
-            }
-            out.writeDouble(l.rho().value());
-            out.writeBoolean(l.rho().noEntitlement());
-            for (BigDecimal v : new BigDecimal[]{l.lent(), l.borrowed(), l.owed(), l.balance(), l.charge()}) {
-                writeDecimal(out, v);
-            }
-            out.writeInt(l.adjustments().size());
-            for (AdjustmentLine a : l.adjustments()) {
-                LedgerCodec.writeString(out, a.correctedPeriod());
-                LedgerCodec.writePath(out, a.tenant());
-                writeDecimal(out, a.amount());
-                LedgerCodec.writeString(out, a.reason());
-            }
-        }
-    }
-
-    private static Statement readStatement(DataInput in) throws IOException {
-        String cluster = LedgerCodec.readString(in);
-        Period period = readPeriod(in);
-        ChargeModel model = ChargeModel.valueOf(LedgerCodec.readString(in));
-        int count = in.readInt();
-        List<TenantStatement> lines = new ArrayList<>(count);
-        for (int i = 0; i < count; i++) {
-            TenantPath tenant = LedgerCodec.readPath(in);
-            boolean inner = in.readBoolean();
-            int types = in.readInt();
-            List<BigDecimal> seconds = new ArrayList<>(types);
-            for (int r = 0; r < types; r++) {
-                seconds.add(readDecimal(in));
-            }
-            BigDecimal counted = readDecimal(in);
-            BigDecimal actual = readDecimal(in);
-            BigDecimal entitled = readDecimal(in);
-            FairnessDegree rho = new FairnessDegree(in.readDouble(), in.readBoolean());
-            BigDecimal lent = readDecimal(in);
-            BigDecimal borrowed = readDecimal(in);
-            BigDecimal owed = readDecimal(in);
-            BigDecimal balance = readDecimal(in);
-            BigDecimal charge = readDecimal(in);
-            int adjustments = in.readInt();
-            List<AdjustmentLine> lineAdjustments = new ArrayList<>(adjustments);
-            for (int a = 0; a < adjustments; a++) {
-                lineAdjustments.add(new AdjustmentLine(LedgerCodec.readString(in),
-                        LedgerCodec.readPath(in), readDecimal(in), LedgerCodec.readString(in)));
-            }
-            lines.add(new TenantStatement(tenant, inner, seconds, counted, actual, entitled, rho, lent, borrowed, owed,
-                    balance, charge, lineAdjustments));
-        }
-        return new Statement(cluster, period, model, lines);
-    }
-
-    private static void writeFairness(DataOutput out, FairnessReport f) throws IOException {
-        out.writeInt(f.degrees().size());
-        for (Map.Entry<String, FairnessDegree> e : f.degrees().entrySet()) {
-            LedgerCodec.writeString(out, e.getKey());
-            out.writeDouble(e.getValue().value());
-            out.writeBoolean(e.getValue().noEntitlement());
-        }
-        out.writeDouble(f.sharingBenefit());
-        out.writeDouble(f.sharingLoss());
-        out.writeDouble(f.jainFairness());
-        out.writeDouble(f.equality());
-    }
-
-    private static FairnessReport readFairness(DataInput in) throws IOException {
-        int count = in.readInt();
-        Map<String, FairnessDegree> degrees = new LinkedHashMap<>();
-        for (int i = 0; i < count; i++) {
-            degrees.put(LedgerCodec.readString(in), new FairnessDegree(in.readDouble(), in.readBoolean()));
-        }
-        return new FairnessReport(degrees, in.readDouble(), in.readDouble(), in.readDouble(), in.readDouble());
-    }
-
-    /** A decimal exactly: its scale and unscaled value. */
-    private static void writeDecimal(DataOutput out, BigDecimal v) throws IOException {
-        out.writeInt(v.scale());
-        byte[] unscaled = v.unscaledValue().toByteArray();
-        out.writeShort(unscaled.length);
-        out.write(unscaled);
-    }
-
-    private static BigDecimal readDecimal(DataInput in) throws IOException {
-        int scale = in.readInt();
-        byte[] unscaled = new byte[in.readUnsignedShort()];
-        in.readFully(unscaled);
-        return new BigDecimal(new BigInteger(unscaled), scale);
     }
 }
