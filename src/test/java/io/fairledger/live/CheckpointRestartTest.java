@@ -101,11 +101,13 @@ class CheckpointRestartTest {
             public void save(String clusterId, String version, Stored stored, String openPeriod, byte[] state,
                     int keep, int periods) throws SQLException {
                 if (clusterId.equals(CLUSTER)) {
-                    saves.add(new long[]{stored.facts(), live.find(CLUSTER).map(LiveView::facts).orElse(-1L)});
+                    long viewFacts = live.find(CLUSTER).map(LiveView::facts).orElse(-1L);
                     Instant closedUntil = closing.closedUntil(CLUSTER);
                     savedClosedUntil.add(closedUntil == null ? 0 : closedUntil.toEpochMilli());
                     savedEnded.add(LiveLedger.restore(CLUSTER, inForce.settings(CLUSTER), state)
                             .view(GRANT_INTERVAL_MS).ended().stream().map(e -> e.period().end()).toList());
+                    // last, so that every save a snapshot of saves holds is in the other two lists
+                    saves.add(new long[]{stored.facts(), viewFacts});
                 }
                 super.save(clusterId, version, stored, openPeriod, state, keep, periods);
             }
