@@ -8,6 +8,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
 import java.util.function.Supplier;
 
 import jakarta.annotation.PostConstruct;
@@ -56,10 +57,10 @@ public class BoundedReplays implements StoredLedgerStates {
     private static final Logger LOG = Logger.getLogger(BoundedReplays.class);
 
     /**
-     * How a ledger was last built: the checkpoint it started {@code from} (empty: the registration) and the facts
-     * applied after it.
+     * How a ledger was last built: the checkpoint it started {@code from} (empty: the registration), the facts applied
+     * after it and whether they came from memory ({@link RecentFacts}) or were read from PostgreSQL.
      */
-    public record Rebuild(Optional<LedgerCheckpoints.Stored> from, long factsReplayed) {
+    public record Rebuild(Optional<LedgerCheckpoints.Stored> from, long factsReplayed, boolean fromMemory) {
     }
 
     /** When a ledger was last checkpointed: its fact count and the wall clock. */
@@ -115,18 +116,19 @@ public class BoundedReplays implements StoredLedgerStates {
     /** The ledger of {@code clusterId} holding every fact stored before {@code horizon}, its checkpoints stored. */
     public LiveLedger build(String clusterId, LedgerSettings settings, String horizon) throws SQLException {
         PassedCheckpoints passed = passed(clusterId);
-        LiveLedger ledger = build(clusterId, settings, horizon, passed);
+        LiveLedger ledger = build(clusterId, settings, horizon, passed, null);
         passed.store();
         return ledger;
     }
 
     /**
-     * The ledger of {@code clusterId} holding every fact stored before {@code horizon}; the checkpoints it passed are
-     * encoded into {@code passed}, for the caller to store once it has published the ledger's view
-     * ({@link PassedCheckpoints#store}).
+     * The ledger of {@code clusterId} holding every fact stored before {@code horizon}, the facts after its checkpoint
+     * replayed from {@code recent} when it holds them (null: read from PostgreSQL), which keeps those read; the
+     * checkpoints it passed are encoded into {@code passed}, for the caller to store once it has published the
+     * ledger's view ({@link PassedCheckpoints#store}).
      */
-    public LiveLedger build(String clusterId, LedgerSettings settings, String horizon, PassedCheckpoints passed)
-            throws SQLException {
+    LiveLedger build(String clusterId, LedgerSettings settings, String horizon, PassedCheckpoints passed,
+            RecentFacts recent) throws SQLException {
         Optional<RetentionFloors.Floor> floor = floors.of(clusterId);
         long started = System.nanoTime();
         Optional<Restored> restored = restoreNewest(clusterId, settings, Long.MAX_VALUE, horizon);
@@ -147,14 +149,19 @@ public class BoundedReplays implements StoredLedgerStates {
         long from = ledger.lastApplied() == Long.MIN_VALUE ? Long.MIN_VALUE : ledger.lastApplied() + 1;
         Instants instants = new Instants(clusterId, ledger, horizon, passed);
         long querying = System.nanoTime();
-        cursor.forEachSince(clusterId, from, horizon, fact -> {
+        Consumer<LedgerFact> sink = fact -> {
             if (instants.instant.isEmpty() && ledger.facts() == before) {
                 queryTimer.record(System.nanoTime() - querying, TimeUnit.NANOSECONDS);
             }
             instants.add(fact);
-        });
+        };
+        FreshFacts.Read read = readSink -> cursor.forEachSince(clusterId, from, horizon, readSink);
+        boolean fromMemory = recent != null && recent.replaySince(clusterId, from, horizon, read, sink);
+        if (recent == null) {
+            read.forEach(sink);
+        }
         instants.flush();
-        rebuilds.put(clusterId, new Rebuild(Optional.ofNullable(used), ledger.facts() - before));
+        rebuilds.put(clusterId, new Rebuild(Optional.ofNullable(used), ledger.facts() - before, fromMemory));
         return ledger;
     }
 
@@ -162,17 +169,21 @@ public class BoundedReplays implements StoredLedgerStates {
      * Applies to {@code ledger}, which holds every fact of {@code clusterId} stored before {@code from}, the facts
      * stored in {@code [from, to)}: those {@code taken} from memory ({@link FreshFacts}) merged with the others, read
      * from PostgreSQL, in event-time order one instant at a time (never all held), storing checkpoints as they fall
-     * due ({@link FreshFacts.Taken#merge}); returns how many were applied from each. Every one of those facts must be
+     * due ({@link FreshFacts.Taken#merge}), each also handed to {@code applied}; returns how many were applied from
+     * each. Every one of those facts must be
      * later than the ledger's last applied one (else it must be rebuilt, {@link #build}); one that is not fails the
      * call, and the ledger, partly advanced, must then be dropped. The checkpoints it passed are encoded into
      * {@code passed}, for the caller to store once it has published the ledger's view
      * ({@link PassedCheckpoints#store}).
      */
-    public FreshFacts.Merged advance(String clusterId, LiveLedger ledger, String from, String to,
-            FreshFacts.Taken taken, PassedCheckpoints passed) throws SQLException {
+    FreshFacts.Merged advance(String clusterId, LiveLedger ledger, String from, String to, FreshFacts.Taken taken,
+            PassedCheckpoints passed, Consumer<LedgerFact> applied) throws SQLException {
         Instants instants = new Instants(clusterId, ledger, to, passed);
         FreshFacts.Merged merged = taken.merge(clusterId,
-                sink -> cursor.forEachStored(clusterId, from, to, taken, sink), instants::add);
+                sink -> cursor.forEachStored(clusterId, from, to, taken, sink), fact -> {
+                    instants.add(fact);
+                    applied.accept(fact);
+                });
         instants.flush();
         return merged;
     }
