@@ -147,14 +147,6 @@ public interface FairledgerConfig {
         @WithDefault("100ms")
         Duration checkInterval();
 
-        /**
-         * {@code fairledger.live.recent-facts}: facts the live ledgers hold, over all clusters, so a rebuild for a late
-         * fact replays the facts after its checkpoint from memory (about 300 bytes of heap each); older ones are read
-         * back from PostgreSQL. 0 holds none.
-         */
-        @WithDefault("500000")
-        long recentFacts();
-
         /** Checkpoints of the live ledgers, so a restart or a late fact replays only the facts after one. */
         Checkpoint checkpoint();
 

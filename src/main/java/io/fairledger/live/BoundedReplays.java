@@ -8,7 +8,6 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
-import java.util.function.Consumer;
 import java.util.function.Supplier;
 
 import jakarta.annotation.PostConstruct;
@@ -57,10 +56,10 @@ public class BoundedReplays implements StoredLedgerStates {
     private static final Logger LOG = Logger.getLogger(BoundedReplays.class);
 
     /**
-     * How a ledger was last built: the checkpoint it started {@code from} (empty: the registration), the facts applied
-     * after it and whether they came from memory ({@link RecentFacts}) or were read from PostgreSQL.
+     * How a ledger was last built: the checkpoint it started {@code from} (empty: the registration) and the facts
+     * applied after it.
      */
-    public record Rebuild(Optional<LedgerCheckpoints.Stored> from, long factsReplayed, boolean fromMemory) {
+    public record Rebuild(Optional<LedgerCheckpoints.Stored> from, long factsReplayed) {
     }
 
     /** When a ledger was last checkpointed: its fact count and the wall clock. */
@@ -116,19 +115,18 @@ public class BoundedReplays implements StoredLedgerStates {
     /** The ledger of {@code clusterId} holding every fact stored before {@code horizon}, its checkpoints stored. */
     public LiveLedger build(String clusterId, LedgerSettings settings, String horizon) throws SQLException {
         PassedCheckpoints passed = passed(clusterId);
-        LiveLedger ledger = build(clusterId, settings, horizon, passed, null);
+        LiveLedger ledger = build(clusterId, settings, horizon, passed);
         passed.store();
         return ledger;
     }
 
     /**
-     * The ledger of {@code clusterId} holding every fact stored before {@code horizon}, the facts after its checkpoint
-     * replayed from {@code recent} when it holds them (null: read from PostgreSQL), which keeps those read; the
-     * checkpoints it passed are encoded into {@code passed}, for the caller to store once it has published the
-     * ledger's view ({@link PassedCheckpoints#store}).
+     * The ledger of {@code clusterId} holding every fact stored before {@code horizon}; the checkpoints it passed are
+     * encoded into {@code passed}, for the caller to store once it has published the ledger's view
+     * ({@link PassedCheckpoints#store}).
      */
-    LiveLedger build(String clusterId, LedgerSettings settings, String horizon, PassedCheckpoints passed,
-            RecentFacts recent) throws SQLException {
+    public LiveLedger build(String clusterId, LedgerSettings settings, String horizon, PassedCheckpoints passed)
+            throws SQLException {
         Optional<RetentionFloors.Floor> floor = floors.of(clusterId);
         long started = System.nanoTime();
         Optional<Restored> restored = restoreNewest(clusterId, settings, Long.MAX_VALUE, horizon);
@@ -149,19 +147,14 @@ public class BoundedReplays implements StoredLedgerStates {
         long from = ledger.lastApplied() == Long.MIN_VALUE ? Long.MIN_VALUE : ledger.lastApplied() + 1;
         Instants instants = new Instants(clusterId, ledger, horizon, passed);
         long querying = System.nanoTime();
-        Consumer<LedgerFact> sink = fact -> {
+        cursor.forEachSince(clusterId, from, horizon, fact -> {
             if (instants.instant.isEmpty() && ledger.facts() == before) {
                 queryTimer.record(System.nanoTime() - querying, TimeUnit.NANOSECONDS);
             }
             instants.add(fact);
-        };
-        FreshFacts.Read read = readSink -> cursor.forEachSince(clusterId, from, horizon, readSink);
-        boolean fromMemory = recent != null && recent.replaySince(clusterId, from, horizon, read, sink);
-        if (recent == null) {
-            read.forEach(sink);
-        }
+        });
         instants.flush();
-        rebuilds.put(clusterId, new Rebuild(Optional.ofNullable(used), ledger.facts() - before, fromMemory));
+        rebuilds.put(clusterId, new Rebuild(Optional.ofNullable(used), ledger.facts() - before));
         return ledger;
     }
 
@@ -169,21 +162,17 @@ public class BoundedReplays implements StoredLedgerStates {
      * Applies to {@code ledger}, which holds every fact of {@code clusterId} stored before {@code from}, the facts
      * stored in {@code [from, to)}: those {@code taken} from memory ({@link FreshFacts}) merged with the others, read
      * from PostgreSQL, in event-time order one instant at a time (never all held), storing checkpoints as they fall
-     * due ({@link FreshFacts.Taken#merge}), each also handed to {@code applied}; returns how many were applied from
-     * each. Every one of those facts must be
+     * due ({@link FreshFacts.Taken#merge}); returns how many were applied from each. Every one of those facts must be
      * later than the ledger's last applied one (else it must be rebuilt, {@link #build}); one that is not fails the
      * call, and the ledger, partly advanced, must then be dropped. The checkpoints it passed are encoded into
      * {@code passed}, for the caller to store once it has published the ledger's view
      * ({@link PassedCheckpoints#store}).
      */
-    FreshFacts.Merged advance(String clusterId, LiveLedger ledger, String from, String to, FreshFacts.Taken taken,
-            PassedCheckpoints passed, Consumer<LedgerFact> applied) throws SQLException {
+    public FreshFacts.Merged advance(String clusterId, LiveLedger ledger, String from, String to,
+            FreshFacts.Taken taken, PassedCheckpoints passed) throws SQLException {
         Instants instants = new Instants(clusterId, ledger, to, passed);
         FreshFacts.Merged merged = taken.merge(clusterId,
-                sink -> cursor.forEachStored(clusterId, from, to, taken, sink), fact -> {
-                    instants.add(fact);
-                    applied.accept(fact);
-                });
+                sink -> cursor.forEachStored(clusterId, from, to, taken, sink), instants::add);
         instants.flush();
         return merged;
     }

@@ -32,7 +32,6 @@ import io.fairledger.errors.NotFound;
 import io.fairledger.errors.NotReady;
 import io.fairledger.facts.FactCursor;
 import io.fairledger.facts.FreshFacts;
-import io.fairledger.facts.LedgerFact;
 import io.fairledger.observability.MetricNames;
 import io.fairledger.tenancy.RegisteredCluster;
 import io.fairledger.tenancy.ServedConfiguration;
@@ -102,8 +101,6 @@ public class LiveLedgers implements EndedPeriods, ServedConfiguration {
     private final AtomicLong stores = new AtomicLong();
     private volatile boolean ticking;
     private TickMeters meters;
-    /** The facts the ledgers were given lately, which a rebuild replays instead of reading them back. */
-    private RecentFacts recent;
     /** Read-your-writes: which tick served which cluster ({@link #awaitServed}). */
     private final TickWaits waits = new TickWaits(looks::now);
     /** The clusters whose ledger could not be built, left alone until their settings change or a back-off ends. */
@@ -220,7 +217,6 @@ public class LiveLedgers implements EndedPeriods, ServedConfiguration {
                         // the database failed, not the cluster's state: readers keep the last view, the next tick
                         // builds the ledger again
                         ledgers.remove(id);
-                        recent.drop(id);
                         LOG.warnf("live ledger of cluster %s: update failed, rebuilt at the next tick: %s", id, e);
                         continue;
                     }
@@ -248,7 +244,6 @@ public class LiveLedgers implements EndedPeriods, ServedConfiguration {
         boolean sameConfiguration = ledger != null && version.equals(versions.get(clusterId));
         // a replica that just became the writer closes what was due meanwhile without waiting for a fact
         if (sameConfiguration && earliestNew == null && views.containsKey(clusterId) && !writer.tookOver(clusterId)) {
-            recent.absorb(clusterId, horizon, next, List.of());
             return false;
         }
         long started = System.nanoTime();
@@ -265,19 +260,13 @@ public class LiveLedgers implements EndedPeriods, ServedConfiguration {
             if (ledger != null) {
                 meters.rebuilt();
             }
-            recent.absorb(clusterId, horizon, next, earliestNew == null ? List.of() : stored(clusterId, next, taken));
-            ledger = replays.build(clusterId, inForce.settings(clusterId, version), next, passed, recent);
-            meters.replayed(replays.lastRebuild(clusterId).orElseThrow());
+            ledger = replays.build(clusterId, inForce.settings(clusterId, version), next, passed);
             ledgers.put(clusterId, ledger);
             versions.put(clusterId, version);
             started = meters.record(TickMeters.Phase.REBUILD, started);
-        } else {
-            List<LedgerFact> applied = new ArrayList<>();
-            if (earliestNew != null) {
-                meters.applied(replays.advance(clusterId, ledger, horizon, next, taken, passed, applied::add));
-                started = meters.record(TickMeters.Phase.APPLY, started);
-            }
-            recent.absorb(clusterId, horizon, next, applied);
+        } else if (earliestNew != null) {
+            meters.applied(replays.advance(clusterId, ledger, horizon, next, taken, passed));
+            started = meters.record(TickMeters.Phase.APPLY, started);
         }
         ledger.takeChanges();
         LiveView previous = views.put(clusterId, ledger.view(config.grants().interval().toMillis()));
@@ -293,15 +282,6 @@ public class LiveLedgers implements EndedPeriods, ServedConfiguration {
         return true;
     }
 
-    /** The facts of {@code clusterId} stored in {@code [horizon, next)} when its {@link RecentFacts} are held. */
-    private List<LedgerFact> stored(String clusterId, String next, FreshFacts.Taken taken) throws SQLException {
-        List<LedgerFact> stored = new ArrayList<>();
-        if (recent.holdsThrough(clusterId, horizon)) {
-            taken.merge(clusterId, sink -> cursor.forEachStored(clusterId, horizon, next, taken, sink), stored::add);
-        }
-        return stored;
-    }
-
     /** The earliest event time of each cluster's new facts: the earlier of those {@code taken} and those read. */
     private static Map<String, Long> earliestNew(FreshFacts.Taken taken, Map<String, Long> read) {
         Map<String, Long> earliest = new HashMap<>(read);
@@ -312,7 +292,6 @@ public class LiveLedgers implements EndedPeriods, ServedConfiguration {
     /** The others go on, {@code clusterId}, whose state failed with {@code e}, answers 503 until it is rebuilt. */
     private void hold(String clusterId, Throwable e) {
         ledgers.remove(clusterId);
-        recent.drop(clusterId);
         views.remove(clusterId);
         quarantine.hold(clusterId, tenancy.configurationVersion(clusterId), e, System.nanoTime());
     }
@@ -358,8 +337,7 @@ public class LiveLedgers implements EndedPeriods, ServedConfiguration {
     @PostConstruct
     void init() {
         schedule = new TickSchedule(config.live().pollInterval().toNanos(), System.nanoTime());
-        recent = new RecentFacts(config.live().recentFacts());
-        meters = new TickMeters(registry, recent);
+        meters = new TickMeters(registry);
     }
 
     /**

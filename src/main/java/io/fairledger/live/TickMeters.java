@@ -6,7 +6,6 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
 import io.micrometer.core.instrument.Counter;
-import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 
@@ -29,12 +28,10 @@ final class TickMeters {
     private final Counter continued;
     private final Counter fromMemory;
     private final Counter read;
-    private final Counter replayedFromMemory;
-    private final Counter replayedRead;
     private final Counter allocated;
     private final Map<Phase, Timer> phases = new EnumMap<>(Phase.class);
 
-    TickMeters(MeterRegistry registry, RecentFacts recent) {
+    TickMeters(MeterRegistry registry) {
         rebuilds = Counter.builder(MetricNames.LIVE_REBUILDS)
                 .description("live ledgers rebuilt from a checkpoint or the registration (late fact, settings change)")
                 .register(registry);
@@ -43,10 +40,6 @@ final class TickMeters {
                 .register(registry);
         fromMemory = facts(registry, "memory");
         read = facts(registry, "database");
-        replayedFromMemory = replayed(registry, "memory");
-        replayedRead = replayed(registry, "database");
-        Gauge.builder(MetricNames.LIVE_RECENT, recent, RecentFacts::held)
-                .description("recent facts the live ledgers hold for their rebuilds").register(registry);
         allocated = Counter.builder(MetricNames.LIVE_TICK_ALLOCATED).baseUnit("bytes")
                 .description("bytes the live ledgers' ticks allocated on their thread").register(registry);
         for (Phase phase : Phase.values()) {
@@ -58,17 +51,6 @@ final class TickMeters {
         return Counter.builder(MetricNames.LIVE_FACTS).tag(MetricNames.ORIGIN, origin)
                 .description("facts the live ledgers' ticks applied in place, by where they came from")
                 .register(registry);
-    }
-
-    private static Counter replayed(MeterRegistry registry, String origin) {
-        return Counter.builder(MetricNames.LIVE_REPLAYED).tag(MetricNames.ORIGIN, origin)
-                .description(
-                        "facts the live ledgers' rebuilds replayed after their checkpoint, by where they came from")
-                .register(registry);
-    }
-
-    void replayed(BoundedReplays.Rebuild rebuild) {
-        (rebuild.fromMemory() ? replayedFromMemory : replayedRead).increment(rebuild.factsReplayed());
     }
 
     void rebuilt() {

@@ -109,13 +109,6 @@ public final class MetricNames {
      */
     public static final String LIVE_FACTS = "fairledger.live.facts";
     /**
-     * Counter: facts the live ledgers' rebuilds replayed after their checkpoint, by {@link #ORIGIN}: {@code memory}
-     * (the cluster's recent facts held) or {@code database} (read back from PostgreSQL).
-     */
-    public static final String LIVE_REPLAYED = "fairledger.live.replayed";
-    /** Gauge: the recent facts the live ledgers hold for their rebuilds, over all clusters. */
-    public static final String LIVE_RECENT = "fairledger.live.recent.records";
-    /**
      * Counter: bytes the live ledgers' ticks allocated on their thread (applying, rebuilding, the views, checkpoints,
      * closing): with {@link #LIVE_FACTS}, the allocation per fact.
      */
@@ -140,7 +133,7 @@ public final class MetricNames {
     public static final String VERSION = "version";
     public static final String COMMIT = "commit";
     public static final String KIND = "kind";
-    /** Label of {@link #LIVE_FACTS} and {@link #LIVE_REPLAYED}: where the facts came from. */
+    /** Label of {@link #LIVE_FACTS}: where the facts came from. */
     public static final String ORIGIN = "origin";
     /** Label of {@link #LIVE_TICK}: the tick's phase. */
     public static final String PHASE = "phase";

@@ -237,7 +237,7 @@ class CheckpointRestartTest {
             ps.executeUpdate();
         }
         int before = savedEnded.size();
-        replays.build(CLUSTER, inForce.settings(CLUSTER), cursor.horizon(), passed, null);
+        replays.build(CLUSTER, inForce.settings(CLUSTER), cursor.horizon(), passed);
         passed.store();
         assertThat(replays.lastRebuild(CLUSTER).orElseThrow().from()).map(LedgerCheckpoints.Stored::eventTimeMs)
                 .hasValue(start);

@@ -22,8 +22,7 @@ class MetricNamesTest {
     /** Counters (exported with {@code _total}), timers (with {@code _seconds}) and money (with {@code currency}). */
     private static final Set<String> SUFFIXED_BY_TYPE_OR_LABEL = Set.of(MetricNames.INGEST_EVENTS,
             MetricNames.INGEST_DEAD_LETTERS, MetricNames.ADMISSION_DECISIONS, MetricNames.LIVE_REBUILDS,
-            MetricNames.LIVE_CONTINUED, MetricNames.LIVE_FACTS, MetricNames.LIVE_REPLAYED,
-            MetricNames.LIVE_TICK_ALLOCATED,
+            MetricNames.LIVE_CONTINUED, MetricNames.LIVE_FACTS, MetricNames.LIVE_TICK_ALLOCATED,
             MetricNames.INGEST_BATCH_DECODE, MetricNames.INGEST_BATCH_COMMIT, MetricNames.LIVE_TICK,
             MetricNames.TENANT_CHARGE);
     /** 1 or 0 flags, named like Prometheus' own {@code up}: no unit. */

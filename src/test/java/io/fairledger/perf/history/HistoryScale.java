@@ -69,7 +69,6 @@ public final class HistoryScale {
 
     private static final String TICK_ALLOCATED = "fairledger_live_tick_allocated_bytes_total";
     private static final String LIVE_FACTS = "fairledger_live_facts_total";
-    private static final String LIVE_REPLAYED = "fairledger_live_replayed_total";
 
     private final List<String> summary = new ArrayList<>();
     /** The ingest's rate, compared with {@link CopyCeiling}'s at the end of the history. */
@@ -153,13 +152,9 @@ public final class HistoryScale {
             long facts = count(postgres, "SELECT count(*) FROM ledger_fact WHERE cluster_id = '" + CLUSTER + "'");
             long closed = count(postgres,
                     "SELECT count(*) FROM closed_statement WHERE cluster_id = '" + CLUSTER + "'");
-            System.out.printf("%,d facts stored (%.2f per event), %,d closed statements; %s; rebuilds replayed "
-                    + "%,.0f facts from memory, %,.0f read back; recent facts held %s%n", facts,
+            System.out.printf("%,d facts stored (%.2f per event), %,d closed statements; %s%n", facts,
                     facts / (double) history.events(), closed,
-                    ServerHttp.metric(management, "fairledger_live_rebuilds_total"),
-                    ServerHttp.sum(management, LIVE_REPLAYED, "origin=\"memory\""),
-                    ServerHttp.sum(management, LIVE_REPLAYED, "origin=\"database\""),
-                    ServerHttp.metric(management, "fairledger_live_recent_records"));
+                    ServerHttp.metric(management, "fairledger_live_rebuilds_total"));
             double kafkaOwn = KafkaReadRate.recordsPerSecond(bootstrap, EventTopics.YARN_CONTAINERS, events);
             figure("facts stored (goal: at least 10,000,000)", "%,d".formatted(facts), ">= 10,000,000",
                     facts >= 10_000_000);
