@@ -55,6 +55,13 @@ final class CommittedStarts {
         }
     }
 
+    /**
+     * The most heap one unit of {@code fairledger.ingest.known-starts} may take: a running task's start here (440
+     * bytes), a finished task's (267, {@code KnownStartsSize}) and a running Mesos task's start kept for its updates
+     * (about 150).
+     */
+    static final long BYTES_PER_KNOWN_START = 860;
+
     private final int capacity;
     private final Map<Task, LedgerFact> stored = new HashMap<>();
     private final Map<Task, FinishedStart> finished;
@@ -67,6 +74,19 @@ final class CommittedStarts {
                 return size() > capacity;
             }
         };
+    }
+
+    /**
+     * What is wrong with {@code fairledger.ingest.known-starts} = {@code knownStarts} on a heap of {@code maxHeap}
+     * bytes, or null: negative, or sets that full would take more than the heap.
+     */
+    static String problem(long knownStarts, long maxHeap) {
+        long most = maxHeap / BYTES_PER_KNOWN_START;
+        if (knownStarts >= 0 && knownStarts <= most) {
+            return null;
+        }
+        return "fairledger.ingest.known-starts must be between 0 and " + most + " (" + (maxHeap >> 20)
+                + " MB of heap at up to " + BYTES_PER_KNOWN_START + " bytes each), got " + knownStarts;
     }
 
     /** Whether {@code fact} is a task start that a start known to be stored keeps out. */

@@ -124,6 +124,9 @@ public class EventConsumer {
 
     void start(@Observes StartupEvent event) {
         String problem = KafkaConnectionCheck.problem(kafkaConfig);
+        if (problem == null) {
+            problem = CommittedStarts.problem(config.ingest().knownStarts(), Runtime.getRuntime().maxMemory());
+        }
         if (problem != null) {
             throw new IllegalStateException("fairledger cannot consume events: " + problem);
         }

@@ -124,6 +124,18 @@ class CommittedStartsTest {
         assertThat(less.records()).isEqualTo(3);
     }
 
+    @Test
+    void knownStartsIsRefusedWhenNegativeOrBeyondTheHeap() {
+        long heap = 512L << 20;
+        assertThat(CommittedStarts.problem(0, heap)).isNull();
+        assertThat(CommittedStarts.problem(250_000, heap)).as("the default").isNull();
+        assertThat(CommittedStarts.problem(624_268, heap)).isNull();
+        assertThat(CommittedStarts.problem(-1, heap)).isEqualTo("fairledger.ingest.known-starts must be between 0 and "
+                + "624268 (512 MB of heap at up to 860 bytes each), got -1");
+        assertThat(CommittedStarts.problem(624_269, heap)).endsWith("got 624269");
+        assertThat(CommittedStarts.problem(Integer.MAX_VALUE, heap)).endsWith("got 2147483647");
+    }
+
     static LedgerFact start(String cluster, String task) {
         return start(cluster, task, 1_000);
     }
