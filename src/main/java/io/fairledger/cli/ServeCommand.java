@@ -83,8 +83,23 @@ public final class ServeCommand implements Callable<Integer> {
         }
         try (services) {
             int[] exit = {0};
-            Quarkus.run(FairledgerApplication.class, (code, failure) -> exit[0] = code);
+            Quarkus.run(FairledgerApplication.class, (code, failure) -> {
+                exit[0] = code;
+                if (failure != null) {
+                    // Quarkus hands the failure to this handler without logging it
+                    System.err.println("fairledger: the server did not start: " + reason(failure));
+                }
+            });
             return exit[0];
         }
+    }
+
+    /** What went wrong at start: the innermost cause of {@code failure}, not Quarkus' wrapping of it. */
+    static String reason(Throwable failure) {
+        Throwable cause = failure;
+        while (cause.getCause() != null && cause.getCause() != cause) {
+            cause = cause.getCause();
+        }
+        return cause.getMessage() != null ? cause.getMessage() : cause.toString();
     }
 }
