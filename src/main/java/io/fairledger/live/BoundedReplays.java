@@ -12,10 +12,12 @@ import java.util.function.Supplier;
 
 import jakarta.annotation.PostConstruct;
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Observes;
 import jakarta.inject.Inject;
 
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
+import io.quarkus.runtime.StartupEvent;
 import org.jboss.logging.Logger;
 
 import io.fairledger.accounting.StoredLedgerStates;
@@ -110,6 +112,10 @@ public class BoundedReplays implements StoredLedgerStates {
         encodeTimer = LedgerMetrics.tickTimer(registry, "encode");
         restoreTimer = LedgerMetrics.tickTimer(registry, "restore");
         queryTimer = LedgerMetrics.tickTimer(registry, "query");
+    }
+
+    /** Creates this bean at start, so settings {@link #checkSettings} refuses stop the server then, not a tick later. */
+    void atStart(@Observes StartupEvent start) {
     }
 
     /** The ledger of {@code clusterId} holding every fact stored before {@code horizon}, its checkpoints stored. */
