@@ -11,7 +11,6 @@ import java.util.function.Consumer;
 
 import io.fairledger.core.chargeback.Period;
 import io.fairledger.core.chargeback.Statement;
-import io.fairledger.core.replay.Schedule;
 import io.fairledger.facts.LedgerFact;
 import io.fairledger.facts.StoredTransaction;
 import io.fairledger.tenancy.LedgerSettings;

@@ -109,33 +109,35 @@ final class CommittedStarts {
      */
     void committed(List<SourcedFact> facts) {
         for (SourcedFact s : facts) {
-            if (s.fact() instanceof LedgerFact.Event e) {
-                if (e.event() instanceof LedgerEvent.TaskStarted started) {
-                    Task task = new Task(started.clusterId(), started.taskId());
-                    FinishedStart done = finished.get(task);
-                    if (done == null) {
-                        if (stored.size() >= capacity) {
-                            stored.clear();
-                        }
-                        LedgerFact kept = stored.get(task);
-                        if (kept == null || Dedupe.replaces(s.fact(), kept)) {
-                            stored.put(task, s.fact());
-                        }
-                    } else if (s.fact().at() < done.at()) {
-                        // an earlier start, stored after the finish, replaced the stored one
-                        finished.put(task, FinishedStart.of(s.fact()));
-                    } else if (!done.keepsOut(s.fact())) {
-                        // one at the same instant: which one PostgreSQL kept takes the stored text, not held here
-                        finished.remove(task);
-                    }
-                } else if (e.event() instanceof LedgerEvent.TaskFinished ended) {
-                    Task task = new Task(ended.clusterId(), ended.taskId());
-                    LedgerFact start = stored.remove(task);
-                    if (start != null) {
-                        finished.put(task, FinishedStart.of(start));
-                    }
+            if (s.fact() instanceof LedgerFact.Event e && e.event() instanceof LedgerEvent.TaskStarted started) {
+                startCommitted(new Task(started.clusterId(), started.taskId()), s.fact());
+            } else if (s.fact() instanceof LedgerFact.Event e && e.event() instanceof LedgerEvent.TaskFinished ended) {
+                Task task = new Task(ended.clusterId(), ended.taskId());
+                LedgerFact start = stored.remove(task);
+                if (start != null) {
+                    finished.put(task, FinishedStart.of(start));
                 }
             }
+        }
+    }
+
+    /** {@code start}, of {@code task}, is committed. */
+    private void startCommitted(Task task, LedgerFact start) {
+        FinishedStart done = finished.get(task);
+        if (done == null) {
+            if (stored.size() >= capacity) {
+                stored.clear();
+            }
+            LedgerFact kept = stored.get(task);
+            if (kept == null || Dedupe.replaces(start, kept)) {
+                stored.put(task, start);
+            }
+        } else if (start.at() < done.at()) {
+            // an earlier start, stored after the finish, replaced the stored one
+            finished.put(task, FinishedStart.of(start));
+        } else if (!done.keepsOut(start)) {
+            // one at the same instant: which one PostgreSQL kept takes the stored text, not held here
+            finished.remove(task);
         }
     }
 

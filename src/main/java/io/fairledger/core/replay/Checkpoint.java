@@ -109,21 +109,8 @@ public final class Checkpoint {
      *                                  made under another configuration
      */
     public static Replay read(ReplayConfig config, DataInput in) throws IOException {
-        int magic = in.readInt();
-        if (magic != MAGIC) {
-            throw new IllegalArgumentException("not a ledger checkpoint (magic " + Integer.toHexString(magic) + ")");
-        }
-        int format = in.readUnsignedByte();
-        if (format != FORMAT && format != FORMAT_2) {
-            throw new IllegalArgumentException("ledger checkpoint format version " + format + " is unknown: this "
-                    + "server reads versions " + FORMAT_2 + " (its memory converted to thousandths of a MB) and "
-                    + FORMAT + " only; replay from the facts instead");
-        }
-        byte[] digest = new byte[DIGEST_BYTES];
-        in.readFully(digest);
-        Period open = ClosedPeriodCodec.readPeriod(in);
-        long closedPeriods = format == FORMAT_2 ? -1 : in.readLong();
-        int count = in.readInt();
+        Header header = Header.read(in);
+        int count = header.statements();
         List<Statement> statements = new ArrayList<>(count);
         List<FairnessReport> fairness = new ArrayList<>(count);
         for (int i = 0; i < count; i++) {
@@ -133,33 +120,53 @@ public final class Checkpoint {
                     Chargeback.prorated(s.model(), config.periods().proration(s.period()))));
             fairness.add(ClosedPeriodCodec.readFairness(in));
         }
-        long memoryScale = format == FORMAT_2 ? MemoryUnits.PER_MB : 1;
+        long memoryScale = header.format() == FORMAT_2 ? MemoryUnits.PER_MB : 1;
         LedgerState state = LedgerCodec.read(in, memoryScale);
         ReplayConfig known = config.upTo(state.clock());
-        if (!MessageDigest.isEqual(digest, digest(known))) {
+        if (!MessageDigest.isEqual(header.digest(), digest(known))) {
             throw new IllegalArgumentException("ledger checkpoint was made under settings version "
-                    + HexFormat.of().formatHex(digest) + ", not the live " + settingsVersion(known));
+                    + HexFormat.of().formatHex(header.digest()) + ", not the live " + settingsVersion(known));
         }
         ClusterLedger ledger = ClusterLedger.restore(config.clusterAt(state.clock()), state);
-        return new Replay(config, ledger, closedPeriods < 0 ? count : closedPeriods, statements, fairness, open);
+        long closedPeriods = header.closedPeriods() < 0 ? count : header.closedPeriods();
+        return new Replay(config, ledger, closedPeriods, statements, fairness, header.open());
     }
 
     /**
-     * How many closed periods' statements the checkpoint {@code bytes} carries (format {@value #FORMAT}), read from its
-     * header alone: those its replay closed and had not released ({@link Replay#release}).
+     * How many closed periods' statements the checkpoint {@code bytes} carries, read from its header alone: those its
+     * replay closed and had not released ({@link Replay#release}).
      */
     public static int statementsCarried(byte[] bytes) {
         try {
-            DataInputStream in = new DataInputStream(new ByteArrayInputStream(bytes));
-            if (in.readInt() != MAGIC || in.readUnsignedByte() != FORMAT) {
-                throw new IllegalArgumentException("not a ledger checkpoint of format " + FORMAT);
-            }
-            in.skipNBytes(DIGEST_BYTES);
-            ClosedPeriodCodec.readPeriod(in);
-            in.readLong();
-            return in.readInt();
+            return Header.read(new DataInputStream(new ByteArrayInputStream(bytes))).statements();
         } catch (IOException e) {
             throw new IllegalArgumentException("checkpoint is unreadable: " + e.getMessage(), e);
+        }
+    }
+
+    /**
+     * What a checkpoint starts with: its format, the digest of its settings, the open period, the periods closed
+     * (-1 in format {@value #FORMAT_2}, which did not count them) and how many statements follow.
+     */
+    private record Header(int format, byte[] digest, Period open, long closedPeriods, int statements) {
+
+        static Header read(DataInput in) throws IOException {
+            int magic = in.readInt();
+            if (magic != MAGIC) {
+                throw new IllegalArgumentException("not a ledger checkpoint (magic " + Integer.toHexString(magic)
+                        + ")");
+            }
+            int format = in.readUnsignedByte();
+            if (format != FORMAT && format != FORMAT_2) {
+                throw new IllegalArgumentException("ledger checkpoint format version " + format + " is unknown: this "
+                        + "server reads versions " + FORMAT_2 + " (its memory converted to thousandths of a MB) and "
+                        + FORMAT + " only; replay from the facts instead");
+            }
+            byte[] digest = new byte[DIGEST_BYTES];
+            in.readFully(digest);
+            Period open = ClosedPeriodCodec.readPeriod(in);
+            long closedPeriods = format == FORMAT_2 ? -1 : in.readLong();
+            return new Header(format, digest, open, closedPeriods, in.readInt());
         }
     }
 
