@@ -12,12 +12,11 @@ import java.util.function.Supplier;
 
 import jakarta.annotation.PostConstruct;
 import jakarta.enterprise.context.ApplicationScoped;
-import jakarta.enterprise.event.Observes;
 import jakarta.inject.Inject;
 
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
-import io.quarkus.runtime.StartupEvent;
+import io.quarkus.runtime.Startup;
 import org.jboss.logging.Logger;
 
 import io.fairledger.accounting.StoredLedgerStates;
@@ -52,6 +51,7 @@ import io.fairledger.tenancy.LedgerSettings;
  * stored under the version of the settings known at its instant ({@link CheckpointSegment}), so one from before a
  * settings change still serves after it: the ledger continues from it under the change.
  */
+@Startup // created at start, so settings checkSettings refuses stop the server then, not at a later tick
 @ApplicationScoped
 public class BoundedReplays implements StoredLedgerStates {
 
@@ -112,10 +112,6 @@ public class BoundedReplays implements StoredLedgerStates {
         encodeTimer = LedgerMetrics.tickTimer(registry, "encode");
         restoreTimer = LedgerMetrics.tickTimer(registry, "restore");
         queryTimer = LedgerMetrics.tickTimer(registry, "query");
-    }
-
-    /** Creates this bean at start, so settings {@link #checkSettings} refuses stop the server then, not a tick later. */
-    void atStart(@Observes StartupEvent start) {
     }
 
     /** The ledger of {@code clusterId} holding every fact stored before {@code horizon}, its checkpoints stored. */
