@@ -4,14 +4,12 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.time.Duration;
 import java.time.Instant;
 import java.util.Arrays;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
+import java.util.OptionalLong;
 import java.util.concurrent.ConcurrentHashMap;
 
 import javax.sql.DataSource;
@@ -47,9 +45,11 @@ public class ClosingService implements ClosablePeriods {
     private static final Logger LOG = Logger.getLogger(ClosingService.class);
     /** Counter per cluster: the periods this replica closed (one replica closes each: docs/operations.md). */
     public static final String CLOSED = "fairledger.closing.periods";
-    /** The bounds of {@code fairledger.closing.source-idle-timeout}. */
-    private static final Duration IDLE_MIN = Duration.ofSeconds(1);
-    private static final Duration IDLE_MAX = Duration.ofDays(7);
+    /**
+     * Counter per cluster and {@code from}: the statements the closer needed at its closes, taken from the live ledger
+     * ({@code held}) or replayed from the stored facts ({@code replayed}).
+     */
+    public static final String STATED = "fairledger.closing.statements";
 
     @Inject
     SettingsInForce inForce;
@@ -103,11 +103,8 @@ public class ClosingService implements ClosablePeriods {
                 closedUntil));
     }
 
-    /** {@code fairledger.closing.source-idle-timeout}, checked. */
-    private Duration idleTimeout;
-
-    /** Per cluster, the sources found idle and logged: each is logged once until it delivers again. */
-    private final Map<String, Set<String>> idleLogged = new ConcurrentHashMap<>();
+    /** {@code fairledger.closing.source-idle-timeout}, checked, and the sources found idle. */
+    private IdleSourceLog idle;
 
     /**
      * Closes the periods of {@code clusterId} that the watermark has passed by their end plus the allowed lateness,
@@ -117,8 +114,10 @@ public class ClosingService implements ClosablePeriods {
      * the cluster's writer.
      *
      * @param watermark the latest event time applied by the caller's live ledger (the closing watermark is at most it)
+     * @param held      what that ledger, holding every fact stored before {@code horizon}, has stated: the closer takes
+     *                  statements from it rather than replaying when no later stored fact changes them
      */
-    public void closeDue(String clusterId, long watermark, String horizon) {
+    public void closeDue(String clusterId, long watermark, String horizon, HeldStatements held) {
         if (!writer.writes(clusterId)) {
             due.remove(clusterId);
             return;
@@ -129,13 +128,38 @@ public class ClosingService implements ClosablePeriods {
             return;
         }
         ClosedStatementTable table = new ClosedStatementTable(dataSource, json, clusterId, settings, keys);
-        PeriodCloser closer = closer(clusterId, table, horizon);
+        PeriodCloser closer = closer(clusterId, table, horizon, held);
         List<PeriodCloser.ClosedPeriod> closed = closer.closeDue(settings);
         closed.forEach(c -> LOG.debugf("cluster %s: period %s closed", clusterId, c.statement().period()));
         Counter.builder(CLOSED).description("periods this replica closed").tag(MetricNames.CLUSTER, clusterId)
                 .register(registry).increment(closed.size());
-        logIdle(clusterId, closer.idleSources());
-        keepDue(clusterId, settings, PeriodCloser.closedUntil(table.closed()));
+        stated(clusterId, "held", closer.replays().held());
+        stated(clusterId, "replayed", closer.replays().replayed());
+        idle.log(clusterId, closer.idleSources());
+        keepDue(clusterId, settings, closed.isEmpty()
+                ? closedUntil(clusterId)
+                : closed.get(closed.size() - 1).statement().end());
+    }
+
+    /**
+     * The position of the first transaction stored before {@code horizon} at which a period of {@code clusterId} is
+     * due to close ({@link PeriodCloser#firstDue}), for a live ledger's tick to stop just after it and hand the closer
+     * the statements it holds ({@link HeldStatements}); empty on a replica that is not the cluster's
+     * writer, or when no fact at or before {@code latest} can bring one due (as {@link #closeDue} finds cheaply).
+     *
+     * @param latest the latest event time among the facts stored before {@code horizon}
+     */
+    public OptionalLong firstDue(String clusterId, long latest, String horizon) {
+        if (!writer.writes(clusterId)) {
+            return OptionalLong.empty();
+        }
+        LedgerSettings settings = inForce.settings(clusterId);
+        DueAt next = due.get(clusterId);
+        if (next != null && next.schedule().equals(scheduleOf(settings)) && latest < next.watermark()) {
+            return OptionalLong.empty();
+        }
+        ClosedStatementTable table = new ClosedStatementTable(dataSource, json, clusterId, settings, keys);
+        return closer(clusterId, table, horizon, HeldStatements.NONE).firstDue(settings);
     }
 
     /**
@@ -184,7 +208,7 @@ public class ClosingService implements ClosablePeriods {
             // and none is due (the closing watermark is the event time of a stored fact): nothing to read or close
             if (latest != null && latest >= next.end()) {
                 open = closer(clusterId, new ClosedStatementTable(dataSource, json, clusterId, settings, keys),
-                        facts.horizon()).closeEnded(settings);
+                        facts.horizon(), HeldStatements.NONE).closeEnded(settings);
                 closed = closedUntil(clusterId);
             }
             // every period ended is closed: the next one is due as closeDue would find (should the change move the
@@ -205,37 +229,21 @@ public class ClosingService implements ClosablePeriods {
      * The closer of {@code clusterId} over the facts stored before {@code horizon}; once retention has dropped facts of
      * the cluster, it starts only from stored states at or after the pinned checkpoint ({@link StoredFactsBelow}).
      */
-    private PeriodCloser closer(String clusterId, ClosedStatementTable table, String horizon) {
+    private PeriodCloser closer(String clusterId, ClosedStatementTable table, String horizon,
+            HeldStatements held) {
         return new PeriodCloser(clusterId, table,
-                new StoredFactsBelow(facts, states, clusterId, horizon, floors.of(clusterId)),
-                new ClosingWatermarkTable(dataSource, json, clusterId), idleTimeout.toMillis());
+                new StoredFactsBelow(facts, states, clusterId, horizon, floors.of(clusterId), held),
+                new ClosingWatermarkTable(dataSource, json, clusterId), idle.timeout().toMillis());
     }
 
     /** Refuses {@code fairledger.closing.source-idle-timeout} outside its bounds, naming the key. */
     @PostConstruct
     void init() {
-        Duration idle = config.closing().sourceIdleTimeout();
-        if (idle.compareTo(IDLE_MIN) < 0 || idle.compareTo(IDLE_MAX) > 0) {
-            throw new IllegalStateException("fairledger.closing.source-idle-timeout must be between 1s and 7d, got "
-                    + idle);
-        }
-        idleTimeout = idle;
+        idle = new IdleSourceLog(config.closing().sourceIdleTimeout());
     }
 
-    /** Logs each source once when it stops holding the cluster's periods open, and once when it delivers again. */
-    private void logIdle(String clusterId, List<String> idle) {
-        Set<String> logged = idleLogged.computeIfAbsent(clusterId, k -> ConcurrentHashMap.newKeySet());
-        for (String source : idle) {
-            if (logged.add(source)) {
-                LOG.infof("cluster %s: source %s delivered nothing for more than %s while others did: it no longer "
-                        + "holds the cluster's periods open (its later facts for closed periods become adjustments)",
-                        clusterId, source, idleTimeout);
-            }
-        }
-        for (String source : new HashSet<>(logged)) {
-            if (!idle.contains(source) && logged.remove(source)) {
-                LOG.infof("cluster %s: source %s delivers again", clusterId, source);
-            }
-        }
+    private void stated(String clusterId, String from, long count) {
+        Counter.builder(STATED).description("statements the closer took from the live ledger or replayed")
+                .tag(MetricNames.CLUSTER, clusterId).tag("from", from).register(registry).increment(count);
     }
 }

@@ -6,6 +6,7 @@ import static io.fairledger.accounting.PeriodCloser.nextToClose;
 
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -30,8 +31,12 @@ final class ClosingSteps implements Consumer<StoredTransaction> {
      * @param lateSince by the position of closed periods that may have received a late fact: the earliest event time
      *                  among the facts stored after that position up to {@code position}
      * @param watermarks the source watermarks at {@code position}, recorded with the periods closed there
+     * @param storedAfter the earliest event time among the facts stored after {@code position} (up to the horizon the
+     *                    facts are read to), {@link Long#MAX_VALUE} when none is: a ledger holding every fact stored
+     *                    states the periods ending before it as the facts stored up to {@code position} do
      */
-    record Step(long position, long through, Map<Long, Long> lateSince, SourceWatermarks watermarks) {
+    record Step(long position, long through, Map<Long, Long> lateSince, SourceWatermarks watermarks,
+            long storedAfter) {
     }
 
     /**
@@ -70,6 +75,8 @@ final class ClosingSteps implements Consumer<StoredTransaction> {
      */
     private final TreeMap<Long, long[]> closings = new TreeMap<>();
     private final List<Step> steps = new ArrayList<>();
+    /** For each step found, the earliest event time stored after its position so far ({@link Step#storedAfter}). */
+    private long[] storedAfter = new long[0];
     private Instant closedUntil;
     private long due;
     private SourceWatermarks watermarks;
@@ -115,9 +122,13 @@ final class ClosingSteps implements Consumer<StoredTransaction> {
     /** Takes the next transaction in position order. */
     @Override
     public void accept(StoredTransaction t) {
+        long earliest = t.earliest();
         Map.Entry<Long, long[]> before = closings.lowerEntry(t.position());
         if (before != null) {
-            before.getValue()[1] = Math.min(before.getValue()[1], t.earliest());
+            before.getValue()[1] = Math.min(before.getValue()[1], earliest);
+        }
+        for (int i = 0; i < steps.size(); i++) {
+            storedAfter[i] = Math.min(storedAfter[i], earliest);
         }
         watermarks.accept(t);
         last = t.position();
@@ -141,16 +152,23 @@ final class ClosingSteps implements Consumer<StoredTransaction> {
     }
 
     private void closeAt(long position, long through) {
-        steps.add(new Step(position, through, lateSince(), watermarks.copy()));
+        steps.add(new Step(position, through, lateSince(), watermarks.copy(), Long.MAX_VALUE));
+        storedAfter = Arrays.copyOf(storedAfter, steps.size());
+        storedAfter[steps.size() - 1] = Long.MAX_VALUE;
         closings.merge(position, new long[]{through, Long.MAX_VALUE},
                 (x, y) -> new long[]{Math.max(x[0], y[0]), x[1]});
         closedUntil = Instant.ofEpochMilli(through);
         due = nextToClose(settings, closedUntil).end() + lateness;
     }
 
-    /** The steps found, in position order. */
+    /** The steps found, in position order, each with the earliest event time stored after it. */
     List<Step> steps() {
-        return steps;
+        List<Step> out = new ArrayList<>(steps.size());
+        for (int i = 0; i < steps.size(); i++) {
+            Step s = steps.get(i);
+            out.add(new Step(s.position(), s.through(), s.lateSince(), s.watermarks(), storedAfter[i]));
+        }
+        return out;
     }
 
     /** The sources idle at the last transaction read. */

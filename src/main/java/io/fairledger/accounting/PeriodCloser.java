@@ -7,6 +7,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalLong;
 import java.util.function.Consumer;
 
 import io.fairledger.core.chargeback.Period;
@@ -41,7 +42,10 @@ import io.fairledger.tenancy.LedgerSettings;
  * ({@link ClosingSteps}), from the watermarks recorded there ({@link RecordedWatermarks}), then one replay per closing
  * position and per distinct stored settings of the closed periods that received a late fact, each from the newest
  * usable stored ledger state ({@link StoredFacts#newestState}) or the registration, streamed ({@link StreamedReplay});
- * the recomputation under the settings in force and the close at the same position share one replay.
+ * the recomputation under the settings in force and the close at the same position share one replay. None at all when
+ * no fact stored after the closing position is at or before the periods' end and a ledger holding every fact stored
+ * holds their statements ({@link StoredFacts#held}): the server closes at the horizon just after a closing position
+ * so that its live ledger does.
  */
 public final class PeriodCloser {
 
@@ -63,7 +67,7 @@ public final class PeriodCloser {
      * A cluster's stored facts as the closer reads them, up to a horizon the implementation fixes (the server's:
      * {@link StoredFactsBelow}). Every method streams: nothing needs to hold all facts.
      */
-    public interface StoredFacts {
+    public interface StoredFacts extends HeldStatements {
 
         /**
          * Each transaction after {@code position} that stored facts, in position order, with the span of their event
@@ -83,6 +87,12 @@ public final class PeriodCloser {
          * every period it has closed that ends at or after {@code fromEndMs}; empty when there is none.
          */
         Optional<StoredLedgerStates.State> newestState(LedgerSettings settings, long position, long fromEndMs);
+
+        /** None held by default ({@link HeldStatements}). */
+        @Override
+        default Optional<List<Statement>> held(LedgerSettings settings, long firstEnd, long through) {
+            return Optional.empty();
+        }
     }
 
     /** The position before every transaction: {@link StoredFacts#forEachTransactionAfter} it reads them all. */
@@ -134,9 +144,19 @@ public final class PeriodCloser {
         return Instant.ofEpochMilli(nextToClose(settings, closedUntil(store.closed())).start());
     }
 
-    /** How many replays a later one continued so far ({@link ClosingReplays}). */
-    long continuedReplays() {
-        return replays.continued();
+    /**
+     * The position of the first transaction at which {@link #closeDue} would close a period under {@code settings},
+     * from the same pass over the transactions, without replaying anything; empty when none is due.
+     */
+    public OptionalLong firstDue(LedgerSettings settings) {
+        List<ClosingSteps.Step> steps = ClosingSteps.of(settings, store.closed(), facts, recorded, idleMs, false)
+                .steps();
+        return steps.isEmpty() ? OptionalLong.empty() : OptionalLong.of(steps.get(0).position());
+    }
+
+    /** Its replays, for what they cost ({@link ClosingReplays#held}, {@link ClosingReplays#replayed}). */
+    ClosingReplays replays() {
+        return replays;
     }
 
     /** The sources that were idle at the latest transaction the last close read. */
@@ -172,10 +192,11 @@ public final class PeriodCloser {
             return List.of();
         }
         Map<String, List<StatementView.Adjustment>> due = StatementAdjustments.due(
-                closed.stream().map(ClosedPeriod::statement).toList(), recomputed(closed, step));
+                closed.stream().map(ClosedPeriod::statement).toList(), replays.recomputed(closed, step));
         List<ClosedPeriod> out = new ArrayList<>();
         long firstEnd = nextToClose(settings, closedUntil).end();
-        for (Statement s : replays.statements(settings, step.position(), firstEnd, step.through())) {
+        for (Statement s : replays.statements(settings, step.position(), firstEnd, step.through(),
+                step.storedAfter())) {
             StatementView view = StatementView.of(s, StatementView.CLOSED, settings.currency());
             if (closedUntil != null && !view.end().isAfter(closedUntil)) {
                 continue;
@@ -202,33 +223,5 @@ public final class PeriodCloser {
     static Period nextToClose(LedgerSettings settings, Instant closedUntil) {
         return settings.schedule().periodOf(
                 closedUntil == null ? settings.registeredAt().toEpochMilli() : closedUntil.toEpochMilli());
-    }
-
-    /**
-     * The closed periods that received a late fact by the step's position, recomputed from the facts stored up to it
-     * under the settings stored with each, by period id.
-     */
-    private Map<String, StatementView> recomputed(List<ClosedPeriod> closed, ClosingSteps.Step step) {
-        Map<LedgerSettings, long[]> endsBySettings = new LinkedHashMap<>();
-        for (ClosedPeriod c : closed) {
-            Long earliest = step.lateSince().get(c.position());
-            long end = c.statement().end().toEpochMilli();
-            if (earliest != null && earliest < end) {
-                endsBySettings.merge(c.settings(), new long[]{end, end},
-                        (a, b) -> new long[]{Math.min(a[0], b[0]), Math.max(a[1], b[1])});
-            }
-        }
-        Map<String, LedgerSettings> keptUnder = new HashMap<>();
-        closed.forEach(c -> keptUnder.put(c.statement().period(), c.settings()));
-        Map<String, StatementView> out = new LinkedHashMap<>();
-        endsBySettings.forEach((settings, ends) -> {
-            for (Statement s : replays.statements(settings, step.position(), ends[0], ends[1])) {
-                StatementView view = StatementView.of(s, StatementView.CLOSED, settings.currency());
-                if (settings.equals(keptUnder.get(view.period()))) {
-                    out.put(view.period(), view);
-                }
-            }
-        });
-        return out;
     }
 }

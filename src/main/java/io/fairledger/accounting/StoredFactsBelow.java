@@ -1,9 +1,11 @@
 package io.fairledger.accounting;
 
 import java.sql.SQLException;
+import java.util.List;
 import java.util.Optional;
 import java.util.function.Consumer;
 
+import io.fairledger.core.chargeback.Statement;
 import io.fairledger.facts.FactCursor;
 import io.fairledger.facts.LedgerFact;
 import io.fairledger.facts.RetentionFloors;
@@ -13,7 +15,8 @@ import io.fairledger.tenancy.LedgerSettings;
 /**
  * The stored facts of one cluster below a horizon of the fact cursor, as the period closer reads them
  * ({@link PeriodCloser.StoredFacts}): the transactions after a position by one aggregate, the facts up to a position (the horizon just after it) by the
- * cursor, in event-time order, and the live ledgers' checkpoints as starting states. A database error is an
+ * cursor, in event-time order, the live ledgers' checkpoints as starting states, and what the live ledger at the same
+ * horizon has stated. A database error is an
  * {@link IllegalStateException} naming the cluster.
  */
 final class StoredFactsBelow implements PeriodCloser.StoredFacts {
@@ -23,18 +26,26 @@ final class StoredFactsBelow implements PeriodCloser.StoredFacts {
     private final String clusterId;
     private final String horizon;
     private final Optional<RetentionFloors.Floor> floor;
+    private final HeldStatements held;
 
     /**
      * @param floor the cluster's retention floor, if retention dropped some of its facts: then only a stored state at
      *              or after the pinned checkpoint can start a replay
+     * @param held  what the live ledger holding every fact stored before {@code horizon} has stated, if there is one
      */
     StoredFactsBelow(FactCursor cursor, StoredLedgerStates states, String clusterId, String horizon,
-            Optional<RetentionFloors.Floor> floor) {
+            Optional<RetentionFloors.Floor> floor, HeldStatements held) {
         this.cursor = cursor;
         this.states = states;
         this.clusterId = clusterId;
         this.horizon = horizon;
         this.floor = floor;
+        this.held = held;
+    }
+
+    @Override
+    public Optional<List<Statement>> held(LedgerSettings settings, long firstEnd, long through) {
+        return held.held(settings, firstEnd, through);
     }
 
     @Override

@@ -71,23 +71,21 @@ public class FactCursor {
     }
 
     /**
-     * The earliest event time of the facts stored by transactions in {@code [from, to)} but {@code taken}'s, by
-     * cluster; a cluster that stored none is absent. One aggregate, no fact read: what a live ledger's tick decides by
-     * whether it applies a cluster's new facts in place or rebuilds it ({@code live.LiveLedgers}), with the earliest
-     * of the facts it took from memory ({@link FreshFacts}).
+     * The earliest and latest event time of the facts stored by transactions in {@code [from, to)}, by cluster (a
+     * cluster that stored none is absent): one aggregate, no fact read. What a live ledger's tick decides by whether it
+     * applies a cluster's new facts in place or rebuilds it, with the earliest of the facts it took from memory
+     * ({@link FreshFacts}), and whether a period may close among them ({@code live.TickHorizons}).
      */
-    public Map<String, Long> earliestStoredByCluster(String from, String to, FreshFacts.Taken taken)
-            throws SQLException {
-        Map<String, Long> out = new HashMap<>();
+    public Map<String, long[]> eventSpansByCluster(String from, String to) throws SQLException {
+        Map<String, long[]> out = new HashMap<>();
         try (Connection c = dataSource.getConnection();
-                PreparedStatement ps = c.prepareStatement("SELECT cluster_id, min(event_time_ms) FROM ledger_fact "
-                        + "WHERE tx >= ?::xid8 AND tx < ?::xid8 AND tx <> ALL (?::xid8[]) GROUP BY cluster_id")) {
+                PreparedStatement ps = c.prepareStatement("SELECT cluster_id, min(event_time_ms), max(event_time_ms) "
+                        + "FROM ledger_fact WHERE tx >= ?::xid8 AND tx < ?::xid8 GROUP BY cluster_id")) {
             ps.setString(1, from);
             ps.setString(2, to);
-            ps.setString(3, taken.transactionArray());
             try (ResultSet rs = ps.executeQuery()) {
                 while (rs.next()) {
-                    out.put(rs.getString(1), rs.getLong(2));
+                    out.put(rs.getString(1), new long[]{rs.getLong(2), rs.getLong(3)});
                 }
             }
         }

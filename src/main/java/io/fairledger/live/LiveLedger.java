@@ -13,6 +13,7 @@ import java.util.Map;
 import java.util.Optional;
 
 import io.fairledger.accounting.LedgerFeed;
+import io.fairledger.core.chargeback.Statement;
 import io.fairledger.core.grant.GrantPolicy;
 import io.fairledger.core.grant.LongTermMaxMin;
 import io.fairledger.core.grant.TreeGrants;
@@ -56,6 +57,8 @@ public final class LiveLedger {
     private final LedgerFeed feed;
     private long lastApplied = Long.MIN_VALUE;
     private long facts;
+    /** The end of the last period the closer stored, as last {@link #release}d. */
+    private long closedUntilMs = Long.MIN_VALUE;
     private final String currency;
     /** The settings this ledger's replay was configured from ({@link #continueUnder} takes what it can of them). */
     private LedgerSettings settings;
@@ -198,20 +201,38 @@ public final class LiveLedger {
     }
 
     /**
-     * Drops the statements of the ended periods that end at or before {@code closedUntil} (null: none closed), which
-     * the period closer has stored (nor, should the ledger lag behind the closer, those it ends later that end by
-     * then): from then on it holds, and its {@link #checkpoint} carries, only the periods ended and not closed yet
-     * ({@link Replay#release}). The closed ones are read from PostgreSQL.
+     * Drops the statements of the ended periods the period closer has stored but the last, whose end is
+     * {@code closedUntil} (null: none closed), and keeps none of those it ends later that end before that one: from
+     * then on it holds, and its {@link #checkpoint} carries, only the last closed period and those ended and not closed
+     * yet ({@link Replay#release}). The closed ones are read from PostgreSQL; the last is kept for the closer, which
+     * takes its recomputation after late facts from this ledger at its next close instead of replaying it
+     * ({@link #stated}).
      */
     public void release(Instant closedUntil) {
         if (closedUntil != null) {
-            replay.release(closedUntil.toEpochMilli());
+            closedUntilMs = Math.max(closedUntilMs, closedUntil.toEpochMilli());
+            replay.release(settings.schedule().periodOf(closedUntilMs - 1).start());
         }
     }
 
-    /** Whether the ledger holds the statement of a period it has ended (one the closer has not stored, or not yet). */
+    /** Whether the ledger holds the statement of a period ended after the last one it knows closed ({@link #release}). */
     public boolean holdsEnded() {
-        return !replay.statements().isEmpty();
+        List<Statement> held = replay.statements();
+        return !held.isEmpty() && held.get(held.size() - 1).period().end() > closedUntilMs;
+    }
+
+    /**
+     * The statements of the periods ending in {@code [firstEnd, through]}, as this ledger stated them, when it runs
+     * under {@code asked} and holds every one of them; empty otherwise. The period closer takes them instead of
+     * replaying the facts ({@code PeriodCloser.StoredFacts#held}): this ledger holds every fact stored before its
+     * horizon, and a period's statement depends on the facts up to its end alone.
+     */
+    public Optional<List<Statement>> stated(LedgerSettings asked, long firstEnd, long through) {
+        if (!settings.equals(asked) || !replay.holdsClosedFrom(firstEnd) || replay.openPeriod().start() < through) {
+            return Optional.empty();
+        }
+        return Optional.of(replay.statements().stream()
+                .filter(s -> s.period().end() >= firstEnd && s.period().end() <= through).toList());
     }
 
     /**

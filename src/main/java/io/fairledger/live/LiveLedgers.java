@@ -151,7 +151,10 @@ public class LiveLedgers implements EndedPeriods, ServedConfiguration {
         looks.stop();
     }
 
-    /** Applies what was stored since the last tick, when a tick is due ({@link TickSchedule}). */
+    /**
+     * Applies what was stored since the last tick, when a tick is due ({@link TickSchedule}): up to the horizon now,
+     * in ticks that stop where a period closes ({@link TickHorizons}).
+     */
     void check() {
         try {
             String next = cursor.horizon();
@@ -161,27 +164,43 @@ public class LiveLedgers implements EndedPeriods, ServedConfiguration {
                 stores.incrementAndGet();
             }
             if (waits.asked() || schedule.due(stored, System.nanoTime())) {
-                long allocatedBefore = ThreadAllocation.bytes();
-                long number = waits.start();
-                ticking = true;
-                List<String> updated = new ArrayList<>();
-                try {
-                    try {
-                        tick(next, number, updated);
-                    } finally {
-                        waits.finish(number);
-                    }
-                    // after the waiters have their answer: a change waits for its view, not for its grants or
-                    // the closing
-                    updated.forEach(this::computeGrants);
-                    updated.forEach(id -> closeDue(id, next));
-                } finally {
-                    ticking = false;
-                    meters.allocated(ThreadAllocation.bytes() - allocatedBefore);
-                }
+                String to;
+                do {
+                    Map<String, long[]> spans = spans(next);
+                    to = spans.isEmpty() ? next : TickHorizons.stop(horizon, next, spans, ledgers, closing);
+                    tickTo(to, to.equals(next) ? spans : spans(to));
+                } while (!to.equals(next));
             }
         } catch (SQLException | RuntimeException e) {
             LOG.warnf(e, "live ledgers: tick failed, retried at the next one");
+        }
+    }
+
+    /** The span of event times of each cluster's facts stored since the last horizon, up to {@code to}. */
+    private Map<String, long[]> spans(String to) throws SQLException {
+        return horizon.equals(FactCursor.START) || horizon.equals(to)
+                ? Map.of()
+                : cursor.eventSpansByCluster(horizon, to);
+    }
+
+    /** One tick up to {@code next}: the ledgers, then the grants read, then the periods due. */
+    private void tickTo(String next, Map<String, long[]> spans) throws SQLException {
+        long allocatedBefore = ThreadAllocation.bytes();
+        long number = waits.start();
+        ticking = true;
+        List<String> updated = new ArrayList<>();
+        try {
+            try {
+                tick(next, number, updated, spans);
+            } finally {
+                waits.finish(number);
+            }
+            // after the waiters have their answer: a change waits for its view, not for its grants or the closing
+            updated.forEach(this::computeGrants);
+            updated.forEach(id -> closeDue(id, next));
+        } finally {
+            ticking = false;
+            meters.allocated(ThreadAllocation.bytes() - allocatedBefore);
         }
     }
 
@@ -189,14 +208,15 @@ public class LiveLedgers implements EndedPeriods, ServedConfiguration {
      * Applies what was stored before {@code next}, the fact cursor's horizon now; {@code number} counts the ticks, for
      * {@link #awaitServed}. Adds the clusters whose view changed to {@code updated}.
      */
-    private void tick(String next, long number, List<String> updated) throws SQLException {
+    private void tick(String next, long number, List<String> updated, Map<String, long[]> spans)
+            throws SQLException {
         // the facts this replica stored below the horizon: applied from memory, not read back
         FreshFacts.Taken taken = fresh.take(next);
         // before the first tick every ledger is built from its checkpoint and the facts after it
         // and when nothing was stored since the last tick (a settings change), no fact is new
         Map<String, Long> earliest = horizon.equals(FactCursor.START) || horizon.equals(next)
                 ? Map.of()
-                : earliestNew(taken, cursor.earliestStoredByCluster(horizon, next, taken));
+                : earliestNew(taken, spans);
         boolean changed = false;
         for (RegisteredCluster cluster : tenancy.clusters()) {
             String id = cluster.id();
@@ -282,9 +302,10 @@ public class LiveLedgers implements EndedPeriods, ServedConfiguration {
         return true;
     }
 
-    /** The earliest event time of each cluster's new facts: the earlier of those {@code taken} and those read. */
-    private static Map<String, Long> earliestNew(FreshFacts.Taken taken, Map<String, Long> read) {
-        Map<String, Long> earliest = new HashMap<>(read);
+    /** The earliest event time of each cluster's new facts: the earlier of those {@code taken} and those stored. */
+    private static Map<String, Long> earliestNew(FreshFacts.Taken taken, Map<String, long[]> stored) {
+        Map<String, Long> earliest = new HashMap<>();
+        stored.forEach((id, span) -> earliest.put(id, span[0]));
         taken.byCluster().keySet().forEach(id -> earliest.merge(id, taken.earliest(id), Math::min));
         return earliest;
     }
@@ -320,7 +341,7 @@ public class LiveLedgers implements EndedPeriods, ServedConfiguration {
         }
         long started = System.nanoTime();
         try {
-            closing.closeDue(clusterId, ledger.watermark(), next);
+            closing.closeDue(clusterId, ledger.watermark(), next, ledger::stated);
             if (ledger.holdsEnded()) {
                 // the closed periods are read from PostgreSQL: the ledger keeps only those not stored yet
                 ledger.release(closing.closedUntil(clusterId));

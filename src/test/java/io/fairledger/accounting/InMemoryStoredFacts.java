@@ -6,15 +6,18 @@ import java.io.DataInputStream;
 import java.io.DataOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.NavigableSet;
 import java.util.Optional;
+import java.util.Random;
 import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.function.Consumer;
 
+import io.fairledger.core.chargeback.Statement;
 import io.fairledger.core.replay.Checkpoint;
 import io.fairledger.core.replay.Replay;
 import io.fairledger.core.replay.ReplayConfig;
@@ -53,6 +56,8 @@ public final class InMemoryStoredFacts implements PeriodCloser.StoredFacts {
     private final NavigableSet<Long> checkpointHorizons;
     private long statesUsed;
     private long transactionsRead;
+    /** Whether {@link #held} answers, and how often it declines (a live ledger that released or lacks a period). */
+    private Random holding;
 
     /**
      * @param arrived            the facts stored so far, in position order (read live: the caller may append)
@@ -121,6 +126,27 @@ public final class InMemoryStoredFacts implements PeriodCloser.StoredFacts {
             throw new IllegalStateException("a state chosen lacks the periods ending from " + fromEndMs);
         }
         return Optional.of(state);
+    }
+
+    /**
+     * From now on {@link #held} answers as a live ledger holding every fact stored so far would (its statements from
+     * all of them, whatever their position), declining at random one time in four.
+     */
+    InMemoryStoredFacts holding(Random random) {
+        this.holding = random;
+        return this;
+    }
+
+    @Override
+    public Optional<List<Statement>> held(LedgerSettings settings, long firstEnd, long through) {
+        if (holding == null || holding.nextInt(4) == 0) {
+            return Optional.empty();
+        }
+        StreamedReplay replay = StreamedReplay.fromRegistration(
+                settings.toReplayConfig(clusterId, Instant.ofEpochMilli(through)));
+        storedBefore(Long.MAX_VALUE).forEach(replay::accept);
+        return Optional.of(replay.statementsThrough(through).stream().filter(s -> s.period().end() >= firstEnd)
+                .toList());
     }
 
     /** How many transactions {@link #forEachTransactionAfter} handed out. */

@@ -79,11 +79,14 @@ class PeriodCloserProperties {
         List<ClosedPeriod> allInMemory = run(h, new Random(seed + 1), ticks, Mode.ALL_IN_MEMORY);
         assertThat(run(h, new Random(seed + 1), ticks, Mode.FROM_REGISTRATION)).isEqualTo(allInMemory);
         assertThat(run(h, new Random(seed + 1), ticks, Mode.CHECKPOINTED)).isEqualTo(allInMemory);
+        assertThat(run(h, new Random(seed + 1), ticks, Mode.HELD)).isEqualTo(allInMemory);
         Statistics.label("adjustments").collect(allInMemory.stream()
                 .anyMatch(c -> c.statement().lines().stream().anyMatch(l -> !l.adjustments().isEmpty())));
         Statistics.label("settings kept").collect(allInMemory.stream().map(ClosedPeriod::settings).distinct().count());
         // the shared replay of a recomputation and a close is what most of these runs check
         Statistics.label("a close continued the replay of a recomputation")
+                .coverage(checker -> checker.check(true).percentage(p -> p >= 20));
+        Statistics.label("statements taken from a held ledger")
                 .coverage(checker -> checker.check(true).percentage(p -> p >= 20));
     }
 
@@ -99,6 +102,7 @@ class PeriodCloserProperties {
         double ticks = tickTenths / 10.0;
         List<ClosedPeriod> allInMemory = run(h, new Random(seed + 1), ticks, Mode.ALL_IN_MEMORY);
         assertThat(run(h, new Random(seed + 1), ticks, Mode.CHECKPOINTED)).isEqualTo(allInMemory);
+        assertThat(run(h, new Random(seed + 1), ticks, Mode.HELD)).isEqualTo(allInMemory);
     }
 
     /**
@@ -154,9 +158,13 @@ class PeriodCloserProperties {
         assertThat(store.closed().stream().map(ClosedPeriod::statement).toList()).isEqualTo(offline);
     }
 
-    /** How the closer computes: streamed from checkpoints, streamed from the registration, or every fact in memory. */
+    /**
+     * How the closer computes: streamed from checkpoints, as that and from the statements a live ledger holding every
+     * fact stored so far has stated (when no fact stored after the closing position changes them), streamed from the
+     * registration, or every fact in memory.
+     */
     private enum Mode {
-        CHECKPOINTED, FROM_REGISTRATION, ALL_IN_MEMORY
+        CHECKPOINTED, HELD, FROM_REGISTRATION, ALL_IN_MEMORY
     }
 
     private static List<ClosedPeriod> run(History h, Random ticks, double tickProbability, Mode mode) {
@@ -166,11 +174,14 @@ class PeriodCloserProperties {
         NavigableSet<Long> checkpoints = new TreeSet<>();
         Random checkpointing = new Random(h.arrivals().size());
         h.arrivals().forEach(a -> {
-            if (mode == Mode.CHECKPOINTED && checkpointing.nextInt(3) == 0) {
+            if ((mode == Mode.CHECKPOINTED || mode == Mode.HELD) && checkpointing.nextInt(3) == 0) {
                 checkpoints.add(a.position() + 1);
             }
         });
         InMemoryStoredFacts facts = new InMemoryStoredFacts(CLUSTER, arrived, checkpoints);
+        if (mode == Mode.HELD) {
+            facts.holding(new Random(h.arrivals().size() + 7L));
+        }
         PeriodCloser streamed = new PeriodCloser(CLUSTER, store, facts);
         AllInMemoryCloser plain = new AllInMemoryCloser(CLUSTER, store);
         LedgerSettings inForce = settings(1.0);
@@ -199,7 +210,10 @@ class PeriodCloserProperties {
         }
         if (mode != Mode.ALL_IN_MEMORY) {
             Statistics.label("a close continued the replay of a recomputation").collect(
-                    streamed.continuedReplays() > 0);
+                    streamed.replays().continued() > 0);
+        }
+        if (mode == Mode.HELD) {
+            Statistics.label("statements taken from a held ledger").collect(streamed.replays().held() > 0);
         }
         return store.closed();
     }

@@ -223,9 +223,10 @@ class LiveLedgerCheckpointTest {
     void everyFieldOfTheLiveLedgerAndItsFeedIsInTheCheckpoint() {
         // currency and settings are the live settings given on restore, clusterId given: configuration, not state;
         // tenantConfigs is a cache of the settings' tenants' configurations, filled again at the next change;
-        // lastCheckpointBytes only sizes the next checkpoint's buffer
+        // lastCheckpointBytes only sizes the next checkpoint's buffer; closedUntilMs is what the closer stored, asked
+        // again by a restored ledger (it holds an ended period until told)
         assertThat(fields(LiveLedger.class)).containsExactlyInAnyOrder("clusterId", "replay", "feed", "lastApplied",
-                "facts", "currency", "settings", "tenantConfigs", "lastCheckpointBytes");
+                "facts", "currency", "settings", "tenantConfigs", "lastCheckpointBytes", "closedUntilMs");
         assertThat(fields(LedgerFeed.class)).containsExactlyInAnyOrder("base", "nodes");
     }
 
