@@ -128,8 +128,6 @@ class ClosingFromTheLiveLedgerTest {
         }
         assertThat(served.stream().flatMap(c -> c.statement().lines().stream())
                 .anyMatch(l -> !l.adjustments().isEmpty())).as("late facts became adjustments").isTrue();
-        System.out.println(
-                "STATED held=" + stated("held") + " replayed=" + stated("replayed") + " closed=" + served.size());
         assertThat(stated("held")).as("statements taken from the live ledger (%s replayed)", stated("replayed"))
                 .isPositive();
     }
