@@ -66,9 +66,9 @@ public final class HistoryScale {
     private static final Instant START = Instant.parse("2026-10-01T00:00:00Z");
     /** A late event's delay before the latest event (issue #15: late by up to a day). */
     private static final Duration LATE_BY = Duration.ofHours(20);
-
     private static final String TICK_ALLOCATED = "fairledger_live_tick_allocated_bytes_total";
     private static final String LIVE_FACTS = "fairledger_live_facts_total";
+    private static final String STATED = "fairledger_closing_statements_total";
 
     private final List<String> summary = new ArrayList<>();
     /** The ingest's rate, compared with {@link CopyCeiling}'s at the end of the history. */
@@ -155,6 +155,9 @@ public final class HistoryScale {
             System.out.printf("%,d facts stored (%.2f per event), %,d closed statements; %s%n", facts,
                     facts / (double) history.events(), closed,
                     ServerHttp.metric(management, "fairledger_live_rebuilds_total"));
+            System.out.printf("closing statements from the live ledger %.0f, replayed %.0f; tick by phase: %s%n",
+                    ServerHttp.sum(management, STATED, "held"), ServerHttp.sum(management, STATED, "replayed"),
+                    ServerHttp.phasesSince(Map.of(), ServerHttp.tickPhases(management)));
             double kafkaOwn = KafkaReadRate.recordsPerSecond(bootstrap, EventTopics.YARN_CONTAINERS, events);
             figure("facts stored (goal: at least 10,000,000)", "%,d".formatted(facts), ">= 10,000,000",
                     facts >= 10_000_000);
