@@ -57,19 +57,42 @@ final class ClosedStatementTable implements PeriodCloser.ClosedStatements {
 
     /** The closed periods ending at or before {@code endMs}, in period order: a prefix of {@link #closed()}. */
     List<ClosedPeriod> closedBy(long endMs) {
+        return read("statement", "period_end_ms <= ?", endMs);
+    }
+
+    /** Read from column {@code head}, their statement without lines; settings read only where not those in force. */
+    @Override
+    public List<ClosedPeriod> periods() {
+        return read("head", "period_end_ms <= ?", Long.MAX_VALUE);
+    }
+
+    @Override
+    public List<ClosedPeriod> closedFrom(long endMs) {
+        return read("statement", "period_end_ms >= ?", endMs);
+    }
+
+    /**
+     * The closed periods where {@code condition} holds of {@code endMs}, in period order, their statement read from
+     * column {@code statement} (whole) or {@code head} (without lines); the settings stored with each are read only
+     * when they are not those in force (a period closed under the settings in force, nearly all of them, costs no
+     * settings text read nor parsed).
+     */
+    private List<ClosedPeriod> read(String column, String condition, long endMs) {
         List<ClosedPeriod> out = new ArrayList<>();
         try (Connection c = dataSource.getConnection();
-                PreparedStatement ps = c.prepareStatement("SELECT statement::text, settings::text, fact_position, "
-                        + ClosedStatementReads.CHAIN + " FROM closed_statement WHERE cluster_id = ? "
-                        + "AND period_end_ms <= ? ORDER BY period_end_ms")) {
-            ps.setString(1, clusterId);
-            ps.setLong(2, endMs);
+                PreparedStatement ps = c.prepareStatement("SELECT " + column + "::text, CASE WHEN settings = ?::jsonb "
+                        + "THEN NULL ELSE settings::text END, fact_position, " + ClosedStatementReads.CHAIN
+                        + " FROM closed_statement WHERE cluster_id = ? AND " + condition + " ORDER BY period_end_ms")) {
+            ps.setString(1, json.writeValueAsString(inForce));
+            ps.setString(2, clusterId);
+            ps.setLong(3, endMs);
+            Map<String, LedgerSettings> parsed = new HashMap<>();
             try (ResultSet rs = ps.executeQuery()) {
                 while (rs.next()) {
-                    out.add(row(rs));
+                    out.add(row(rs, parsed));
                 }
             }
-        } catch (SQLException e) {
+        } catch (SQLException | JsonProcessingException e) {
             throw new IllegalStateException("cannot read the closed periods of " + clusterId, e);
         }
         return out;
@@ -153,7 +176,7 @@ final class ClosedStatementTable implements PeriodCloser.ClosedStatements {
                 ps.setString(2, id);
                 try (ResultSet rs = ps.executeQuery()) {
                     rs.next();
-                    return row(rs);
+                    return row(rs, new HashMap<>());
                 }
             }
         } catch (SQLException | JsonProcessingException e) {
@@ -189,12 +212,17 @@ final class ClosedStatementTable implements PeriodCloser.ClosedStatements {
         }
     }
 
-    private ClosedPeriod row(ResultSet rs) throws SQLException {
+    private ClosedPeriod row(ResultSet rs, Map<String, LedgerSettings> parsed) throws SQLException {
         try {
             StatementView statement = json.readValue(rs.getString(1), StatementView.class);
+            if (statement.lines() == null) {
+                statement = new StatementView(statement.cluster(), statement.period(), statement.start(),
+                        statement.end(), statement.state(), statement.model(), statement.currency(),
+                        statement.totalCharge(), List.of(), statement.prorated(), null);
+            }
             String settings = rs.getString(2);
             return new ClosedPeriod(statement.in(StatementView.CLOSED).withChain(ClosedStatementReads.chain(rs, 4)),
-                    settings == null ? inForce : json.readValue(settings, LedgerSettings.class), rs.getLong(3));
+                    settings == null ? inForce : parsed.computeIfAbsent(settings, this::settings), rs.getLong(3));
         } catch (JsonProcessingException e) {
             throw new IllegalStateException("a stored statement of " + clusterId + " is unreadable", e);
         }

@@ -61,6 +61,19 @@ public final class PeriodCloser {
 
         /** Stores {@code period} unless its period is stored already (another replica was first); returns the stored one. */
         ClosedPeriod store(ClosedPeriod period);
+
+        /**
+         * Every closed period, in period order, whose statement may lack its lines: where periods close and which
+         * received late facts need only the periods, their settings and positions.
+         */
+        default List<ClosedPeriod> periods() {
+            return closed();
+        }
+
+        /** The closed periods ending at or after {@code endMs}, in period order, with their whole statements. */
+        default List<ClosedPeriod> closedFrom(long endMs) {
+            return closed().stream().filter(c -> c.statement().end().toEpochMilli() >= endMs).toList();
+        }
     }
 
     /**
@@ -141,7 +154,7 @@ public final class PeriodCloser {
      */
     public Instant closeEnded(LedgerSettings settings) {
         close(settings, true);
-        return Instant.ofEpochMilli(nextToClose(settings, closedUntil(store.closed())).start());
+        return Instant.ofEpochMilli(nextToClose(settings, closedUntil(store.periods())).start());
     }
 
     /**
@@ -149,7 +162,7 @@ public final class PeriodCloser {
      * from the same pass over the transactions, without replaying anything; empty when none is due.
      */
     public OptionalLong firstDue(LedgerSettings settings) {
-        List<ClosingSteps.Step> steps = ClosingSteps.of(settings, store.closed(), facts, recorded, idleMs, false)
+        List<ClosingSteps.Step> steps = ClosingSteps.of(settings, store.periods(), facts, recorded, idleMs, false)
                 .steps();
         return steps.isEmpty() ? OptionalLong.empty() : OptionalLong.of(steps.get(0).position());
     }
@@ -165,7 +178,7 @@ public final class PeriodCloser {
     }
 
     private List<ClosedPeriod> close(LedgerSettings settings, boolean ended) {
-        List<ClosedPeriod> closed = new ArrayList<>(store.closed());
+        List<ClosedPeriod> closed = new ArrayList<>(store.periods());
         ClosingSteps steps = ClosingSteps.of(settings, closed, facts, recorded, idleMs, ended);
         List<ClosedPeriod> out = new ArrayList<>();
         try {
@@ -191,8 +204,14 @@ public final class PeriodCloser {
         if (nextToClose(settings, closedUntil).end() > step.through()) {
             return List.of();
         }
-        Map<String, List<StatementView.Adjustment>> due = StatementAdjustments.due(
-                closed.stream().map(ClosedPeriod::statement).toList(), replays.recomputed(closed, step));
+        // the adjustments due need the whole statements from the earliest period recomputed on (those carry every
+        // adjustment issued for it); the periods alone said which to recompute
+        Map<String, StatementView> recomputed = replays.recomputed(closed, step);
+        long earliest = recomputed.values().stream().mapToLong(v -> v.end().toEpochMilli()).min().orElse(0);
+        Map<String, List<StatementView.Adjustment>> due = recomputed.isEmpty()
+                ? Map.of()
+                : StatementAdjustments.due(store.closedFrom(earliest).stream().map(ClosedPeriod::statement).toList(),
+                        recomputed);
         List<ClosedPeriod> out = new ArrayList<>();
         long firstEnd = nextToClose(settings, closedUntil).end();
         for (Statement s : replays.statements(settings, step.position(), firstEnd, step.through(),

@@ -305,5 +305,16 @@ class PeriodCloserProperties {
         public ClosedPeriod store(ClosedPeriod period) {
             return byPeriod.computeIfAbsent(period.statement().period(), k -> period);
         }
+
+        /** Without their lines, as the server's table reads them for the closer. */
+        @Override
+        public List<ClosedPeriod> periods() {
+            return byPeriod.values().stream().map(c -> {
+                StatementView s = c.statement();
+                return new ClosedPeriod(new StatementView(s.cluster(), s.period(), s.start(), s.end(), s.state(),
+                        s.model(), s.currency(), s.totalCharge(), List.of(), s.prorated(), null), c.settings(),
+                        c.position());
+            }).toList();
+        }
     }
 }
