@@ -3,6 +3,8 @@ package io.fairledger.live;
 import java.util.Map;
 import java.util.OptionalLong;
 
+import org.jboss.logging.Logger;
+
 import io.fairledger.accounting.ClosingService;
 
 /**
@@ -14,6 +16,8 @@ import io.fairledger.accounting.ClosingService;
  * anywhere), so this changes what is computed, never what the books say.
  */
 final class TickHorizons {
+
+    private static final Logger LOG = Logger.getLogger(TickHorizons.class);
 
     private TickHorizons() {
     }
@@ -35,7 +39,16 @@ final class TickHorizons {
                 continue;
             }
             long latest = Math.max(ledger.watermark(), span.getValue()[1]);
-            OptionalLong due = closing.firstDue(span.getKey(), latest, next);
+            OptionalLong due;
+            try {
+                due = closing.firstDue(span.getKey(), latest, next);
+            } catch (RuntimeException e) {
+                // one cluster's closing cannot stop every cluster's tick: it closes as before, by a replay (or its
+                // closing fails there, logged, as it did)
+                LOG.warnf("cluster %s: where its periods close could not be read, its tick goes on: %s",
+                        span.getKey(), e);
+                continue;
+            }
             // a period due before this tick's facts (a close that failed) is closed as before, by a replay
             if (due.isPresent() && due.getAsLong() >= first) {
                 stop = Math.min(stop, due.getAsLong() + 1);
